@@ -1,0 +1,25 @@
+# Two commands: `make run` (set up and serve the app) and `make test` (set up and run every test).
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: run test browser pwa
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m app $(ARGS)
+
+# Debian's Chromium for the real-browser tests (Playwright never downloads a browser here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
+
+test: $(STAMP) browser
+	$(PY) -m mypy
+	$(PY) -m pytest $(ARGS)
