@@ -1,0 +1,77 @@
+"""Reading dice as people type them: ``"1 2 3 3 3 5"``, ``"123335"``, ``"1,2,3"`` or ints."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from engine.errors import InvalidInput
+
+__all__ = ["Dice", "FACES", "MAX_DICE", "parse_dice", "format_dice", "missing_from"]
+
+Dice = tuple[int, ...]
+"""Faces of some dice, always sorted so equal throws compare equal."""
+
+FACES = range(1, 7)
+MAX_DICE = 6
+
+_SEPARATORS = re.compile(r"[\s,;\-/+]+")
+
+
+def parse_dice(dice: str | Iterable[int]) -> Dice:
+    """Return the faces as a sorted tuple, or raise :class:`InvalidInput` quoting the entry.
+
+    >>> parse_dice("1 2 3 3 3 5")
+    (1, 2, 3, 3, 3, 5)
+    >>> parse_dice("531")
+    (1, 3, 5)
+    """
+    if isinstance(dice, str):
+        faces = _parse_text(dice)
+    else:
+        faces = _parse_ints(dice)
+    if not faces:
+        raise InvalidInput(f"No dice entered in {dice!r}: enter the faces thrown, 1 to 6.")
+    if len(faces) > MAX_DICE:
+        raise InvalidInput(
+            f"{format_dice(faces)} is {len(faces)} dice: a throw has at most {MAX_DICE}."
+        )
+    return tuple(sorted(faces))
+
+
+def _parse_text(text: str) -> list[int]:
+    digits = _SEPARATORS.sub("", text)
+    if not digits.isdigit() or not digits.isascii():
+        raise InvalidInput(f"{text!r} is not a list of dice: type faces 1 to 6, like 1 2 3 3 3 5.")
+    faces = [int(ch) for ch in digits]
+    _check_faces(faces, text)
+    return faces
+
+
+def _parse_ints(dice: Iterable[int]) -> list[int]:
+    faces = list(dice)
+    for face in faces:
+        if isinstance(face, bool) or not isinstance(face, int):
+            raise InvalidInput(f"{face!r} in {faces!r} is not a die face: faces are 1 to 6.")
+    _check_faces(faces, faces)
+    return faces
+
+
+def _check_faces(faces: Sequence[int], entered: object) -> None:
+    wrong = sorted({face for face in faces if face not in FACES})
+    if wrong:
+        named = ", ".join(str(face) for face in wrong)
+        verb = "is not a die face" if len(wrong) == 1 else "are not die faces"
+        raise InvalidInput(f"{named} in {entered!r} {verb}: a die shows 1 to 6.")
+
+
+def format_dice(dice: Iterable[int]) -> str:
+    """The faces as people say them: ``"1 3 3 5"``."""
+    return " ".join(str(face) for face in dice)
+
+
+def missing_from(wanted: Dice, available: Dice) -> Dice:
+    """The dice of ``wanted`` that ``available`` does not hold (as a multiset)."""
+    short = Counter(wanted) - Counter(available)
+    return tuple(sorted(short.elements()))

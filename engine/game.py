@@ -1,0 +1,661 @@
+"""One game at one table: actions are checked, logged as events, and state is their replay.
+
+Undo, resume and audit are one mechanism: the state after ``n`` events is a fold of
+:func:`apply` over them, and every intermediate state is kept so undo is a pop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.dice import MAX_DICE, Dice, format_dice, missing_from, parse_dice
+from engine.errors import IllegalAction, InvalidInput
+from engine.events import (
+    Banked,
+    Built,
+    Event,
+    GameStarted,
+    Kept,
+    Rolled,
+    RolledOff,
+    RulesChanged,
+    event_from_dict,
+)
+from engine.rules import Rules
+from engine.scoring import best_score, breakdown, score
+
+__all__ = [
+    "Game",
+    "GameState",
+    "Offer",
+    "Throw",
+    "TurnRecord",
+    "Notice",
+    "Phase",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "apply",
+]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+_NUMBER_WORDS = {1: "ONE", 2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX"}
+
+Phase = Literal["throw", "keep", "choose", "roll_off", "over"]
+"""What the table waits for: a throw, dice set aside, roll or bank, a roll-off, nothing."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """Points and dice the next player may build on (progressive) or steal (steal)."""
+
+    points: int
+    dice: int
+
+    def __str__(self) -> str:
+        noun = "die" if self.dice == 1 else "dice"
+        return f"{self.points:,} with {_NUMBER_WORDS[self.dice]} {noun}"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw in the current turn and the dice set aside from it (empty until chosen)."""
+
+    dice: Dice
+    kept: Dice = ()
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """How one turn ended, for the turn-by-turn history."""
+
+    seat: int
+    throws: tuple[Throw, ...]
+    outcome: Literal["banked", "farkled"]
+    points: int
+    """Points banked, or the turn points lost to the farkle."""
+    penalty: int
+    total: int
+    built_on: Offer | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the table should be told plainly: a farkle, hot dice, the final round..."""
+
+    kind: Literal[
+        "farkle", "penalty", "hot_dice", "banked", "on_board", "offer", "built",
+        "final_round", "tie", "roll_off", "won", "rules",
+    ]
+    text: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game at one moment; produced only by :func:`apply`."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    scores: tuple[int, ...]
+    on_board: tuple[bool, ...]
+    farkle_streak: tuple[int, ...]
+    current: int
+    turn_points: int = 0
+    dice_in_hand: int = MAX_DICE
+    offer: Offer | None = None
+    building: bool = False
+    throws: tuple[Throw, ...] = ()
+    points_before_throw: int = 0
+    pending_rules: Rules | None = None
+    final_round: bool = False
+    last_turns: tuple[int, ...] = ()
+    tied: tuple[int, ...] = ()
+    winner: int | None = None
+    roll_offs: tuple[tuple[tuple[int, int], ...], ...] = ()
+    history: tuple[TurnRecord, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+    @property
+    def phase(self) -> Phase:
+        if self.winner is not None:
+            return "over"
+        if self.tied:
+            return "roll_off"
+        if not self.throws:
+            return "throw"
+        return "keep" if not self.throws[-1].kept else "choose"
+
+    @property
+    def dice_to_throw(self) -> int | None:
+        """How many dice the next throw must have, or None when no throw is allowed now."""
+        phase = self.phase
+        if phase == "throw":
+            return self.offer.dice if self.building and self.offer else MAX_DICE
+        if phase == "choose":
+            return self.dice_in_hand
+        return None
+
+    @property
+    def last_throw(self) -> Dice | None:
+        return self.throws[-1].dice if self.throws else None
+
+    @property
+    def kept(self) -> Dice:
+        return self.throws[-1].kept if self.throws else ()
+
+    @property
+    def hot_dice(self) -> bool:
+        """Every die of the last throw is set aside: six fresh dice may be thrown."""
+        return bool(self.throws) and len(self.kept) == len(self.throws[-1].dice)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+
+def _start(event: GameStarted) -> GameState:
+    players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
+    for name in players:
+        if not isinstance(name, str) or not name:
+            raise InvalidInput(f"Every player needs a name; got {list(event.players)!r}.")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidInput(
+            f"{len(players)} players entered: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players."
+        )
+    seen = Counter(name.casefold() for name in players)
+    twice = [name for name in players if seen[name.casefold()] > 1]
+    if twice:
+        raise InvalidInput(f"{twice[0]!r} is entered twice: give each player a different name.")
+    if isinstance(event.first, bool) or not isinstance(event.first, int) or not 0 <= event.first < len(players):
+        raise InvalidInput(f"Seat {event.first!r} cannot start: seats are 0 to {len(players) - 1}.")
+    count = len(players)
+    return GameState(
+        players=players,
+        rules=event.rules,
+        scores=(0,) * count,
+        on_board=(event.rules.entry_threshold == 0,) * count,
+        farkle_streak=(0,) * count,
+        current=event.first,
+    )
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after ``event``; raises :class:`IllegalAction` (state untouched) if not allowed."""
+    if isinstance(event, Rolled):
+        return _roll(state, event.dice)
+    if isinstance(event, Kept):
+        return _keep(state, event.dice)
+    if isinstance(event, Banked):
+        return _bank(state)
+    if isinstance(event, Built):
+        return _build(state)
+    if isinstance(event, RulesChanged):
+        return _change_rules(state, event.rules)
+    if isinstance(event, RolledOff):
+        return _roll_off(state, dict(event.faces))
+    raise InvalidInput(f"A game is started once; {event!r} cannot come later.")
+
+
+def _playable(state: GameState) -> None:
+    if state.winner is not None:
+        raise IllegalAction(
+            f"The game is over: {state.name(state.winner)} won. Undo to change it, or start a new game."
+        )
+    if state.tied:
+        raise IllegalAction(
+            f"{_names(state, state.tied)} are tied for the win: enter their roll-off dice first."
+        )
+
+
+def _roll(state: GameState, dice: Dice) -> GameState:
+    _playable(state)
+    who = state.name(state.current)
+    if state.phase == "keep":
+        raise IllegalAction(
+            f"{who} must set aside at least one scoring die from {format_dice(state.throws[-1].dice)} "
+            "before throwing again."
+        )
+    wanted = state.dice_to_throw
+    if len(dice) != wanted:
+        hint = ""
+        if state.phase == "throw" and state.offer and not state.building and len(dice) == state.offer.dice:
+            hint = f" To throw the {state.offer.dice} passed, choose Build first."
+        raise IllegalAction(
+            f"{format_dice(dice)} is {len(dice)} {'die' if len(dice) == 1 else 'dice'}, "
+            f"but {who} throws {wanted} now.{hint}"
+        )
+    throws = state.throws
+    if state.phase == "throw" and not state.building:
+        state = dataclasses.replace(state, offer=None, turn_points=0, points_before_throw=0)
+    if best_score(dice, state.rules) == 0:
+        return _farkle(state, dice)
+    return dataclasses.replace(
+        state,
+        throws=throws + (Throw(dice),),
+        points_before_throw=state.turn_points,
+        dice_in_hand=len(dice),
+        notices=(),
+    )
+
+
+def _keep(state: GameState, dice: Dice) -> GameState:
+    _playable(state)
+    if not state.throws:
+        raise IllegalAction(f"{state.name(state.current)} has not thrown yet: enter the throw first.")
+    throw = state.throws[-1]
+    absent = missing_from(dice, throw.dice)
+    if absent:
+        raise IllegalAction(
+            f"{format_dice(absent)} {'was' if len(absent) == 1 else 'were'} not thrown: "
+            f"the throw was {format_dice(throw.dice)}."
+        )
+    points = score(dice, state.rules)
+    left = len(throw.dice) - len(dice)
+    notices: tuple[Notice, ...] = ()
+    turn_points = state.points_before_throw + points
+    if left == 0:
+        notices = (
+            Notice(
+                "hot_dice",
+                f"Hot dice! All six dice scored: {state.name(state.current)} may throw six again "
+                f"on {turn_points:,}.",
+            ),
+        )
+    return dataclasses.replace(
+        state,
+        throws=state.throws[:-1] + (Throw(throw.dice, dice),),
+        turn_points=turn_points,
+        dice_in_hand=left or MAX_DICE,
+        notices=notices,
+    )
+
+
+def bank_refusal(state: GameState) -> str | None:
+    """Why the current player may not bank now, or None if they may."""
+    who = state.name(state.current)
+    if state.winner is not None or state.tied:
+        try:
+            _playable(state)
+        except IllegalAction as refusal:
+            return str(refusal)
+    if not state.throws:
+        return f"{who} has nothing to bank yet: throw the dice first."
+    if not state.kept:
+        return f"{who} must set aside scoring dice from {format_dice(state.throws[-1].dice)} before banking."
+    if state.hot_dice and state.rules.must_roll_after_hot_dice:
+        return "All six dice scored: under these rules the player must throw again."
+    threshold = state.rules.entry_threshold
+    if not state.on_board[state.current] and state.turn_points < threshold:
+        return (
+            f"{who} needs {threshold:,} in one turn to get on the board: {state.turn_points:,} "
+            "is not enough, throw again."
+        )
+    return None
+
+
+def _bank(state: GameState) -> GameState:
+    refusal = bank_refusal(state)
+    if refusal:
+        raise IllegalAction(refusal)
+    seat, points = state.current, state.turn_points
+    who = state.name(seat)
+    total = state.scores[seat] + points
+    notices = [Notice("banked", f"{who} banks {points:,}: total {total:,}.")]
+    if not state.on_board[seat]:
+        notices.append(Notice("on_board", f"{who} is on the board with {points:,}."))
+    offer = Offer(points, state.dice_in_hand) if state.rules.progressive else None
+    if offer:
+        notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
+    record = TurnRecord(seat, state.throws, "banked", points, 0, total, _built_on(state))
+    state = dataclasses.replace(
+        state,
+        scores=_set(state.scores, seat, total),
+        on_board=_set(state.on_board, seat, True),
+        farkle_streak=_set(state.farkle_streak, seat, 0),
+    )
+    if not state.final_round and total >= state.rules.target:
+        count = len(state.players)
+        others = tuple((seat + step) % count for step in range(1, count))
+        notices.append(
+            Notice(
+                "final_round",
+                f"{who} reached {total:,}. Final round: last turns for {_names(state, others)}.",
+            )
+        )
+        state = dataclasses.replace(state, final_round=True, last_turns=others)
+    return _end_turn(state, record, offer, "progressive", notices)
+
+
+def _farkle(state: GameState, dice: Dice) -> GameState:
+    seat = state.current
+    who = state.name(seat)
+    lost = state.turn_points
+    notices = [
+        Notice(
+            "farkle",
+            f"Farkle! {format_dice(dice)} has nothing to set aside: {who} loses {lost:,}."
+            if lost
+            else f"Farkle! {format_dice(dice)} has nothing to set aside.",
+        )
+    ]
+    streak = state.farkle_streak[seat] + 1
+    penalty = 0
+    if streak == 3:
+        penalty = min(state.rules.triple_farkle_penalty, state.scores[seat])
+        streak = 0
+        notices.append(
+            Notice(
+                "penalty",
+                f"Third farkle in a row for {who}: -{penalty:,}." if penalty
+                else f"Third farkle in a row for {who}: no penalty under these rules.",
+            )
+        )
+    offer = Offer(lost, len(dice)) if state.rules.steal and lost else None
+    if offer:
+        notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {len(dice)} dice."))
+    total = state.scores[seat] - penalty
+    record = TurnRecord(seat, state.throws + (Throw(dice),), "farkled", lost, penalty, total, _built_on(state))
+    state = dataclasses.replace(
+        state,
+        scores=_set(state.scores, seat, total),
+        farkle_streak=_set(state.farkle_streak, seat, streak),
+    )
+    return _end_turn(state, record, offer, "steal", notices)
+
+
+def _built_on(state: GameState) -> Offer | None:
+    return state.offer if state.building else None
+
+
+def _end_turn(
+    state: GameState,
+    record: TurnRecord,
+    offer: Offer | None,
+    passing: Literal["progressive", "steal"],
+    notices: list[Notice],
+) -> GameState:
+    """Close the turn, hand the dice on, and end the game when nobody is owed a turn."""
+    last_turns = state.last_turns
+    if state.final_round and record.seat in last_turns:
+        last_turns = tuple(seat for seat in last_turns if seat != record.seat)
+    rules = state.pending_rules or state.rules
+    if offer and not getattr(rules, passing):
+        offer = None
+    state = dataclasses.replace(
+        state,
+        rules=rules,
+        pending_rules=None,
+        current=(state.current + 1) % len(state.players),
+        turn_points=0,
+        dice_in_hand=MAX_DICE,
+        offer=offer,
+        building=False,
+        throws=(),
+        points_before_throw=0,
+        last_turns=last_turns,
+        history=state.history + (record,),
+    )
+    if state.final_round and not last_turns:
+        state = dataclasses.replace(state, offer=None)
+        return _decide(state, notices)
+    return dataclasses.replace(state, notices=tuple(notices))
+
+
+def _decide(state: GameState, notices: list[Notice]) -> GameState:
+    """Everybody has had their last turn: the highest total wins, or a roll-off is due."""
+    top = max(state.scores)
+    leaders = tuple(seat for seat, total in enumerate(state.scores) if total == top)
+    if len(leaders) > 1:
+        notices.append(
+            Notice("tie", f"{_names(state, leaders)} are tied at {top:,}: each throws one die, highest wins.")
+        )
+        return dataclasses.replace(state, tied=leaders, notices=tuple(notices))
+    notices.append(Notice("won", f"{state.name(leaders[0])} wins with {top:,}!"))
+    return dataclasses.replace(state, winner=leaders[0], notices=tuple(notices))
+
+
+def _build(state: GameState) -> GameState:
+    _playable(state)
+    who = state.name(state.current)
+    if state.offer is None or state.phase != "throw" or state.building:
+        raise IllegalAction(f"There is nothing for {who} to build on: throw six fresh dice.")
+    return dataclasses.replace(
+        state,
+        building=True,
+        turn_points=state.offer.points,
+        points_before_throw=state.offer.points,
+        dice_in_hand=state.offer.dice,
+        notices=(Notice("built", f"{who} builds on {state.offer}."),),
+    )
+
+
+def _change_rules(state: GameState, rules: Rules) -> GameState:
+    _playable(state)
+    if state.final_round and rules.target != state.rules.target:
+        raise IllegalAction("The final round has started: the target can no longer change.")
+    return dataclasses.replace(
+        state,
+        pending_rules=rules,
+        notices=(Notice("rules", f"From the next turn: {rules.describe()}"),),
+    )
+
+
+def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
+    if not state.tied:
+        raise IllegalAction("There is no tie for the win to roll off.")
+    if set(faces) != set(state.tied):
+        raise IllegalAction(f"Enter one die for each of {_names(state, state.tied)}, and only for them.")
+    for seat, face in faces.items():
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise InvalidInput(f"{face!r} for {state.name(seat)} is not a die face: a die shows 1 to 6.")
+    high = max(faces.values())
+    still = tuple(seat for seat in state.tied if faces[seat] == high)
+    round_ = tuple(sorted(faces.items()))
+    state = dataclasses.replace(state, roll_offs=state.roll_offs + (round_,))
+    if len(still) > 1:
+        notice = Notice("tie", f"{_names(state, still)} tied again with {high}s: throw again.")
+        return dataclasses.replace(state, tied=still, notices=(notice,))
+    winner = still[0]
+    notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
+    return dataclasses.replace(state, tied=(), winner=winner, notices=(notice,))
+
+
+def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return values[:seat] + (value,) + values[seat + 1 :]
+
+
+def _names(state: GameState, seats: Iterable[int]) -> str:
+    names = [state.name(seat) for seat in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Game:
+    """A game of Farkle at one table.
+
+    >>> game = Game(["Ann", "Bob"], Rules.preset("house"))
+    >>> game.roll("1 2 3 3 3 5"); game.keep("1 3 3 3 5"); game.roll("1"); game.keep("1")
+    >>> game.turn_points, game.dice_in_hand
+    (550, 6)
+    """
+
+    def __init__(self, players: Iterable[str], rules: Rules | None = None, first: int = 0) -> None:
+        if isinstance(players, str):
+            raise InvalidInput(f"Players must be a list of names, not the single text {players!r}.")
+        start = GameStarted(tuple(players), rules or Rules.preset("house"), first)
+        self._events: list[Event] = [start]
+        self._states: list[GameState] = [_start(start)]
+
+    @classmethod
+    def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Game:
+        """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
+        items = [event_from_dict(dict(data)) for data in events]
+        if not items or not isinstance(items[0], GameStarted):
+            raise InvalidInput("A game log must begin with the start of the game.")
+        start = items[0]
+        game = cls(start.players, start.rules, start.first)
+        for event in items[1:]:
+            game._push(event)
+        return game
+
+    # -- actions -----------------------------------------------------------------------
+
+    def roll(self, dice: str | Iterable[int]) -> None:
+        """A throw of all the dice in hand, entered as faces."""
+        self._push(Rolled(parse_dice(dice)))
+
+    def keep(self, dice: str | Iterable[int]) -> None:
+        """Set aside scoring dice from the last throw (again: replaces the selection)."""
+        self._push(Kept(parse_dice(dice)))
+
+    def bank(self) -> None:
+        self._push(Banked())
+
+    def build(self) -> None:
+        """Take the dice and points the previous player left instead of six fresh dice."""
+        self._push(Built())
+
+    def set_rules(self, rules: Rules) -> None:
+        """New rules from the next turn on (an organizer may switch a final to progressive)."""
+        if not isinstance(rules, Rules):
+            raise InvalidInput(f"{rules!r} is not a rule set.")
+        self._push(RulesChanged(rules))
+
+    def roll_off(self, faces: Mapping[int, int]) -> None:
+        """The die each tied player threw; repeated among those still tied."""
+        try:
+            pairs = tuple(sorted((int(seat), face) for seat, face in faces.items()))
+        except (AttributeError, TypeError, ValueError) as error:
+            raise InvalidInput(f"A roll-off is a die face for each tied seat, not {faces!r}.") from error
+        self._push(RolledOff(pairs))
+
+    def undo(self) -> None:
+        """Take back the last action; repeatable back to the start of the game."""
+        if len(self._events) == 1:
+            raise IllegalAction("Nothing to undo: the game has just started.")
+        self._events.pop()
+        self._states.pop()
+
+    def _push(self, event: Event) -> None:
+        state = apply(self._states[-1], event)
+        self._events.append(event)
+        self._states.append(state)
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
+        return [event.to_dict() for event in self._events]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the turn being played."""
+        return self.state.rules
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def current(self) -> int:
+        return self.state.current
+
+    @property
+    def turn_points(self) -> int:
+        return self.state.turn_points
+
+    @property
+    def dice_in_hand(self) -> int:
+        return self.state.dice_in_hand
+
+    @property
+    def offer(self) -> Offer | None:
+        return self.state.offer
+
+    @property
+    def on_board(self) -> tuple[bool, ...]:
+        return self.state.on_board
+
+    @property
+    def farkle_streak(self) -> tuple[int, ...]:
+        return self.state.farkle_streak
+
+    @property
+    def final_round(self) -> bool:
+        return self.state.final_round
+
+    @property
+    def last_turns(self) -> tuple[int, ...]:
+        return self.state.last_turns
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        return self.state.tied
+
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """What the last action brought about, to be announced."""
+        return self.state.notices
+
+    @property
+    def history(self) -> tuple[TurnRecord, ...]:
+        return self.state.history
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """Seats ranked best first: by total, then by roll-off; equal totals keep seat order."""
+        return tuple(sorted(range(len(self.players)), key=self._rank_key, reverse=True))
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place (1 is first); equal totals not settled by a roll-off share a place."""
+        keys = [self._rank_key(seat) for seat in range(len(self.players))]
+        return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+    def _rank_key(self, seat: int) -> tuple[int, tuple[int, ...]]:
+        faces = tuple(dict(round_).get(seat, 0) for round_ in self.state.roll_offs)
+        return (self.scores[seat], faces if seat in self._rolled_off_seats() else ())
+
+    def _rolled_off_seats(self) -> set[int]:
+        return {seat for round_ in self.state.roll_offs for seat, _ in round_}
+
+    def bank_refusal(self) -> str | None:
+        """Why Bank is not allowed now (shown beside a disabled button), or None."""
+        return bank_refusal(self.state)
+
+    def breakdown(self, keep: Dice) -> str:
+        return breakdown(keep, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._events == other._events and self.state == other.state
+
+    def __hash__(self) -> int:
+        raise TypeError("A game changes as it is played; it cannot be hashed.")
+
+    def __repr__(self) -> str:
+        return f"<Game {', '.join(self.players)}: {self.scores} after {len(self._events) - 1} actions>"

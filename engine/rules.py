@@ -1,0 +1,169 @@
+"""Rule sets: the presets RULES.md tabulates, their options, and plain-dict round trips."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.errors import InvalidInput
+
+__all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "PRESET_NAMES"]
+
+NOfAKind = Literal["fixed", "double", "multiply", "none"]
+N_OF_A_KIND_MODELS: tuple[NOfAKind, ...] = ("fixed", "double", "multiply", "none")
+"""How four, five and six of a kind score.
+
+``fixed``: 1000 / 2000 / 3000 whatever the face; ``double``: three of a kind x2, x4, x8;
+``multiply``: three of a kind x2, x3, x4; ``none``: no such sets, extra dice score only
+as single 1s or 5s (six of a face is two triples).
+"""
+
+PRESET_NAMES = ("house", "progressive", "official", "classic")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything a table agrees on before the first throw.
+
+    >>> Rules.preset("official").three_pairs
+    750
+    >>> import dataclasses
+    >>> dataclasses.replace(Rules.preset("house"), target=5000).target
+    5000
+    """
+
+    target: int = 10_000
+    entry_threshold: int = 500
+    single_one: int = 100
+    single_five: int = 50
+    three_ones: int = 1000
+    n_of_a_kind: NOfAKind = "fixed"
+    straight: int | None = 1500
+    three_pairs: int | None = 1500
+    two_triplets: int | None = 2500
+    four_kind_with_pair: int | None = None
+    triple_farkle_penalty: int = 0
+    must_roll_after_hot_dice: bool = False
+    progressive: bool = False
+    steal: bool = False
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset; an unknown name lists the known ones."""
+        key = name.strip().lower() if isinstance(name, str) else name
+        if key not in _PRESETS:
+            known = ", ".join(PRESET_NAMES)
+            raise InvalidInput(f"There is no rule preset called {name!r}: choose one of {known}.")
+        return _PRESETS[key]
+
+    @property
+    def preset_name(self) -> str | None:
+        """The preset these rules are exactly, or None for a table's own variant."""
+        for name in PRESET_NAMES:
+            if _PRESETS[name] == self:
+                return name
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a plain dict; missing fields take the house value, unknown ones are refused."""
+        if not isinstance(data, dict):
+            raise InvalidInput(f"Rules must be a mapping of settings, not {data!r}.")
+        known = {field.name for field in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidInput(f"Unknown rule setting {', '.join(map(repr, unknown))}.")
+        return cls(**data)
+
+    def describe(self) -> str:
+        """One line a player reads to check the table's rules."""
+        name = (self.preset_name or "custom").capitalize()
+        parts = [f"to {self.target:,}"]
+        parts.append(
+            f"{self.entry_threshold:,} to get on the board" if self.entry_threshold else "no entry minimum"
+        )
+        parts.append(_N_OF_A_KIND_TEXT[self.n_of_a_kind])
+        for label, value in (
+            ("straight", self.straight),
+            ("three pairs", self.three_pairs),
+            ("two triplets", self.two_triplets),
+        ):
+            parts.append(f"{label} {value:,}" if value is not None else f"no {label}")
+        if self.four_kind_with_pair is not None:
+            parts.append(f"four of a kind + pair {self.four_kind_with_pair:,}")
+        if self.triple_farkle_penalty:
+            parts.append(f"three farkles -{self.triple_farkle_penalty:,}")
+        if self.must_roll_after_hot_dice:
+            parts.append("must roll after hot dice")
+        if self.progressive:
+            parts.append("progressive passing")
+        if self.steal:
+            parts.append("steal after a farkle")
+        return f"{name}: " + ", ".join(parts)
+
+    def _check(self) -> None:
+        def whole(name: str, value: object, minimum: int) -> None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
+            if value < minimum:
+                raise InvalidInput(f"{name.replace('_', ' ')} must be at least {minimum}, not {value!r}.")
+
+        whole("target", self.target, 50)
+        whole("entry_threshold", self.entry_threshold, 0)
+        if self.entry_threshold > self.target:
+            raise InvalidInput(
+                f"The entry threshold {self.entry_threshold:,} is above the target {self.target:,}."
+            )
+        whole("single_one", self.single_one, 1)
+        whole("single_five", self.single_five, 1)
+        whole("three_ones", self.three_ones, 1)
+        whole("triple_farkle_penalty", self.triple_farkle_penalty, 0)
+        if self.n_of_a_kind not in N_OF_A_KIND_MODELS:
+            raise InvalidInput(
+                f"{self.n_of_a_kind!r} is not a four-of-a-kind model: "
+                f"choose one of {', '.join(N_OF_A_KIND_MODELS)}."
+            )
+        for name in ("straight", "three_pairs", "two_triplets", "four_kind_with_pair"):
+            value = getattr(self, name)
+            if value is not None:
+                whole(name, value, 1)
+        for name in ("must_roll_after_hot_dice", "progressive", "steal"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInput(f"{name.replace('_', ' ')} must be on or off, not {getattr(self, name)!r}.")
+
+
+_N_OF_A_KIND_TEXT: dict[str, str] = {
+    "fixed": "4/5/6 of a kind 1,000/2,000/3,000",
+    "double": "4/5/6 of a kind double the triple each die",
+    "multiply": "4/5/6 of a kind triple x2/x3/x4",
+    "none": "no 4/5/6 of a kind",
+}
+
+_HOUSE = Rules()
+_PRESETS: dict[str, Rules] = {
+    "house": _HOUSE,
+    "progressive": dataclasses.replace(_HOUSE, progressive=True),
+    "official": Rules(
+        entry_threshold=0,
+        n_of_a_kind="none",
+        straight=1000,
+        three_pairs=750,
+        two_triplets=None,
+        triple_farkle_penalty=1000,
+    ),
+    "classic": Rules(
+        entry_threshold=0,
+        n_of_a_kind="double",
+        straight=3000,
+        three_pairs=1500,
+        two_triplets=None,
+        progressive=True,
+    ),
+}
