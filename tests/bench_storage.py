@@ -1,0 +1,75 @@
+"""Storage benchmarks: is a save still cheap late in a long game, and how many
+finished games fit in the browser's ~5 MB?
+
+Not collected by ``make test`` (file name); run with
+``.venv/bin/python -m pytest tests/bench_storage.py --benchmark-only``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_benchmark.fixture import BenchmarkFixture
+
+from app.storage import PREFS_QUOTA_ESTIMATE_BYTES, FileStore, MemoryPrefs, PrefsStore
+from test_storage import synthetic_game
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    event_loop = asyncio.new_event_loop()
+    yield event_loop
+    event_loop.close()
+
+
+@pytest.mark.parametrize("action_number", [1, 2000])
+def test_bench_file_store_write_at_action(
+    benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop, tmp_path: Path, action_number: int
+) -> None:
+    """One save = what the app does after every accepted action."""
+    store = FileStore(tmp_path)
+    game = synthetic_game(action_number)
+    benchmark.extra_info["file_bytes"] = len(json.dumps(game, separators=(",", ":")))
+    benchmark(lambda: loop.run_until_complete(store.save("games", "g1", game)))
+    assert loop.run_until_complete(store.load("games", "g1")) == game
+    # Even at the 2,000th action a save must stay well under a frame budget.
+    assert benchmark.stats is not None and benchmark.stats.stats.median < 0.05
+
+
+def test_bench_file_store_open_with_200_finished_games(
+    benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """Opening checks every file (to report damaged ones): the start-up cost."""
+    store = FileStore(tmp_path)
+    for number in range(200):
+        loop.run_until_complete(store.save("games", f"g{number:03d}", synthetic_game(600, seed=number)))
+    reopened = benchmark(FileStore, tmp_path)
+    assert reopened.problems == ()
+
+
+@pytest.mark.parametrize("event_count", [400, 600, 800])
+def test_bench_prefs_store_bytes_per_finished_four_player_game(
+    benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop, event_count: int
+) -> None:
+    """Bytes ``localStorage`` holds per finished game, and games per 5 MB."""
+    prefs = MemoryPrefs()
+    store = loop.run_until_complete(PrefsStore.open(prefs))
+    game = synthetic_game(event_count, players=4)
+    benchmark(lambda: loop.run_until_complete(store.save("games", "g1", game)))
+    stored = loop.run_until_complete(store.bytes_used())
+    plain_json = len(json.dumps(json.dumps(game, separators=(",", ":"))))
+    info: dict[str, Any] = {
+        "events": event_count,
+        "stored_bytes": stored,
+        "plain_json_bytes": plain_json,
+        "games_per_quota": PREFS_QUOTA_ESTIMATE_BYTES // stored,
+    }
+    benchmark.extra_info.update(info)
+    print(f"\nprefs bytes per 4-player game: {info}")
+    # 200 finished games must fit in well under the warning threshold.
+    assert stored * 200 < PREFS_QUOTA_ESTIMATE_BYTES * 0.5
