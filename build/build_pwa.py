@@ -1,0 +1,627 @@
+"""Build Farkle Table as a static, installable, offline PWA (Python in the browser).
+
+    .venv/bin/python build/build_pwa.py            # -> build/out/site/
+
+Inputs: the Flet app (``app/``, entry ``app/main.py`` defining ``main(page)``), the
+``engine/`` package, the source icon ``assets/icon.png`` and the packages installed in
+the running interpreter (pinned PyPI packages: flet / flet-web 1.0.5, tinydb, qrcode,
+pypng, ...). No Flutter SDK, no CDN, no package index: the web client, CanvasKit,
+fonts and the Pyodide runtime come from the ``flet-web`` wheel, and every Python
+dependency is vendored into ``app.tar.gz`` so micropip is never loaded.
+
+The result runs from any static server under any sub-path
+(``python -m http.server -d build/out/site``), pre-caches itself through its own
+versioned service worker (``build/templates/sw.js``) and keeps working offline.
+
+Every file the build patches is checked for the exact text it expects: when a Flet
+upgrade changes one, the build stops with a ``PatchError`` naming the file and the
+missing text instead of shipping a site that breaks at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import gzip
+import hashlib
+import importlib.metadata
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tarfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Callable, Iterable
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_DIR = ROOT / "build"
+TEMPLATES = BUILD_DIR / "templates"
+DEFAULT_OUT = BUILD_DIR / "out" / "site"
+DEFAULT_APP = ROOT / "app"
+DEFAULT_ENGINE = ROOT / "engine"
+DEFAULT_ICON = ROOT / "assets" / "icon.png"
+
+FLET_VERSION = "1.0.5"  # the web client below is patched for exactly this release
+APP_NAME = "Farkle Table"
+APP_DESCRIPTION = "Offline Farkle scorekeeper for tables and tournaments"
+THEME_COLOR = "#145A32"
+BACKGROUND_COLOR = "#0E4D2A"
+
+# Python distributions vendored into app.tar.gz (__pypackages__/): pure Python only.
+# flet's own requirements httpx and oauthlib are only used by its OAuth helpers and
+# are never imported by `import flet`; six is repath's dependency.
+VENDORED_DISTRIBUTIONS = ("flet", "repath", "six", "msgpack", "tinydb", "qrcode", "pypng")
+# Parts of the vendored packages an app in the browser never uses.
+VENDOR_EXCLUDE = (
+    re.compile(r"(^|/)__pycache__/"),
+    re.compile(r"(^|/)tests?/"),
+    re.compile(r"^flet/testing/"),
+    re.compile(r"^flet/pytest_plugin\.py$"),
+    re.compile(r"\.(so|pyd|dylib|dll|pyc|pyi)$"),
+    re.compile(r"\.dist-info/(RECORD|INSTALLER|REQUESTED|direct_url\.json|entry_points\.txt)$"),
+)
+
+# Files of the flet-web client this app never requests (see FLET_NOTES.md, "Offline static
+# PWA"): `flet publish` forces the canvaskit renderer, so every browser runs main.dart.js.
+# Chromium loads canvaskit/chromium/, Firefox and Safari the full canvaskit/canvaskit.*.
+PRUNE = (
+    ("main.dart.wasm", "dart2wasm build (skwasm renderer only)"),
+    ("main.dart.mjs", "dart2wasm build (skwasm renderer only)"),
+    ("canvaskit/skwasm*", "skwasm renderer"),
+    ("canvaskit/wimp*", "wimp renderer"),
+    ("canvaskit/experimental_webparagraph/**", "experimental renderer"),
+    ("canvaskit/chromium/**", "Chromium-only CanvasKit (the full one serves all browsers)"),
+    ("**/*.symbols", "debug symbols"),
+    ("**/*.map", "source maps"),
+    ("flutter.js", "loader already inlined in flutter_bootstrap.js"),
+    ("flutter_service_worker.js", "replaced by our own sw.js"),
+    ("pyodide/*.d.ts", "TypeScript declarations"),
+    ("pyodide/python", "Node.js launcher"),
+    ("pyodide/python.bat", "Node.js launcher"),
+    ("pyodide/python.exe", "Node.js launcher"),
+    ("pyodide/python_cli_entry.mjs", "Node.js launcher"),
+    ("pyodide/package.json", "npm metadata"),
+    ("pyodide/pyodide.js", "classic-script build (the worker imports pyodide.mjs)"),
+    ("pyodide/micropip-*.whl", "dependencies are vendored: micropip never loads"),
+    ("pyodide/packaging-*.whl", "micropip's dependency"),
+    ("assets/packages/media_kit/**", "video plugin asset"),
+    ("assets/packages/record_web/**", "audio recorder plugin asset"),
+    ("assets/packages/wakelock_plus/**", "wakelock plugin asset"),
+    ("assets/packages/flutter_map/**", "map plugin asset"),
+)
+# Font families declared in FontManifest.json that Flutter downloads at start-up. They are
+# kept only when the app's source shows it may need them.
+OPTIONAL_FONTS = {
+    "packages/cupertino_icons/": re.compile(r"Cupertino"),
+    "packages/flutter_math_fork/": re.compile(r"Markdown|latex|LaTeX|Math"),
+}
+
+# Icons generated from the single source image.
+ICON_SIZES = (192, 512)
+MASKABLE_SAFE_ZONE = 0.8  # W3C maskable icons: keep content inside the central 80% circle
+
+
+class PatchError(RuntimeError):
+    """A file of the Flet web client does not contain what this build expects."""
+
+
+# --------------------------------------------------------------------------- patch helpers
+
+
+def replace_once(text: str, old: str, new: str, *, file: str) -> str:
+    """Replace ``old`` by ``new``; ``old`` must occur exactly once in ``text``."""
+    count = text.count(old)
+    if count != 1:
+        raise PatchError(
+            f"{file}: expected exactly one occurrence of {old!r}, found {count}. "
+            f"The Flet web client changed (this build targets flet-web {FLET_VERSION}); "
+            "review build/build_pwa.py before publishing."
+        )
+    return text.replace(old, new)
+
+
+def sub_once(text: str, pattern: str, new: str | Callable[[re.Match[str]], str], *,
+             file: str, expected: str, flags: int = 0) -> str:
+    """Regex version of replace_once; ``expected`` describes the text for the error."""
+    result, count = re.subn(pattern, new, text, flags=flags)
+    if count != 1:
+        raise PatchError(
+            f"{file}: expected exactly one {expected} (pattern {pattern!r}), found {count}. "
+            f"The Flet web client changed (this build targets flet-web {FLET_VERSION}); "
+            "review build/build_pwa.py before publishing."
+        )
+    return result
+
+
+def patch_index_html(html: str, *, register_snippet: str, base_snippet: str) -> str:
+    """Make flet_web's generated index.html work offline and under any sub-path.
+
+    Input is the page after flet_web.patch_index_html(base_href="/", no_cdn=True, ...).
+    """
+    f = "index.html"
+    # Relative <base>, made absolute at run time (Flutter's path URL strategy needs it).
+    html = replace_once(html, '<base href="/">', base_snippet.strip(), file=f)
+    # The worker imports the runtime with import(): a bare "pyodide/..." is not a URL.
+    html = replace_once(html, 'flet.pyodideUrl="pyodide/pyodide.mjs";',
+                        'flet.pyodideUrl="./pyodide/pyodide.mjs";', file=f)
+    # Absolute "/..." URLs would only work at the server root: derive them from <base>.
+    html = replace_once(html, 'flet.canvasKitBaseUrl="/canvaskit/";',
+                        'flet.canvasKitBaseUrl=document.baseURI.replace(/[?#].*$/, "") + "canvaskit/";',
+                        file=f)
+    html = replace_once(html, 'flet.entrypointBaseUrl="/";',
+                        'flet.entrypointBaseUrl=document.baseURI.replace(/[?#].*$/, "");', file=f)
+    html = replace_once(html, 'flet.assetBase="/";',
+                        'flet.assetBase=document.baseURI.replace(/[?#].*$/, "");', file=f)
+    html = replace_once(html, 'flet.appPackageUrl = "app.tar.gz";',
+                        'flet.appPackageUrl = "app.tar.gz";', file=f)
+    html = replace_once(html, '<link rel="manifest" href="manifest.json">',
+                        f'<meta name="theme-color" content="{THEME_COLOR}">\n'
+                        '  <link rel="manifest" href="manifest.json">', file=f)
+    html = replace_once(html, '<link rel="apple-touch-icon" href="icons/apple-touch-icon-192.png">',
+                        '<link rel="apple-touch-icon" href="icons/apple-touch-icon-180.png">', file=f)
+    html = sub_once(html, r"#loading \{(\s*position: fixed;[^}]*?)background: #ffffff;",
+                    lambda m: f"#loading {{{m[1]}background: {BACKGROUND_COLOR};",
+                    file=f, expected="splash background colour")
+    html = replace_once(html, "</body>", register_snippet.rstrip() + "\n</body>", file=f)
+    return html
+
+
+def patch_flutter_bootstrap(js: str) -> str:
+    """Stop Flutter's loader from installing its own (self-unregistering) service worker,
+    and list only the dart2js build (the wasm build is not shipped)."""
+    f = "flutter_bootstrap.js"
+    js = sub_once(js, r"\n[ \t]*serviceWorkerSettings:\s*\{[^{}]*\},", "", file=f,
+                  expected="serviceWorkerSettings: {...} block in _flutter.loader.load()")
+
+    def only_dart2js(m: re.Match[str]) -> str:
+        config = json.loads(m[1])
+        builds = [b for b in config.get("builds", []) if b.get("compileTarget") == "dart2js"
+                  and b.get("renderer") == "canvaskit"]
+        if len(builds) != 1:
+            raise PatchError(f"{f}: expected one dart2js/canvaskit build in _flutter.buildConfig, "
+                             f"found {config.get('builds')!r}")
+        config["builds"] = builds
+        return f"_flutter.buildConfig = {json.dumps(config, separators=(',', ':'))};"
+
+    # One CanvasKit for every browser: the full build runs in Chromium, Firefox and Safari
+    # alike, so the 5.9 MB Chromium-only variant is not shipped (and the build that the
+    # Chromium tests exercise is the very one Firefox and Safari load).
+    js = replace_once(js, "var flutterConfig = {\n",
+                      'var flutterConfig = {\n    canvasKitVariant: "full",\n', file=f)
+    js = sub_once(js, r"_flutter\.buildConfig = (\{.*?\});\n", only_dart2js, file=f,
+                  expected="_flutter.buildConfig = {...}; line")
+    return js
+
+
+RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+
+
+def patch_main_dart_js(js: str) -> str:
+    """The rive plugin injects a <script> from a CDN at start-up: point it at a local
+    folder that does not exist, so the app never contacts a CDN (the request fails fast,
+    the rive animation control, unused here, stays unavailable)."""
+    return replace_once(js, f'"{RIVE_CDN}"', '"no-cdn/rive/"', file="main.dart.js")
+
+
+def patch_python_worker(js: str) -> str:
+    """Check the worker still runs the app the way this build packages it."""
+    f = "python-worker.js"
+    for needed in ('pkgs_path = "__pypackages__"', 'if os.path.exists("requirements.txt"):',
+                   'if os.path.exists("pyproject.toml"):',
+                   "runpy.run_module(python_module_name, run_name=\"__main__\")"):
+        if needed not in js:
+            raise PatchError(f"{f}: expected {needed!r}; the Flet worker changed, the app "
+                             "packaging in build/build_pwa.py must be reviewed.")
+    return js
+
+
+def patch_font_manifest(fonts: list[dict], keep_optional: Iterable[str]) -> tuple[list[dict], list[str]]:
+    """Drop the optional font families the app does not use; add flet's bundled Roboto."""
+    keep = set(keep_optional)
+    families = {entry.get("family") for entry in fonts}
+    if "MaterialIcons" not in families:
+        raise PatchError("assets/FontManifest.json: expected a MaterialIcons family, "
+                         f"found {sorted(map(str, families))}")
+    kept, dropped_assets = [], []
+    for entry in fonts:
+        prefix = next((p for p in OPTIONAL_FONTS if str(entry.get("family", "")).startswith(p)), None)
+        if prefix is not None and prefix not in keep:
+            dropped_assets += [font["asset"] for font in entry["fonts"]]
+        else:
+            kept.append(entry)
+    # Same entry as flet_web.patch_font_manifest_json (used by `flet publish --no-cdn`).
+    kept.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    return kept, dropped_assets
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+@dataclass
+class BuildResult:
+    site: Path
+    build_hash: str
+    files: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    report: dict = field(default_factory=dict)
+
+
+def log(msg: str) -> None:
+    print(f"[build_pwa] {msg}", flush=True)
+
+
+def _match(path: str, pattern: str) -> bool:
+    """Whole-path glob match: ``*`` stays inside one folder, ``**/`` spans folders."""
+    rx = re.escape(pattern).replace(r"\*\*/", "(.*/)?").replace(r"\*\*", ".*").replace(r"\*", "[^/]*")
+    return re.fullmatch(rx, path) is not None
+
+
+def web_client_dir() -> Path:
+    import flet_web
+
+    return Path(flet_web.get_package_web_dir())
+
+
+def check_versions() -> dict[str, str]:
+    versions = {d: importlib.metadata.version(d) for d in ("flet", "flet-web")}
+    for dist, version in versions.items():
+        if version != FLET_VERSION:
+            raise PatchError(f"{dist} {version} is installed, build/build_pwa.py targets "
+                             f"{FLET_VERSION}: review its patches, then update FLET_VERSION.")
+    return versions
+
+
+def copy_web_client(src: Path, dst: Path, app_source: str) -> tuple[list[tuple[str, int, str]], list[str]]:
+    """Copy the flet-web client minus everything in PRUNE; return what was left out."""
+    keep_fonts = [p for p, rx in OPTIONAL_FONTS.items() if rx.search(app_source)]
+    fonts = json.loads((src / "assets/FontManifest.json").read_text(encoding="utf-8"))
+    fonts, dropped_fonts = patch_font_manifest(fonts, keep_fonts)
+    pruned: list[tuple[str, int, str]] = []
+    for path in sorted(src.rglob("*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(src).as_posix()
+        reason = next((why for pattern, why in PRUNE if _match(rel, pattern)), None)
+        if reason is None and rel.removeprefix("assets/") in dropped_fonts:
+            reason = "font family the app does not use"
+        if reason:
+            pruned.append((rel, path.stat().st_size, reason))
+            continue
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    (dst / "assets/FontManifest.json").write_text(json.dumps(fonts, indent=1), encoding="utf-8")
+    for must in ("index.html", "flutter_bootstrap.js", "main.dart.js", "python.js", "python-worker.js",
+                 "canvaskit/canvaskit.wasm", "canvaskit/canvaskit.js",
+                 "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                 "pyodide/pyodide-lock.json", "assets/fonts/MaterialIcons-Regular.otf",
+                 "assets/fonts/roboto.woff2"):
+        if not (dst / must).is_file():
+            raise PatchError(f"{src / must}: expected file is missing from the flet-web client")
+    return pruned, keep_fonts
+
+
+def vendor_distributions(target: Path) -> dict[str, str]:
+    """Copy the pure-Python files of VENDORED_DISTRIBUTIONS into ``target``."""
+    versions = {}
+    for name in VENDORED_DISTRIBUTIONS:
+        dist = importlib.metadata.distribution(name)
+        versions[name] = dist.version
+        base = Path(str(dist.locate_file(""))).resolve()
+        for f in dist.files or []:
+            rel = PurePosixPath(str(f))
+            if rel.parts[0] == ".." or any(rx.search(str(rel)) for rx in VENDOR_EXCLUDE):
+                continue
+            src = base / rel
+            if not src.is_file():
+                continue
+            dst = target / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+    if not (target / "msgpack" / "fallback.py").is_file():
+        raise PatchError("msgpack: expected msgpack/fallback.py (its pure-Python implementation)")
+    return versions
+
+
+def _source_files(root: Path) -> list[Path]:
+    out = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
+            continue
+        if path.suffix in (".pyc", ".pyo"):
+            continue
+        out.append(path)
+    return out
+
+
+LAUNCHER = '''\
+# Generated by build/build_pwa.py: runs the app package the way `python -m {module}` would.
+import runpy
+import sys
+
+sys.path.insert(1, "{package}")  # the app's directory, for apps that import siblings
+runpy.run_module("{module}", run_name="__main__", alter_sys=True)
+'''
+
+
+def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path) -> dict:
+    """Write app.tar.gz: launcher main.py, the app package, engine/, __pypackages__/.
+
+    No requirements.txt and no pyproject.toml inside: the worker would load micropip.
+    The archive is reproducible (sorted entries, fixed mtimes).
+    """
+    entry = app_dir / "main.py"
+    if not entry.is_file():
+        raise PatchError(f"{entry}: the app entry point is missing (expected main.py with main(page))")
+    if not re.search(r"^(async\s+)?def main\(", entry.read_text(encoding="utf-8"), re.M):
+        raise PatchError(f"{entry}: expected a top-level 'def main(page)' (or 'async def main')")
+    if "__name__" not in entry.read_text(encoding="utf-8"):
+        raise PatchError(f"{entry}: expected an `if __name__ == \"__main__\": ft.run(main)` block")
+
+    package = app_dir.name
+    members: list[tuple[str, bytes]] = []
+    members.append(("main.py", LAUNCHER.format(module=f"{package}.main", package=package).encode()))
+    for src_root, arc_root in ((app_dir, package), (engine_dir, engine_dir.name), (vendor_dir, "__pypackages__")):
+        for path in _source_files(src_root):
+            rel = path.relative_to(src_root).as_posix()
+            if src_root == app_dir and (rel.split("/")[0] in ("assets", "tests")
+                                         or rel in ("requirements.txt", "pyproject.toml")):
+                continue
+            members.append((f"{arc_root}/{rel}", path.read_bytes()))
+    if not (app_dir / "__init__.py").exists():
+        members.append((f"{package}/__init__.py", b""))
+    names = [n for n, _ in members]
+    if len(names) != len(set(names)):
+        raise PatchError(f"app.tar.gz: duplicate entries {sorted(n for n in names if names.count(n) > 1)}")
+    if any(n in ("requirements.txt", "pyproject.toml") for n in names):
+        raise PatchError("app.tar.gz must not contain requirements.txt/pyproject.toml (micropip)")
+
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name, data in sorted(members):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(data), 0, 0o644
+            tar.addfile(info, io.BytesIO(data))
+    with open(dest, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0, compresslevel=9,
+                                              filename="") as gz:
+        gz.write(raw.getvalue())
+    return {"files": len(members), "uncompressed": len(raw.getvalue()), "compressed": dest.stat().st_size}
+
+
+def make_icons(source: Path, site: Path) -> list[dict]:
+    """All icons from ONE source image (square PNG, ideally 1024x1024)."""
+    from PIL import Image
+
+    icons_dir = site / "icons"
+    icons_dir.mkdir(parents=True, exist_ok=True)
+    for old in icons_dir.glob("*"):
+        old.unlink()
+    img = Image.open(source).convert("RGBA")
+    if img.width != img.height or img.width < 512:
+        raise PatchError(f"{source}: expected a square icon of at least 512x512, got {img.size}")
+    # Full-bleed background for maskable/apple icons: the colour of the source's centre-top.
+    bg = img.getpixel((img.width // 2, img.height // 12))[:3]
+
+    def full_bleed(size: int, scale: float) -> Image.Image:
+        canvas = Image.new("RGBA", (size, size), bg + (255,))
+        inner = round(size * scale)
+        canvas.alpha_composite(img.resize((inner, inner), Image.LANCZOS),
+                               ((size - inner) // 2, (size - inner) // 2))
+        return canvas.convert("RGB")
+
+    manifest_icons = []
+    for size in ICON_SIZES:
+        img.resize((size, size), Image.LANCZOS).save(icons_dir / f"icon-{size}.png", optimize=True)
+        manifest_icons.append({"src": f"icons/icon-{size}.png", "sizes": f"{size}x{size}",
+                               "type": "image/png", "purpose": "any"})
+    for size in ICON_SIZES:
+        full_bleed(size, MASKABLE_SAFE_ZONE).save(icons_dir / f"icon-maskable-{size}.png", optimize=True)
+        manifest_icons.append({"src": f"icons/icon-maskable-{size}.png", "sizes": f"{size}x{size}",
+                               "type": "image/png", "purpose": "maskable"})
+    full_bleed(180, 0.92).save(icons_dir / "apple-touch-icon-180.png", optimize=True)
+    img.resize((256, 256), Image.LANCZOS).save(icons_dir / "loading-animation.png", optimize=True)
+    img.resize((48, 48), Image.LANCZOS).save(site / "favicon.png", optimize=True)
+    return manifest_icons
+
+
+def write_manifest(site: Path, icons: list[dict]) -> None:
+    manifest = json.loads((TEMPLATES / "manifest.json").read_text(encoding="utf-8"))
+    if manifest.get("icons") != "__ICONS__":
+        raise PatchError(f"{TEMPLATES / 'manifest.json'}: expected \"icons\": \"__ICONS__\"")
+    manifest["icons"] = icons
+    manifest["theme_color"], manifest["background_color"] = THEME_COLOR, BACKGROUND_COLOR
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def sri(data: bytes) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def write_service_worker(site: Path) -> str:
+    """sw.js pre-caching every file of the site; its cache name is the site's content hash."""
+    entries, digest = [], hashlib.sha256()
+    for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        rel = path.relative_to(site).as_posix()
+        if rel == "sw.js":
+            continue
+        data = path.read_bytes()
+        entries.append([rel, sri(data)])
+        digest.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    build_hash = digest.hexdigest()[:16]
+    template = (TEMPLATES / "sw.js").read_text(encoding="utf-8")
+    sw = replace_once(template, '"__BUILD_HASH__"', json.dumps(build_hash), file="templates/sw.js")
+    sw = replace_once(sw, "__PRECACHE__", json.dumps(entries, indent=0), file="templates/sw.js")
+    (site / "sw.js").write_text(sw, encoding="utf-8")
+    return build_hash
+
+
+CATEGORIES = (
+    ("Flutter app (main.dart.js + loader)", r"^(main\.dart\.js|flutter_bootstrap\.js|index\.html|python(-worker)?\.js|version\.json|sw\.js|manifest\.json)$"),
+    ("CanvasKit (all browsers)", r"^canvaskit/"),
+    ("Pyodide runtime", r"^pyodide/"),
+    ("Python app + vendored packages", r"^app\.tar\.gz$"),
+    ("Fonts", r"^assets/(fonts|packages)/"),
+    ("Other Flutter assets (NOTICES, shaders, manifests)", r"^assets/"),
+    ("Icons", r"^(icons/|favicon\.png)"),
+)
+
+
+def size_report(site: Path) -> dict:
+    files = {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
+    cats: dict[str, list[int]] = {}
+    total = [0, 0]
+    for rel, path in sorted(files.items()):
+        data = path.read_bytes()
+        gz = len(gzip.compress(data, 6, mtime=0))
+        name = next((c for c, rx in CATEGORIES if re.search(rx, rel)), "Other")
+        row = cats.setdefault(name, [0, 0, 0])
+        row[0] += 1
+        row[1] += len(data)
+        row[2] += gz
+        total[0] += len(data)
+        total[1] += gz
+    # Flutter's loader picks canvaskit/chromium/ in Chromium when present, else the full one.
+    has_chromium_variant = any(r.startswith("canvaskit/chromium/") for r in files)
+    per_browser = {
+        "chromium": sum(p.stat().st_size for r, p in files.items()
+                        if not (has_chromium_variant and r.startswith("canvaskit/canvaskit."))),
+        "firefox_safari": sum(p.stat().st_size for r, p in files.items()
+                              if not r.startswith("canvaskit/chromium/")),
+    }
+    return {"total_bytes": total[0], "total_gzip_bytes": total[1], "files": len(files),
+            "categories": {k: {"files": v[0], "bytes": v[1], "gzip_bytes": v[2]} for k, v in cats.items()},
+            "downloaded_by": per_browser}
+
+
+def print_report(report: dict, pruned: list[tuple[str, int, str]]) -> None:
+    mb = lambda n: f"{n / 1e6:7.2f} MB"  # noqa: E731
+    print(f"\nSite size by category (raw / gzip -6):")
+    for name, row in sorted(report["categories"].items(), key=lambda kv: -kv[1]["bytes"]):
+        print(f"  {name:<52} {mb(row['bytes'])} / {mb(row['gzip_bytes'])}  ({row['files']} files)")
+    print(f"  {'TOTAL':<52} {mb(report['total_bytes'])} / {mb(report['total_gzip_bytes'])}  "
+          f"({report['files']} files)")
+    print(f"  what a browser downloads: Chromium {mb(report['downloaded_by']['chromium'])}, "
+          f"Firefox/Safari {mb(report['downloaded_by']['firefox_safari'])}")
+    reasons: dict[str, int] = {}
+    for _, size, why in pruned:
+        reasons[why] = reasons.get(why, 0) + size
+    print(f"Left out of the flet-web client ({mb(sum(s for _, s, _ in pruned))}):")
+    for why, size in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        print(f"  {why:<52} {mb(size)}")
+
+
+# --------------------------------------------------------------------------- main build
+
+
+def input_fingerprint(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE,
+                      icon: Path = DEFAULT_ICON) -> str:
+    """Hash of everything that determines the site (for caching builds in tests)."""
+    h = hashlib.sha256()
+    inputs = [Path(__file__), icon, *_source_files(TEMPLATES), *_source_files(app_dir),
+              *_source_files(engine_dir)]
+    for path in inputs:
+        h.update(str(path).encode() + b"\0" + path.read_bytes())
+    for dist in ("flet", "flet-web", *VENDORED_DISTRIBUTIONS):
+        h.update(f"{dist}=={importlib.metadata.version(dist)}".encode())
+    return h.hexdigest()[:16]
+
+
+def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
+          icon: Path = DEFAULT_ICON, quiet: bool = False) -> BuildResult:
+    start = time.monotonic()
+    app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
+    versions = check_versions()
+    if not any(engine_dir.glob("*.py")):
+        raise PatchError(f"{engine_dir}: expected the engine package (Python files), found none")
+    web = web_client_dir()
+    staging = out.with_name(out.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+
+    app_source = "\n".join(p.read_text(encoding="utf-8", errors="replace")
+                           for p in _source_files(app_dir) if p.suffix == ".py")
+    pruned, kept_fonts = copy_web_client(web, staging, app_source)
+
+    # 1. index.html: flet_web's own patcher (as `flet publish --no-cdn`), then ours.
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web import patch_index_html as flet_patch_index_html
+
+    pyodide_version = json.loads((web / "pyodide/package.json").read_text(encoding="utf-8"))["version"]
+    flet_patch_index_html(
+        index_path=str(staging / "index.html"), base_href="/", app_name=APP_NAME,
+        app_description=APP_DESCRIPTION, pyodide=True, pyodide_script_path="main.py",
+        pyodide_version=pyodide_version, app_package_url="app.tar.gz",
+        web_renderer=WebRenderer.CANVAS_KIT, route_url_strategy=RouteUrlStrategy.PATH, no_cdn=True,
+    )
+    index = staging / "index.html"
+    index.write_text(patch_index_html(
+        index.read_text(encoding="utf-8"),
+        register_snippet=(TEMPLATES / "register-sw.html").read_text(encoding="utf-8"),
+        base_snippet=(TEMPLATES / "base-root.html").read_text(encoding="utf-8"),
+    ), encoding="utf-8")
+
+    # 2. Flutter's loader and the Python worker.
+    boot = staging / "flutter_bootstrap.js"
+    boot.write_text(patch_flutter_bootstrap(boot.read_text(encoding="utf-8")), encoding="utf-8")
+    patch_python_worker((staging / "python-worker.js").read_text(encoding="utf-8"))
+    dart = staging / "main.dart.js"
+    dart.write_text(patch_main_dart_js(dart.read_text(encoding="utf-8")), encoding="utf-8")
+
+    # 3. The app: vendored packages + engine + app package, without requirements.txt.
+    vendor = staging.parent / (out.name + ".vendor")
+    shutil.rmtree(vendor, ignore_errors=True)
+    vendored = vendor_distributions(vendor)
+    packed = pack_app(app_dir, engine_dir, staging / "app.tar.gz", vendor)
+    shutil.rmtree(vendor)
+    app_assets = app_dir / "assets"
+    if app_assets.is_dir():  # like `flet publish`: the app's assets are served from the root
+        for path in _source_files(app_assets):
+            target = staging / path.relative_to(app_assets)
+            if target.exists():
+                raise PatchError(f"{path}: would overwrite {target.relative_to(staging)} of the web client")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+
+    # 4. Manifest and icons from the one source image, then the service worker (last:
+    #    it lists and hashes every other file).
+    write_manifest(staging, make_icons(icon, staging))
+    build_hash = write_service_worker(staging)
+
+    report = size_report(staging)
+    report.update(build_hash=build_hash, flet=versions, vendored=vendored, app_archive=packed,
+                  optional_fonts_kept=kept_fonts, pyodide=pyodide_version,
+                  pruned_bytes=sum(s for _, s, _ in pruned))
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    (out.parent / (out.name + "-report.json")).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    seconds = time.monotonic() - start
+    if not quiet:
+        print_report(report, pruned)
+        log(f"built {out} (build {build_hash}) in {seconds:.1f} s")
+    files = {p.relative_to(out).as_posix(): p.stat().st_size for p in out.rglob("*") if p.is_file()}
+    return BuildResult(site=out, build_hash=build_hash, files=files, seconds=seconds, report=report)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--app", type=Path, default=DEFAULT_APP, help="app package (default: app/)")
+    parser.add_argument("--engine", type=Path, default=DEFAULT_ENGINE, help="engine package (default: engine/)")
+    parser.add_argument("--icon", type=Path, default=DEFAULT_ICON, help="source icon (default: assets/icon.png)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: build/out/site)")
+    args = parser.parse_args(argv)
+    try:
+        build(args.app, args.engine, args.out, args.icon)
+    except PatchError as err:
+        print(f"build_pwa: FAILED: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
