@@ -42,6 +42,8 @@ def parse_dice(dice: str | Iterable[int]) -> Dice:
 
 def _parse_text(text: str) -> list[int]:
     digits = _SEPARATORS.sub("", text)
+    if not digits:
+        return []
     if not digits.isdigit() or not digits.isascii():
         raise InvalidInput(f"{text!r} is not a list of dice: type faces 1 to 6, like 1 2 3 3 3 5.")
     faces = [int(ch) for ch in digits]
