@@ -39,6 +39,7 @@ __all__ = [
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "apply",
+    "bank_refusal",
 ]
 
 MIN_PLAYERS = 2
@@ -645,6 +646,13 @@ class Game:
     def bank_refusal(self) -> str | None:
         """Why Bank is not allowed now (shown beside a disabled button), or None."""
         return bank_refusal(self.state)
+
+    def preview_keep(self, dice: str | Iterable[int]) -> GameState:
+        """The state a :meth:`keep` would give, without recording it: a live preview.
+
+        Raises the same errors as :meth:`keep`.
+        """
+        return apply(self.state, Kept(parse_dice(dice)))
 
     def breakdown(self, keep: Dice) -> str:
         return breakdown(keep, self.rules)

@@ -367,3 +367,15 @@ def test_a_damaged_log_is_refused():
 def test_a_game_needs_two_to_eight_named_players(players, first, message):
     with pytest.raises(InvalidInput, match=message):
         Game(players, HOUSE, first)
+
+
+def test_a_keep_preview_shows_points_and_bank_refusal_without_recording():
+    game = Game(["Ann", "Bob"], HOUSE)
+    game.roll("1 2 3 3 3 5")
+    events = game.events
+    preview = game.preview_keep("3 3 3 1 5")
+    assert (preview.turn_points, preview.dice_in_hand) == (450, 1)
+    from engine.game import bank_refusal
+
+    assert "450 is not enough" in bank_refusal(preview)
+    assert game.events == events and game.turn_points == 0
