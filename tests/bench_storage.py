@@ -17,7 +17,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from app.storage import PREFS_QUOTA_ESTIMATE_BYTES, FileStore, MemoryPrefs, PrefsStore
-from test_storage import synthetic_game
+from tests.test_storage import synthetic_game
 
 
 @pytest.fixture
