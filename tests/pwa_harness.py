@@ -1,0 +1,169 @@
+"""Shared by tests/test_pwa.py and tests/bench_pwa.py: build the PWA once (cached by the
+hash of its inputs), serve it under a sub-path with http.server, drive it in Debian's
+Chromium through Playwright (never `playwright install`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import importlib.util
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "build" / "cache"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SUB_PATH = "/apps/farkle-table/"  # served under a sub-path: proves the site uses relative URLs
+BOOT_TIMEOUT_MS = 90_000
+
+
+def load_build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("build_pwa", ROOT / "build" / "build_pwa.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("build_pwa", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def built_site(app_dir: Path, engine_dir: Path = ROOT / "engine") -> tuple[Path, dict[str, Any]]:
+    """The built site for these inputs: reused from build/cache/ when nothing changed."""
+    bp = load_build_module()
+    key = bp.input_fingerprint(app_dir, engine_dir)
+    out = CACHE / f"pwa-{app_dir.name}-{key}" / "site"
+    report_file = out.with_name("site-report.json")
+    if not (out / "sw.js").is_file() or not report_file.is_file():
+        for stale in CACHE.glob(f"pwa-{app_dir.name}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        bp.build(app_dir, engine_dir, out, quiet=True)
+    import json
+
+    return out, json.loads(report_file.read_text(encoding="utf-8"))
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@dataclass
+class Server:
+    """`python -m http.server` equivalent over a folder where the site sits at SUB_PATH."""
+
+    site: Path
+    root: Path
+    httpd: http.server.ThreadingHTTPServer | None = None
+    port: int = 0
+
+    def start(self) -> "Server":
+        mount = self.root / SUB_PATH.strip("/")
+        mount.parent.mkdir(parents=True, exist_ok=True)
+        if not mount.exists():
+            mount.symlink_to(self.site, target_is_directory=True)
+        handler = functools.partial(_QuietHandler, directory=str(self.root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self.port = self.httpd.server_port
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{SUB_PATH}"
+
+    def stop(self) -> None:
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
+
+@contextlib.contextmanager
+def serving(site: Path, root: Path) -> Iterator[Server]:
+    server = Server(site, root).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class Browser:
+    """One persistent Chromium profile; records every request and console message."""
+
+    profile: Path
+    offline: bool = False
+    requests: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+
+    def __enter__(self) -> "Browser":
+        from playwright.sync_api import sync_playwright
+
+        self._pw = sync_playwright().start()
+        self.context = self._pw.chromium.launch_persistent_context(
+            str(self.profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+            offline=self.offline, viewport={"width": 900, "height": 1000},
+        )
+        self.context.on("request", lambda r: self.requests.append(r.url))
+        if self.offline:
+            self.cut_network()
+        self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.context.close()
+        self._pw.stop()
+
+    def cut_network(self) -> None:
+        """No network at all: offline emulation and every non-local request aborted."""
+        self.context.set_offline(True)
+
+        def block(route: Any) -> None:
+            host = route.request.url.split("/")[2].split(":")[0]
+            if host == "127.0.0.1":
+                route.continue_()
+            else:
+                route.abort("internetdisconnected")
+
+        self.context.route("**/*", block)
+
+    def open(self, url: str) -> None:
+        self.page.goto(url, wait_until="commit")
+
+    def enable_semantics(self) -> None:
+        """Flutter draws on a canvas: switch its accessibility tree on (FLET_NOTES)."""
+        self.page.locator("flt-semantics-placeholder").dispatch_event("click", timeout=BOOT_TIMEOUT_MS)
+
+    def wait_sw_control(self, timeout_ms: int = 60_000) -> str:
+        self.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_ms)
+        return str(self.page.evaluate("navigator.serviceWorker.controller.scriptURL"))
+
+    def external_requests(self) -> list[str]:
+        return [u for u in self.requests
+                if not u.startswith(("http://127.0.0.1", "data:", "blob:", "chrome-extension:"))]
+
+
+def time_to_interactive(browser: Browser, url: str | None, ready: Any, reload: bool = False) -> float:
+    """Seconds from navigation to `ready(page)` returning (the app answers to input)."""
+    start = time.monotonic()
+    if reload:
+        browser.page.reload(wait_until="commit")
+    else:
+        assert url
+        browser.open(url)
+    browser.enable_semantics()
+    ready(browser.page)
+    return time.monotonic() - start
