@@ -1,0 +1,76 @@
+"""Shared pytest fixtures: the app server and a phone-sized Chromium page.
+
+Browser tests are marked ``@pytest.mark.browser``; without /usr/bin/chromium
+they are skipped with the reason, except on CI (env ``CI`` set), where they fail.
+
+    @pytest.mark.browser
+    def test_new_game(browser_page: FlutterPage) -> None:
+        browser_page.click_button("New game")
+
+A test module can run another server by overriding ``app_server_command``
+(``{port}`` and ``{data_dir}`` are filled in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import pytest
+
+from tests.browser_support import FlutterPage, chromium_missing_reason, launch_chromium, start_app_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from tests.browser_support import AppServer
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("browser") is None:
+        return
+    outcome = chromium_missing_reason()
+    if outcome is None:
+        return
+    must_fail, reason = outcome
+    if must_fail:
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def app_server_command() -> Optional[list[str]]:
+    """The server command; ``None`` means the real app (``python -m app``)."""
+    return None
+
+
+@pytest.fixture
+def app_server(tmp_path: Path, app_server_command: Optional[list[str]]) -> Iterator[AppServer]:
+    """The app serving on a free port with an empty temporary data folder."""
+    with start_app_server(tmp_path / "data", command=app_server_command) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def chromium_browser() -> Iterator[Browser]:
+    """One headless Chromium for the whole run (2 shared cores: launch once)."""
+    outcome = chromium_missing_reason()
+    if outcome is not None:
+        if outcome[0]:
+            pytest.fail(outcome[1], pytrace=False)
+        pytest.skip(outcome[1])
+    with launch_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def browser_page(chromium_browser: Browser, app_server: AppServer) -> Iterator[FlutterPage]:
+    """A fresh phone-sized (390x844) page with the app open and its
+    accessibility tree on."""
+    page = FlutterPage.new_phone(chromium_browser)
+    try:
+        page.open(app_server.url)
+        yield page
+    finally:
+        page.close()

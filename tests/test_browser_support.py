@@ -1,0 +1,75 @@
+"""The browser helpers work: a stand-in app is served, driven in Chromium,
+restarted with its data, and photographed phone-sized."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests import browser_support
+from tests.browser_support import (
+    REPO_ROOT,
+    AppServer,
+    FlutterPage,
+    app_command,
+    chromium_missing_reason,
+    start_app_server,
+)
+
+STANDIN = REPO_ROOT / "tests" / "browser_standin_app.py"
+
+
+@pytest.fixture
+def app_server_command() -> list[str]:
+    return [sys.executable, str(STANDIN), "--port", "{port}", "--data-dir", "{data_dir}"]
+
+
+@pytest.mark.browser
+def test_a_stand_in_app_is_driven_restarted_and_photographed(
+    app_server: AppServer, browser_page: FlutterPage, tmp_path: Path
+) -> None:
+    browser_page.wait_for_text("Count: 0")
+    browser_page.click_button("Add one")
+    browser_page.wait_for_text("Count: 1")
+    browser_page.click_button("Add one")
+    browser_page.wait_for_text("Count: 2")
+
+    browser_page.type_into("Name", "Annabel")
+    browser_page.type_into("Name", "Ann")
+    assert browser_page.field_value("Name") == "Ann"
+    browser_page.click_button("Greet")
+    browser_page.wait_for_text("Hello, Ann!", exact=True)
+    assert browser_page.texts()[0] == "Count: 2"
+
+    shot = browser_page.screenshot(tmp_path / "shots" / "standin.png")
+    with Image.open(shot) as image:
+        assert image.size == (390, 844)
+
+    app_server.restart(crash=True)
+    browser_page.reload()
+    browser_page.wait_for_text("Count: 2")
+    assert (app_server.data_dir / "farkle-table.json").is_file()
+
+
+def test_a_server_that_exits_fails_fast_with_its_log(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "import sys; print('port {port} refused', flush=True); sys.exit(3)"]
+    with pytest.raises(RuntimeError, match=r"(?s)exited with 3.*port \d+ refused"):
+        with start_app_server(tmp_path / "data", command=command):
+            pass
+
+
+def test_the_real_app_is_started_with_port_and_data_dir(tmp_path: Path) -> None:
+    assert app_command(8600, tmp_path)[1:] == ["-m", "app", "--port", "8600", "--data-dir", str(tmp_path)]
+
+
+def test_missing_chromium_skips_locally_and_fails_on_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(browser_support, "chromium_available", lambda: False)
+    local = chromium_missing_reason({})
+    on_ci = chromium_missing_reason({"CI": "true"})
+    assert local is not None and local[0] is False and "apt-get install chromium" in local[1]
+    assert on_ci is not None and on_ci[0] is True and "CI is set" in on_ci[1]
+    monkeypatch.setattr(browser_support, "chromium_available", lambda: True)
+    assert chromium_missing_reason({"CI": "true"}) is None
