@@ -13,7 +13,7 @@ Why this shape:
   one from a genuine one. Each table's key is derived from the event's secret, so the
   organizer keeps one secret, not a key per table.
 * Base45 uses space, ``$ % * + /``, which a URL route or a hand-typed code loses, so
-  the *safe form* escapes them with ``-`` and uses only ``A-Z 0-9 : -``. It is used
+  the *safe form* escapes them with ``-`` and uses only ``A-Z 0-9 . : -``. It is used
   for deep links (``/import/FR1-...``) and for typing (whitespace and case ignored).
 """
 
@@ -157,7 +157,9 @@ def b45decode(text: str) -> bytes:
 
 
 def safe_form(code: str) -> str:
-    """The code with only ``A-Z 0-9 : -``: survives a URL route and hand typing.
+    """The code with only ``A-Z 0-9 . : -``: survives a URL route and hand typing.
+
+    With ``/`` escaped no route segment can be ``.`` or ``..``, which browsers would fold away.
 
     >>> safe_form("FR1:A B/C-")
     'FR1-A-SB-LC-M'
