@@ -15,7 +15,7 @@ import flet as ft
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.storage import FileStore  # noqa: E402
+from app.storage import FileStore, PrefsStore  # noqa: E402
 
 
 def make_main(data_dir: Path):  # type: ignore[no-untyped-def]
@@ -38,12 +38,29 @@ def make_main(data_dir: Path):  # type: ignore[no-untyped-def]
         def greet(e: ft.Event[ft.Button]) -> None:
             greeting.value = f"Hello, {name.value}!"
 
+        prefs = ft.SharedPreferences()
+        browser_report = ft.Text("")
+
+        async def save_in_browser(e: ft.Event[ft.Button]) -> None:
+            """Checks PrefsStore against the real ft.SharedPreferences/localStorage."""
+            store_in_browser = await PrefsStore.open(prefs, namespace="standin/")
+            events = [{"type": "rolled", "dice": [1, 2, 3, 3, 3, 5]}, {"type": "banked"}] * 50
+            await store_in_browser.save("games", "g1", {"players": ["Ann", "Bob"], "events": events})
+            await store_in_browser.save("settings", "theme", {"mode": "dark"})
+            reopened = await PrefsStore.open(prefs, namespace="standin/")
+            game = await reopened.load("games", "g1")
+            ids = await reopened.list_ids("games")
+            ok = game is not None and game["events"] == events and ids == ["g1"]
+            browser_report.value = f"Browser store {'ok' if ok else 'BROKEN'}: {await reopened.bytes_used()} bytes"
+
         page.add(
             count_text,
             ft.Button("Add one", on_click=add_one),
             name,
             ft.Button("Greet", on_click=greet),
             greeting,
+            ft.Button("Save in browser", on_click=save_in_browser),
+            browser_report,
         )
 
     return main

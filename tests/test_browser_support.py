@@ -44,6 +44,15 @@ def test_a_stand_in_app_is_driven_restarted_and_photographed(
     browser_page.wait_for_text("Hello, Ann!", exact=True)
     assert browser_page.texts()[0] == "Count: 2"
 
+    browser_page.click_button("Save in browser")
+    browser_page.wait_for_text("Browser store ok")
+    report = next(line for line in browser_page.texts() if line.startswith("Browser store ok"))
+    local_storage_chars = browser_page.page.evaluate(
+        "() => Object.keys(localStorage).filter(k => k.startsWith('flutter.standin/'))"
+        ".reduce((n, k) => n + k.length + localStorage.getItem(k).length, 0)"
+    )
+    assert report == f"Browser store ok: {local_storage_chars} bytes"
+
     shot = browser_page.screenshot(tmp_path / "shots" / "standin.png")
     with Image.open(shot) as image:
         assert image.size == (390, 844)
