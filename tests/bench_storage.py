@@ -73,3 +73,42 @@ def test_bench_prefs_store_bytes_per_finished_four_player_game(
     print(f"\nprefs bytes per 4-player game: {info}")
     # 200 finished games must fit in well under the warning threshold.
     assert stored * 200 < PREFS_QUOTA_ESTIMATE_BYTES * 0.5
+
+
+def test_bench_prefs_store_bytes_per_engine_played_game(
+    benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop
+) -> None:
+    """The same, for 20 four-player games to 10,000 played through the real
+    engine (random but legal play), saved as the app saves them."""
+    import random
+
+    from engine import Game, Rules
+    from tests.game_play import play_game
+
+    sizes: list[tuple[int, int]] = []
+    documents = []
+    for seed in range(20):
+        game = play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
+        document = {
+            "id": f"20261129-1607{seed:02d}-a1b2c3", "players": list(game.players), "rules": game.rules.to_dict(),
+            "events": game.events, "created": "2026-11-29T16:07:00+00:00",
+            "updated": "2026-11-29T18:07:00+00:00", "finished": True,
+        }
+        store = loop.run_until_complete(PrefsStore.open(MemoryPrefs()))
+        loop.run_until_complete(store.save("games", "g1", document))
+        sizes.append((len(game.events), loop.run_until_complete(store.bytes_used())))
+        documents.append(document)
+    largest = max(range(len(sizes)), key=lambda i: sizes[i][1])
+    store = loop.run_until_complete(PrefsStore.open(MemoryPrefs()))
+    benchmark(lambda: loop.run_until_complete(store.save("games", "g1", documents[largest])))
+    mean_bytes = sum(size for _, size in sizes) // len(sizes)
+    info = {
+        "games": len(sizes),
+        "events_min_max": (min(e for e, _ in sizes), max(e for e, _ in sizes)),
+        "bytes_mean": mean_bytes,
+        "bytes_max": max(size for _, size in sizes),
+        "games_per_quota_at_mean": PREFS_QUOTA_ESTIMATE_BYTES // mean_bytes,
+    }
+    benchmark.extra_info.update(info)
+    print(f"\nprefs bytes per engine-played 4-player game: {info}")
+    assert info["bytes_max"] * 200 < PREFS_QUOTA_ESTIMATE_BYTES * 0.5
