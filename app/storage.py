@@ -26,12 +26,14 @@ Methods are async because the browser backend is; the file backend does its
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import os
 import re
 import secrets
 import shutil
 import sys
+import threading
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -49,6 +51,7 @@ __all__ = [
     "APP_DIR_NAME",
     "COLLECTIONS",
     "DATA_DIR_ENV",
+    "FLET_DATA_DIR_ENV",
     "PREFS_QUOTA_ESTIMATE_BYTES",
     "AtomicJSONStorage",
     "Document",
@@ -77,6 +80,9 @@ silently create a new, never-read place."""
 
 APP_DIR_NAME: Final = "farkle-table"
 DATA_DIR_ENV: Final = "FARKLE_TABLE_DATA"
+FLET_DATA_DIR_ENV: Final = "FLET_APP_STORAGE_DATA"
+"""Set by Flet in packaged (``flet build``) apps and by ``flet run``: the
+app's durable data folder on a phone, where a home folder is not usable."""
 
 PREFS_QUOTA_ESTIMATE_BYTES: Final = 5_000_000
 """What we assume ``localStorage`` grants one origin.  Chromium and Firefox
@@ -383,6 +389,9 @@ class FileStore(Store):
         """
         super().__init__()
         self.data_dir = Path(data_dir)
+        # Two sessions (tabs) share one store; TinyDB's read-modify-write and
+        # the keep-aside rename must not interleave if a caller uses threads.
+        self._lock = threading.RLock()
         for collection in self.PER_FILE_COLLECTIONS:
             (self.data_dir / collection).mkdir(parents=True, exist_ok=True)
         self._remove_stale_temp_files()
@@ -431,57 +440,63 @@ class FileStore(Store):
         _check_key(collection, doc_id)
         text = _encode_for_save(document)
         try:
-            if collection in self.PER_FILE_COLLECTIONS:
-                atomic_write_bytes(self._document_path(collection, doc_id), text.encode("ascii"))
-                return
-            stored = json.loads(text)
-            table = self._table(collection)
-            if table.contains(doc_id=_tinydb_id(doc_id)):
-                table.update(_replace_with(stored), doc_ids=[_tinydb_id(doc_id)])
-            else:
-                table.insert(TinyDocument(stored, doc_id=_tinydb_id(doc_id)))
+            with self._lock:
+                if collection in self.PER_FILE_COLLECTIONS:
+                    atomic_write_bytes(self._document_path(collection, doc_id), text.encode("ascii"))
+                    return
+                stored = json.loads(text)
+                table = self._table(collection)
+                if table.contains(doc_id=_tinydb_id(doc_id)):
+                    table.update(_replace_with(stored), doc_ids=[_tinydb_id(doc_id)])
+                else:
+                    table.insert(TinyDocument(stored, doc_id=_tinydb_id(doc_id)))
         except OSError as error:
+            if error.errno == errno.ENOSPC:
+                raise StorageFullError(f"The disk is full: could not save {collection}/{doc_id}") from error
             raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
 
     async def load(self, collection: str, doc_id: str) -> Optional[Document]:
         _check_key(collection, doc_id)
-        if collection not in self.PER_FILE_COLLECTIONS:
-            found = self._table(collection).get(doc_id=_tinydb_id(doc_id))
-            return None if found is None else dict(found)
-        path = self._document_path(collection, doc_id)
-        try:
-            return _decode_document(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
-        except (ValueError, UnicodeDecodeError) as error:
-            self._keep_aside(path, str(error))
-            return None
+        with self._lock:
+            if collection not in self.PER_FILE_COLLECTIONS:
+                found = self._table(collection).get(doc_id=_tinydb_id(doc_id))
+                return None if found is None else dict(found)
+            path = self._document_path(collection, doc_id)
+            try:
+                return _decode_document(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                return None
+            except (ValueError, UnicodeDecodeError) as error:
+                self._keep_aside(path, str(error))
+                return None
 
     async def list_ids(self, collection: str) -> list[str]:
         _check_key(collection, "x")
-        if collection not in self.PER_FILE_COLLECTIONS:
-            return sorted(str(document.doc_id) for document in self._table(collection).all())
-        return sorted(
-            path.stem
-            for path in (self.data_dir / collection).glob("*.json")
-            if _ID_PATTERN.fullmatch(path.stem)
-        )
+        with self._lock:
+            if collection not in self.PER_FILE_COLLECTIONS:
+                return sorted(str(document.doc_id) for document in self._table(collection).all())
+            return sorted(
+                path.stem
+                for path in (self.data_dir / collection).glob("*.json")
+                if _ID_PATTERN.fullmatch(path.stem)
+            )
 
     async def delete(self, collection: str, doc_id: str) -> bool:
         _check_key(collection, doc_id)
-        if collection not in self.PER_FILE_COLLECTIONS:
-            table = self._table(collection)
-            if not table.contains(doc_id=_tinydb_id(doc_id)):
+        with self._lock:
+            if collection not in self.PER_FILE_COLLECTIONS:
+                table = self._table(collection)
+                if not table.contains(doc_id=_tinydb_id(doc_id)):
+                    return False
+                table.remove(doc_ids=[_tinydb_id(doc_id)])
+                return True
+            path = self._document_path(collection, doc_id)
+            try:
+                path.unlink()
+            except FileNotFoundError:
                 return False
-            table.remove(doc_ids=[_tinydb_id(doc_id)])
+            _fsync_directory(path.parent)
             return True
-        path = self._document_path(collection, doc_id)
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            return False
-        _fsync_directory(path.parent)
-        return True
 
     async def usage(self) -> StorageUsage:
         used = sum(path.stat().st_size for path in self.data_dir.rglob("*") if path.is_file())
@@ -681,7 +696,9 @@ def default_data_dir(environ: Optional[Mapping[str, str]] = None,
                      home: Optional[Path] = None) -> Path:
     """The per-user folder for the local app's data.
 
-    ``$FARKLE_TABLE_DATA`` wins; otherwise ``$XDG_DATA_HOME/farkle-table`` or
+    ``$FARKLE_TABLE_DATA`` wins; then ``$FLET_APP_STORAGE_DATA/farkle-table``
+    (a packaged Flet app on a phone, or ``flet run``); otherwise
+    ``$XDG_DATA_HOME/farkle-table`` or
     ``~/.local/share/farkle-table`` on Linux, ``~/Library/Application
     Support/farkle-table`` on macOS, ``%LOCALAPPDATA%\\farkle-table`` on
     Windows.  The parameters exist for tests; the app passes none.
@@ -691,6 +708,8 @@ def default_data_dir(environ: Optional[Mapping[str, str]] = None,
     home = Path.home() if home is None else home
     if env.get(DATA_DIR_ENV):
         return Path(env[DATA_DIR_ENV]).expanduser()
+    if env.get(FLET_DATA_DIR_ENV):
+        return Path(env[FLET_DATA_DIR_ENV]) / APP_DIR_NAME
     if platform == "darwin":
         return home / "Library" / "Application Support" / APP_DIR_NAME
     if platform.startswith("win"):

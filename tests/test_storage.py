@@ -4,6 +4,7 @@ carries on past a damaged file."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import math
 import os
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
@@ -379,6 +381,38 @@ def test_a_game_file_damaged_while_running_is_kept_aside_when_loaded(tmp_path: P
     assert run(store.list_ids("games")) == []
 
 
+def test_a_full_disk_raises_storage_full_and_keeps_the_old_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = FileStore(tmp_path)
+    run(store.save("games", "g1", {"n": 1}))
+
+    def disk_full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(StorageFullError, match=r"The disk is full: could not save games/g1"):
+        run(store.save("games", "g1", {"n": 2}))
+    monkeypatch.undo()
+    assert run(store.load("games", "g1")) == {"n": 1}
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_saves_from_several_threads_lose_no_settings(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+
+    def save_many(worker: int) -> None:
+        for n in range(15):
+            run(store.save("settings", f"w{worker}-{n}", {"n": n}))
+
+    threads = [threading.Thread(target=save_many, args=(worker,)) for worker in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(run(store.list_ids("settings"))) == 60
+
+
 def test_file_usage_counts_the_files_and_the_free_disk(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     run(store.save("games", "g1", {"n": 1}))
@@ -500,8 +534,14 @@ def test_two_namespaces_in_one_origin_do_not_see_each_other() -> None:
 
 
 def test_the_data_folder_env_variable_wins() -> None:
-    env = {"FARKLE_TABLE_DATA": "/srv/farkle", "XDG_DATA_HOME": "/x"}
+    env = {"FARKLE_TABLE_DATA": "/srv/farkle", "XDG_DATA_HOME": "/x", "FLET_APP_STORAGE_DATA": "/app/data"}
     assert default_data_dir(env, "linux", Path("/home/ann")) == Path("/srv/farkle")
+
+
+def test_a_packaged_flet_app_keeps_its_data_in_flets_storage_folder() -> None:
+    env = {"FLET_APP_STORAGE_DATA": "/data/user/0/org.farkletable/files/data", "XDG_DATA_HOME": "/x"}
+    expected = Path("/data/user/0/org.farkletable/files/data/farkle-table")
+    assert default_data_dir(env, "android", Path("/")) == expected
 
 
 @pytest.mark.parametrize(
