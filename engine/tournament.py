@@ -937,6 +937,10 @@ class Tournament:
         """Player numbers at each table (table 1 first), in seat order."""
         return self._round(round_number).tables
 
+    def round_advancing(self, round_number: int | None = None) -> tuple[int, ...] | None:
+        """Who went on from a round, as recorded when it closed (None while it is played)."""
+        return self._round(round_number).advancing
+
     def draw_info(self, round_number: int | None = None) -> tuple[int, int]:
         """(seed, clashes) of a round's draw: shown so anyone can re-run it."""
         round_ = self._round(round_number)

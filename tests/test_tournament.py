@@ -1,0 +1,639 @@
+"""The tournament: format and scaling, sign-up, draws, results, ties at cuts, corrections, replay."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+import pytest
+
+from engine import IllegalAction, InvalidInput, Rules
+from engine.codec import (
+    CodeAltered,
+    CodeDamaged,
+    ResultImpossible,
+    TableResult,
+    encode_result,
+    places_from,
+    safe_form,
+    table_key,
+    typing_form,
+)
+from engine.tournament import (
+    Cut,
+    RoundSpec,
+    Tournament,
+    TournamentFormat,
+    WrongEvent,
+    WrongPlayers,
+    WrongRound,
+    WrongTable,
+    table_sizes,
+)
+
+SECRET = bytes(range(16))
+TWO_ROUNDS = TournamentFormat(
+    "Two rounds", 8, (RoundSpec("house", Cut.per_table(2)), RoundSpec("house", Cut.final(), switch_to="progressive"))
+)
+
+
+def event(players: int, fmt: TournamentFormat | None = None, checked_in: bool = True) -> Tournament:
+    t = Tournament("Mayor House Farkle", fmt, event_id="MAYOR-26", secret=SECRET)
+    for index in range(players):
+        number = t.sign_up(f"Player {index + 1:02}")
+        if checked_in:
+            t.check_in(number)
+    return t
+
+
+def default_totals(numbers: Sequence[int]) -> list[int]:
+    """First seat wins with 10,000+; the others get distinct totals by player number."""
+    return [10_000 + 50 * numbers[0] if seat == 0 else 5_000 + 50 * n for seat, n in enumerate(numbers)]
+
+
+def play_round(t: Tournament, seed: int = 1) -> tuple[int, ...]:
+    t.draw_seats(seed=seed)
+    for table, numbers in enumerate(t.seating(), 1):
+        t.record_result(table, default_totals(numbers))
+    return t.close_round()
+
+
+def result_code(
+    t: Tournament, table: int, totals: Sequence[int] | None = None, *, round_: int | None = None,
+    numbers: Sequence[int] | None = None, rules: Rules | None = None, key: bytes | None = None,
+) -> str:
+    """A result code as a table's device would make it (signed with the derived table key)."""
+    round_ = round_ or t.round
+    seated = tuple(numbers) if numbers is not None else t.seating(round_)[table - 1]
+    scores = tuple(totals) if totals is not None else tuple(default_totals(seated))
+    result = TableResult(
+        t.event_id, round_, table, seated, scores, places_from(scores, ()), (),
+        rules or t.rules_for(round_), bytes(16),
+    )
+    return encode_result(result, key or table_key(SECRET, t.event_id, round_, table))
+
+
+# -- format and scaling ------------------------------------------------------------------------
+
+
+def test_the_default_format_is_the_seeds_house_tournament() -> None:
+    plans = event(40).plan()
+    assert [plan.describe() for plan in plans] == [
+        "Round 1: 40 players, 10 tables of 4, house rules; the 32 best totals over all tables go on.",
+        "Round 2: 32 players, 8 tables of 4, progressive rules; places 1 to 2 of each table go on.",
+        "Round 3: 16 players, 4 tables of 4, house rules; each table's winner goes on.",
+        "Final: 4 players, 1 table of 4, house rules; the winner is the champion.",
+    ]
+    assert TournamentFormat.house().rounds[-1].switch_to == "progressive"
+
+
+def test_23_players_sit_at_tables_of_3_or_4_and_the_overall_cut_keeps_the_same_share() -> None:
+    plans = event(23).plan()
+    assert [(p.players, p.table_sizes, p.advancing) for p in plans] == [
+        (23, (4, 4, 4, 4, 4, 3), 18),
+        (18, (4, 4, 4, 3, 3), 10),
+        (10, (4, 3, 3), 3),
+        (3, (3,), 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("players", "shape"),
+    [
+        (2, [(2, "Final")]),
+        (4, [(4, "Final")]),
+        (5, [(5, "Round 1"), (4, "Final")]),
+        (6, [(6, "Round 1"), (4, "Final")]),
+        (10, [(10, "Round 1"), (8, "Round 2"), (4, "Final")]),
+    ],
+)
+def test_small_events_reach_the_final_as_soon_as_the_players_fit_at_one_table(
+    players: int, shape: list[tuple[int, str]]
+) -> None:
+    assert [(plan.players, plan.name) for plan in event(players).plan()] == shape
+
+
+@pytest.mark.parametrize(("players", "sizes"), [(23, (4, 4, 4, 4, 4, 3)), (9, (3, 3, 3)), (7, (4, 3)), (5, (5,))])
+def test_tables_are_as_even_as_possible(players: int, sizes: tuple[int, ...]) -> None:
+    assert table_sizes(players, 4) == sizes
+
+
+def test_every_event_size_up_to_the_cap_ends_at_one_final_table() -> None:
+    fmt = TournamentFormat.house()
+    for players in range(2, 41):
+        plans = fmt.plan(players)
+        assert plans[-1].is_final and plans[-1].players <= 4
+        for plan in plans[:-1]:
+            assert all(size in (3, 4) for size in plan.table_sizes) or plan.table_sizes == (5,)
+
+
+def test_a_format_that_brings_too_many_to_the_final_is_refused() -> None:
+    with pytest.raises(InvalidInput, match=r"With \d+ players this format brings \d+ to a final table of 4"):
+        TournamentFormat("Too wide", 40, (RoundSpec("house", Cut.overall(10)), RoundSpec("house", Cut.final())))
+
+
+def test_a_format_must_end_with_a_final() -> None:
+    with pytest.raises(InvalidInput, match="ends with a final round"):
+        TournamentFormat("No final", 8, (RoundSpec("house", Cut.per_table(2)),))
+
+
+def test_a_format_round_trips_through_a_dict() -> None:
+    assert TournamentFormat.from_dict(TWO_ROUNDS.to_dict()) == TWO_ROUNDS
+
+
+# -- sign-up, check-in, withdrawal -------------------------------------------------------------
+
+
+def test_a_player_number_taken_twice_is_refused() -> None:
+    t = event(2)
+    with pytest.raises(IllegalAction, match="Number 1 is already Player 01's: choose another for Eve"):
+        t.sign_up("Eve", number=1)
+
+
+def test_the_same_name_twice_is_refused_whatever_the_case() -> None:
+    t = event(2)
+    with pytest.raises(IllegalAction, match="'player 02' is already signed up as number 2"):
+        t.sign_up("player 02")
+
+
+def test_a_full_event_refuses_another_sign_up_until_someone_withdraws() -> None:
+    t = event(40)
+    with pytest.raises(IllegalAction, match=r"The event is full \(40 players\): Eve cannot sign up"):
+        t.sign_up("Eve")
+    t.withdraw(7, "flight cancelled")
+    assert t.sign_up("Eve") == 41
+
+
+def test_a_blank_name_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="needs a name of 1 to 40 characters"):
+        event(0).sign_up("   ")
+
+
+def test_checking_in_twice_is_refused() -> None:
+    t = event(2)
+    with pytest.raises(IllegalAction, match=r"Player 01 \(number 1\) is already checked in"):
+        t.check_in(1)
+
+
+def test_only_checked_in_players_are_seated_in_round_1() -> None:
+    t = event(10, checked_in=False)
+    for number in range(1, 9):
+        t.check_in(number)
+    seated = {n for table in t.draw_seats(seed=3) for n in table}
+    assert seated == set(range(1, 9))
+    assert t.lookup(9)[0].status == "not checked in"
+
+
+def test_nobody_checked_in_means_no_draw() -> None:
+    with pytest.raises(IllegalAction, match="Nobody has checked in"):
+        event(6, checked_in=False).draw_seats(seed=1)
+
+
+def test_sign_up_closes_when_round_1_is_drawn() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(IllegalAction, match="sign-ups are closed, so Eve cannot join"):
+        t.sign_up("Eve")
+
+
+def test_a_player_seated_in_a_round_being_played_cannot_withdraw() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(IllegalAction, match=r"is seated at table \d of round 1, which is being played"):
+        t.withdraw(1)
+
+
+def test_a_withdrawal_between_rounds_leaves_the_player_out_of_the_next_draw() -> None:
+    t = event(10)
+    advancing = play_round(t)
+    t.withdraw(advancing[0], "went home")
+    seated = {n for table in t.draw_seats(seed=2) for n in table}
+    assert seated == set(advancing) - {advancing[0]}
+    assert t.lookup(advancing[0])[0].status == "withdrawn"
+
+
+def test_a_player_already_out_cannot_withdraw() -> None:
+    t = event(10)
+    advancing = play_round(t)
+    out = next(n for n in range(1, 11) if n not in advancing)
+    with pytest.raises(IllegalAction, match="is already out of the event"):
+        t.withdraw(out)
+
+
+def test_a_withdrawal_after_the_draw_needs_the_draw_cancelled_first() -> None:
+    t = event(7)
+    t.draw_seats(seed=5)
+    t.cancel_draw()
+    t.withdraw(3, "ill")
+    assert 3 not in {n for table in t.draw_seats(seed=5) for n in table}
+
+
+# -- draws -------------------------------------------------------------------------------------
+
+
+def test_a_draw_is_reproducible_from_its_recorded_seed() -> None:
+    first, second = event(40), event(40)
+    assert first.draw_seats(seed=42) == second.draw_seats(seed=42)
+    assert first.draw_info() == (42, 0)
+    assert first.rerun_draw(1) == first.seating(1)
+    assert event(40).draw_seats(seed=43) != first.seating(1)
+
+
+def test_players_who_shared_a_table_are_spread_in_the_next_round() -> None:
+    t = event(40)
+    play_round(t, seed=7)
+    before = {n: index for index, table in enumerate(t.seating(1)) for n in table}
+    t.draw_seats(seed=8)
+    assert t.draw_info()[1] == 0
+    for table in t.seating(2):
+        assert len({before[n] for n in table}) == len(table)
+    assert t.rerun_draw(2) == t.seating(2)
+
+
+def test_a_second_draw_while_a_round_is_played_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(IllegalAction, match="Round 1 is still being played"):
+        t.draw_seats(seed=2)
+
+
+def test_a_draw_with_results_cannot_be_cancelled() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.record_result(1, default_totals(t.seating()[0]))
+    with pytest.raises(IllegalAction, match="already has results"):
+        t.cancel_draw()
+
+
+# -- results entered and imported --------------------------------------------------------------
+
+
+def test_a_result_code_from_the_table_is_counted() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    report = t.import_result(result_code(t, 1))
+    assert report.status == "accepted" and "result counted" in report.message
+    assert t.missing_tables() == (2,)
+
+
+def test_the_same_result_twice_is_counted_once_and_reported_as_a_duplicate() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    code = result_code(t, 1)
+    t.import_result(code)
+    events = len(t.events)
+    for form in (code, safe_form(code), typing_form(code).lower()):
+        report = t.import_result(form)
+        assert report.status == "duplicate" and "duplicate" in report.message
+    assert len(t.events) == events
+
+
+def test_a_different_result_for_a_table_with_one_is_held_and_blocks_the_round() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    seated = t.seating()[0]
+    t.import_result(result_code(t, 1))
+    report = t.import_result(result_code(t, 1, [10_500, 600, 700]))
+    assert report.status == "held" and "held for the organizer to choose" in report.message
+    assert t.results()[1].totals == tuple(default_totals(seated))
+    assert t.import_result(result_code(t, 1, [10_500, 600, 700])).status == "duplicate"
+    t.record_result(2, default_totals(t.seating()[1]))
+    with pytest.raises(IllegalAction, match="held results for table 1: choose which counts first"):
+        t.close_round()
+    t.settle_held(1, take=True, reason="the table confirmed the second game")
+    assert t.results()[1].totals == (10_500, 600, 700)
+    assert t.corrections()[0].kind == "held result taken"
+    t.close_round()
+
+
+def test_a_result_from_another_event_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    other = Tournament("Other", event_id="OTHER-1", secret=SECRET)
+    result = TableResult("OTHER-1", 1, 1, t.seating()[0], (10_000, 600, 700), (1, 3, 2), (), Rules(), bytes(16))
+    with pytest.raises(WrongEvent, match="from event OTHER-1, not this one"):
+        t.import_result(encode_result(result, table_key(SECRET, other.event_id, 1, 1)))
+
+
+def test_a_result_signed_with_the_wrong_key_is_refused_as_altered() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(CodeAltered, match="does not carry that table's signature"):
+        t.import_result(result_code(t, 1, key=table_key(SECRET, t.event_id, 1, 2)))
+
+
+def test_a_damaged_result_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    code = result_code(t, 1)
+    with pytest.raises(CodeDamaged):
+        t.import_result(code[:-3])
+
+
+def test_a_result_of_a_closed_round_is_refused_as_another_round() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    old = result_code(t, 1)
+    t.import_result(old)
+    for table in (2, 3):
+        t.import_result(result_code(t, table))
+    t.close_round()
+    t.draw_seats(seed=2)
+    with pytest.raises(WrongRound, match="round 1, table 1, which is closed"):
+        t.import_result(old)
+
+
+def test_a_result_for_a_round_not_drawn_is_refused() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    with pytest.raises(WrongRound, match="round 2, which has not been drawn"):
+        t.import_result(result_code(t, 1, round_=2, numbers=t.seating()[0], rules=Rules.preset("progressive")))
+
+
+def test_a_result_for_a_table_the_round_lacks_is_refused() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    with pytest.raises(WrongTable, match="for table 4, but round 1 has 3 tables"):
+        t.import_result(result_code(t, 4, numbers=t.seating()[0]))
+
+
+def test_a_result_from_an_old_setup_code_after_a_redraw_names_players_not_seated_there() -> None:
+    t = event(10)
+    old_table = t.draw_seats(seed=1)[0]
+    old = result_code(t, 1)
+    t.cancel_draw()
+    t.draw_seats(seed=99)
+    assert t.seating()[0] != old_table
+    with pytest.raises(WrongPlayers, match="Round 1, table 1 seats .*Was it played from an old setup code"):
+        t.import_result(old)
+
+
+def test_a_result_in_another_seat_order_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    seated = t.seating()[0]
+    with pytest.raises(WrongPlayers, match="the seat order differs"):
+        t.import_result(result_code(t, 1, numbers=tuple(reversed(seated))))
+
+
+def test_a_result_under_other_rules_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(ResultImpossible, match="was played under other rules"):
+        t.import_result(result_code(t, 1, rules=Rules.preset("official")))
+
+
+def test_an_impossible_result_is_refused_even_when_signed() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(ResultImpossible, match="below the target of 10,000, so the game is not over"):
+        t.import_result(result_code(t, 1, [9_000, 600, 700]))
+
+
+def test_a_hand_entered_result_needs_a_total_per_seat() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    with pytest.raises(InvalidInput, match="enter 3 totals, not 2"):
+        t.record_result(1, [10_000, 600])
+
+
+def test_a_hand_entered_result_for_a_table_with_one_is_refused() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.record_result(1, default_totals(t.seating()[0]))
+    with pytest.raises(IllegalAction, match="already has a result: replace it with a reason"):
+        t.record_result(1, default_totals(t.seating()[0]))
+
+
+def test_a_round_waits_for_every_table() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    t.record_result(2, default_totals(t.seating()[1]))
+    with pytest.raises(IllegalAction, match="waits for the results of tables 1, 3"):
+        t.close_round()
+
+
+# -- ties at cuts ------------------------------------------------------------------------------
+
+
+def test_a_tie_at_the_overall_cut_waits_for_the_organizers_roll_off() -> None:
+    t = event(6)
+    (a1, a2, a3), (b1, b2, b3) = t.draw_seats(seed=1)
+    t.record_result(1, [10_500, 8_000, 6_000])
+    t.record_result(2, [10_000, 6_000, 2_000])
+    (needed,) = t.pending_roll_offs()
+    assert (needed.table, needed.numbers, needed.total, needed.places) == (0, tuple(sorted((a3, b2))), 6_000, (4, 5))
+    with pytest.raises(IllegalAction, match="Nothing goes on while a tie is open.*tied on 6,000 over all tables for places 4 to 5"):
+        t.close_round()
+    with pytest.raises(IllegalAction, match="must be thrown by players"):
+        t.record_roll_off(0, {a3: 4, b3: 2})
+    t.record_roll_off(0, {a3: 4, b2: 4})
+    assert t.pending_roll_offs()
+    t.record_roll_off(0, {a3: 2, b2: 5})
+    assert set(t.close_round()) == {a1, b1, a2, b2}
+
+
+def test_a_tie_for_second_place_at_a_table_waits_for_its_roll_off() -> None:
+    t = event(8, TWO_ROUNDS)
+    t.draw_seats(seed=4)
+    first, second = t.seating()
+    t.record_result(1, [10_000, 7_000, 7_000, 500])
+    t.record_result(2, default_totals(second))
+    (needed,) = t.pending_roll_offs()
+    assert needed.table == 1 and needed.places == (2, 3) and set(needed.numbers) == {first[1], first[2]}
+    with pytest.raises(InvalidInput, match="not a die face"):
+        t.record_roll_off(1, {first[1]: 7, first[2]: 1})
+    t.record_roll_off(1, {first[1]: 1, first[2]: 6})
+    assert first[2] in t.close_round() and first[1] not in t.round_advancing(1)
+
+
+def test_a_tie_for_a_tables_win_entered_by_hand_waits_for_its_roll_off() -> None:
+    t = event(8, TWO_ROUNDS)
+    play_round(t, seed=4)
+    (final,) = t.draw_seats(seed=5)
+    t.record_result(1, [10_200, 10_200, 9_000, 700])
+    (needed,) = t.pending_roll_offs()
+    assert needed.places == (1, 2)
+    t.record_roll_off(1, {final[0]: 3, final[1]: 6})
+    assert t.close_round() == (final[1],)
+    assert t.champion == final[1]
+
+
+def test_no_roll_off_is_taken_where_there_is_no_tie() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    for table, numbers in enumerate(t.seating(), 1):
+        t.record_result(table, default_totals(numbers))
+    with pytest.raises(IllegalAction, match="has no tie to roll off over all tables"):
+        t.record_roll_off(0, {1: 3, 2: 4})
+
+
+# -- the final and the prize -------------------------------------------------------------------
+
+
+def test_the_final_may_be_switched_to_progressive_and_then_takes_a_progressive_result() -> None:
+    t = event(8, TWO_ROUNDS)
+    play_round(t, seed=4)
+    t.draw_seats(seed=5)
+    assert t.setup(1).switch_to == Rules.preset("progressive")
+    t.switch_rules()
+    assert t.rules_for() == Rules.preset("progressive") and t.setup(1).switch_to is None
+    with pytest.raises(IllegalAction, match="already switched to progressive"):
+        t.switch_rules()
+    assert t.import_result(result_code(t, 1, rules=Rules.preset("progressive"))).status == "accepted"
+
+
+def test_a_round_without_a_switch_cannot_be_switched() -> None:
+    t = event(8, TWO_ROUNDS)
+    t.draw_seats(seed=4)
+    with pytest.raises(IllegalAction, match="played under house rules throughout"):
+        t.switch_rules()
+
+
+def test_the_prize_and_an_agreed_split_are_recorded_with_the_champion() -> None:
+    t = event(8, TWO_ROUNDS)
+    with pytest.raises(IllegalAction, match="There is no champion yet"):
+        t.award_prize(500)
+    play_round(t, seed=4)
+    finalists = t.draw_seats(seed=5)[0]
+    t.record_result(1, default_totals(finalists))
+    (champion,) = t.close_round()
+    assert t.lookup(champion)[0].status == "champion"
+    with pytest.raises(IllegalAction, match="add up to 400, not the prize of 500"):
+        t.award_prize(500, split={n: 100 for n in finalists})
+    with pytest.raises(IllegalAction, match="did not play the final"):
+        t.award_prize(500, split={99: 500})
+    prize = t.award_prize(500, "$", split={n: 125 for n in finalists}, note="the table agreed to split")
+    assert prize.champion == champion and prize.split == tuple((n, 125) for n in sorted(finalists))
+    with pytest.raises(IllegalAction, match="The event is over"):
+        t.draw_seats(seed=6)
+
+
+# -- corrections -------------------------------------------------------------------------------
+
+
+def test_a_correction_needs_a_reason() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.record_result(1, default_totals(t.seating()[0]))
+    with pytest.raises(InvalidInput, match="Give a reason"):
+        t.void_result(1, 1, " ")
+
+
+def test_voiding_a_result_before_the_cut_reopens_the_table_and_keeps_the_reason() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.record_result(1, default_totals(t.seating()[0]))
+    t.void_result(1, 1, "scores were swapped")
+    assert t.missing_tables() == (1, 2)
+    assert [(c.kind, c.reason, c.after_close) for c in t.corrections()] == [("voided", "scores were swapped", False)]
+    assert t.flags() == ()
+
+
+def test_a_result_corrected_after_the_cut_flags_the_cut_and_the_next_seating_without_rewriting_them() -> None:
+    t = event(10)
+    advancing = play_round(t, seed=1)
+    t.draw_seats(seed=2)
+    seating = t.seating()
+    loser_table = next(i for i, table in enumerate(t.seating(1), 1) if any(n not in advancing for n in table))
+    numbers = t.seating(1)[loser_table - 1]
+    boosted = [10_000 + 50 * numbers[0]] + [9_950] * (len(numbers) - 1)
+    t.replace_result(1, loser_table, "the sheet was misread", totals=boosted)
+    (flag,) = t.flags()
+    assert "result replaced after the cut (the sheet was misread): the cut would now differ" in flag.message
+    assert "round 2's seating was drawn from the cut as recorded" in flag.message
+    assert t.round_advancing(1) == advancing and t.seating() == seating
+    t.void_result(1, loser_table, "table played the wrong rules")
+    assert "now lacks a result" in t.flags()[-1].message
+
+
+def test_replacing_with_a_code_for_another_table_is_refused() -> None:
+    t = event(10)
+    play_round(t, seed=1)
+    with pytest.raises(WrongTable, match="That code is for round 1, table 2, not round 1, table 1"):
+        t.replace_result(1, 1, "rescanned", code=result_code(t, 2, round_=1))
+
+
+# -- lookup, exports, replay -------------------------------------------------------------------
+
+
+def test_a_player_is_found_by_number_or_part_of_the_name() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    (by_number,) = t.lookup("7")
+    assert by_number.name == "Player 07" and (by_number.table, by_number.seat) == next(
+        (i, s) for i, table in enumerate(t.seating(), 1) for s, n in enumerate(table, 1) if n == 7
+    )
+    assert by_number.status == "playing round 1"
+    assert [found.number for found in t.lookup("PLAYER 0")] == list(range(1, 10))
+    assert [found.number for found in t.lookup("layer 10")] == [10]
+    assert t.lookup("nobody") == ()
+    with pytest.raises(InvalidInput, match="Type a player's number or part of their name"):
+        t.lookup(" ")
+
+
+def test_standings_rank_by_round_reached_then_by_result() -> None:
+    t = event(10)
+    advancing = play_round(t, seed=1)
+    rows = t.standings()
+    assert [row.number for row in rows[: len(advancing)]] == list(advancing)
+    assert rows[0].rank == 1 and rows[0].status == "through to round 2"
+    assert rows[-1].status == "out in round 1" and rows[-1].totals[0] is not None
+
+
+def test_standings_and_results_export_as_csv() -> None:
+    t = event(6)
+    play_round(t, seed=1)
+    standings = list(csv.reader(io.StringIO(t.standings_csv())))
+    assert standings[0] == ["Rank", "Number", "Name", "Status", "Round 1"]
+    assert len(standings) == 7
+    results = list(csv.reader(io.StringIO(t.results_csv())))
+    assert results[0][:6] == ["Round", "Table", "Seat", "Number", "Name", "Total"]
+    assert len(results) == 7 and results[1][7:] == ["entered", "counted"]
+
+
+def test_the_log_is_json_and_replays_into_an_equal_tournament() -> None:
+    t = event(10)
+    play_round(t, seed=1)
+    t.draw_seats(seed=2)
+    t.import_result(result_code(t, 1))
+    log = json.loads(json.dumps(t.events))
+    again = Tournament.from_events(log)
+    assert again == t
+    assert again.standings() == t.standings() and again.seating() == t.seating()
+    assert again.setup_code(1) == t.setup_code(1)
+
+
+def test_undo_takes_back_the_last_action_only() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    before = t.events
+    t.record_result(1, default_totals(t.seating()[0]))
+    t.undo()
+    assert t.events == before and t.missing_tables() == (1, 2)
+    t.undo()
+    assert t.round == 0
+
+
+def test_undo_stops_at_the_creation() -> None:
+    t = Tournament("Empty", event_id="E-1", secret=SECRET)
+    with pytest.raises(IllegalAction, match="Nothing to undo"):
+        t.undo()
+
+
+def test_a_log_of_unknown_kind_is_refused() -> None:
+    log = event(2).events + [{"type": "player_teleported", "number": 1}]
+    with pytest.raises(InvalidInput, match="unknown kind"):
+        Tournament.from_events(log)
+
+
+def test_a_log_not_starting_with_the_creation_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="must begin with the tournament's creation"):
+        Tournament.from_events(event(2).events[1:])
+
+
+def test_an_event_id_with_characters_a_code_cannot_carry_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="cannot be an event id"):
+        Tournament("Cup", event_id="spring cup!", secret=SECRET)
