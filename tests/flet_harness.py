@@ -16,6 +16,8 @@ are answered by in-memory fakes, so the storage code can run unchanged::
         await ui.type_text("player-name-1", "Ann")
         assert "Ann" in ui.texts()
         assert ui.shared_preferences  # what the app stored in "localStorage"
+        await ui.press_key("5")          # page.on_keyboard_event
+        assert ui.unlabelled_controls() == []  # every button/field has a name
 
 Fast (milliseconds) and deterministic; real rendering is for the browser tests.
 """
@@ -408,6 +410,36 @@ class FletHarness:
         control = self._resolve(target)
         self.session.apply_patch(control._i, {"value": value})
         await self.dispatch(control, event, value if isinstance(value, str) else None)
+
+    async def press_key(self, key: str, *, shift: bool = False, ctrl: bool = False,
+                        alt: bool = False, meta: bool = False) -> None:
+        """A key on a physical keyboard (``page.on_keyboard_event``), e.g. ``"5"``,
+        ``"Enter"``, ``"Backspace"`` (Flutter's key labels)."""
+        data = {"key": key, "shift": shift, "ctrl": ctrl, "alt": alt, "meta": meta}
+        await self.dispatch(self.page, "keyboard_event", data)
+
+    def accessible_name(self, control: BaseControl) -> str:
+        """Roughly what a screen reader announces for a control: its semantics
+        label, tooltip, label, text content, or the texts inside it."""
+        for attribute in ("semantics_label", "tooltip", "label", "content", "text", "hint_text"):
+            value = getattr(control, attribute, None)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+            if isinstance(value, ft.Text) and value.value:
+                return str(value.value)
+            message = getattr(value, "message", None)
+            if isinstance(message, str) and message.strip():
+                return message.strip()
+        return " ".join(str(t.value) for t in self._texts_under(control) if t.value).strip()
+
+    def unlabelled_controls(self) -> list[BaseControl]:
+        """Visible controls a person can act on (click or type) that a screen
+        reader, and so a browser test, could not name."""
+        actionable = [
+            control for control in self.find_all()
+            if getattr(control, "on_click", None) is not None or isinstance(control, ft.TextField)
+        ]
+        return [control for control in actionable if not self.accessible_name(control)]
 
     async def navigate(self, route: str) -> None:
         """The person opens a route (address bar or back button)."""

@@ -53,6 +53,11 @@ async def demo_main(page: ft.Page) -> None:
         route_text.value = f"route {page.route}"
         page.update()
 
+    def key_pressed(e: ft.KeyboardEvent) -> None:
+        if e.key.isdigit():
+            count.value = str(int(str(count.value)) + int(e.key))
+
+    page.on_keyboard_event = key_pressed
     name.on_change = name_changed
     greet.on_click = say_hello
     page.on_route_change = route_changed
@@ -167,5 +172,33 @@ def test_a_service_without_a_fake_answers_with_a_clear_error() -> None:
         async with FletHarness(uses_file_picker, services=fake) as ui:
             await ui.click("export")
             assert saved and saved[0]["file_name"] == "games.json"
+
+    run(scenario())
+
+
+def test_a_key_press_reaches_the_pages_keyboard_handler() -> None:
+    async def scenario() -> None:
+        async with FletHarness(demo_main) as ui:
+            await ui.press_key("5")
+            await ui.press_key("x")
+            assert ui.text_of("count") == "5"
+
+    run(scenario())
+
+
+def test_controls_a_screen_reader_cannot_name_are_listed() -> None:
+    async def with_unlabelled_icon(page: ft.Page) -> None:
+        page.add(
+            ft.IconButton(ft.Icons.UNDO, key="undo", on_click=lambda e: None),
+            ft.IconButton(ft.Icons.UNDO, key="undo-labelled", tooltip="Undo", on_click=lambda e: None),
+            ft.Button("Bank", key="bank", on_click=lambda e: None),
+        )
+
+    async def scenario() -> None:
+        async with FletHarness(demo_main) as ui:
+            assert ui.unlabelled_controls() == []
+        async with FletHarness(with_unlabelled_icon) as ui:
+            assert [ui.accessible_name(ui.find(k)) for k in ("undo-labelled", "bank")] == ["Undo", "Bank"]
+            assert [c.key for c in ui.unlabelled_controls()] == ["undo"]
 
     run(scenario())
