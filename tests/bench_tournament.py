@@ -1,0 +1,118 @@
+"""Benchmarks (pytest-benchmark): code sizes and QR versions, and the cost of importing a result.
+
+Run with ``pytest tests/bench_tournament.py``; the figures asked for are kept in each
+benchmark's ``extra_info`` (``--benchmark-json`` writes them out).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import qrcode
+
+from engine import Rules
+from engine.codec import (
+    TableResult,
+    decode_result,
+    encode_result,
+    link_form,
+    log_digest,
+    places_from,
+    safe_form,
+    table_key,
+)
+from engine.tournament import Cut, RoundSpec, Tournament, TournamentFormat
+
+SECRET = b"benchmark-secret"
+HOUSE = Rules.preset("house")
+BIG = TournamentFormat(
+    "Open", 2000,
+    (
+        RoundSpec("house", Cut.overall(1600)),
+        RoundSpec("progressive", Cut.per_table(2)),
+        RoundSpec("house", Cut.table_winners()),
+        RoundSpec("house", Cut.table_winners()),
+        RoundSpec("house", Cut.table_winners()),
+        RoundSpec("house", Cut.table_winners()),
+        RoundSpec("house", Cut.final(), switch_to="progressive"),
+    ),
+)
+
+
+def qr_version(text: str) -> int:
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(text)
+    code.make(fit=True)
+    return int(code.version)
+
+
+def totals_for(numbers: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    winner = rng.randrange(len(numbers))
+    scores = [50 * rng.randrange(10, 200) for _ in numbers]
+    scores[winner] = 10_000 + 50 * rng.randrange(0, 40)
+    return tuple(scores)
+
+
+def result_for(t: Tournament, table: int, rng: random.Random) -> TableResult:
+    numbers = t.seating()[table - 1]
+    scores = totals_for(numbers, rng)
+    tied = [seat for seat, total in enumerate(scores) if total == max(scores)]
+    roll_offs = (tuple((seat, 1 + index) for index, seat in enumerate(tied)),) if len(tied) > 1 else ()
+    return TableResult(
+        t.event_id, t.round, table, numbers, scores, places_from(scores, roll_offs), roll_offs,
+        t.rules_for(), log_digest([{"type": "example", "table": table}]),
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_bench_result_code_size_and_qr_version(benchmark: Any, players: int) -> None:
+    rng = random.Random(players)
+    numbers = tuple(rng.sample(range(1, 41), players))
+    scores = (10_450, 9_800, 8_150, 7_600)[:players]
+    result = TableResult("FT-7Q2K9X", 1, 10, numbers, scores, places_from(scores, ()), (), HOUSE, bytes(range(16)))
+    key = table_key(SECRET, result.event_id, 1, 10)
+    code = benchmark(encode_result, result, key)
+    assert decode_result(code).verify(key) == result
+    info = {
+        "payload_bytes": len(code[4:]) * 2 // 3,
+        "qr_chars": len(code),
+        "qr_version_M": qr_version(code),
+        "safe_chars": len(safe_form(code)),
+        "safe_version_M": qr_version(safe_form(code)),
+        "link_chars": len(link_form(code, "http://192.168.1.20:8550")),
+        "link_version_M": qr_version(link_form(code, "http://192.168.1.20:8550")),
+    }
+    benchmark.extra_info.update(info)
+    assert info["qr_version_M"] <= 10 and info["link_version_M"] <= 10
+
+
+def event_waiting_for_one_result(players: int, fmt: TournamentFormat | None) -> tuple[list[dict[str, Any]], str]:
+    """A round-1 log with every table but the last counted, and the last table's code."""
+    rng = random.Random(players)
+    t = Tournament("Bench", fmt, event_id="BENCH", secret=SECRET)
+    for index in range(players):
+        t.check_in(t.sign_up(f"Player {index + 1}"))
+    t.draw_seats(seed=1)
+    tables = len(t.seating())
+    for table in range(1, tables):
+        t.record_result(table, totals_for(t.seating()[table - 1], rng))
+    last = result_for(t, tables, rng)
+    return t.events, encode_result(last, table_key(SECRET, "BENCH", 1, tables))
+
+
+def import_and_rank(t: Tournament, code: str) -> int:
+    report = t.import_result(code)
+    assert report.status == "accepted"
+    return len(t.standings()) + len(t.pending_roll_offs())
+
+
+@pytest.mark.parametrize(("players", "fmt"), [(40, None), (2000, BIG)], ids=["40-players", "2000-players"])
+def test_bench_import_one_result_and_recompute_standings(benchmark: Any, players: int, fmt: TournamentFormat | None) -> None:
+    events, code = event_waiting_for_one_result(players, fmt)
+    fresh: Callable[[], tuple[tuple[Tournament, str], dict[str, Any]]] = lambda: ((Tournament.from_events(events), code), {})
+    ranked = benchmark.pedantic(import_and_rank, setup=fresh, rounds=5 if players > 100 else 30, iterations=1)
+    assert ranked >= players
+    benchmark.extra_info["players"] = players
