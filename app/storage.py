@@ -600,37 +600,48 @@ class PrefsStore(Store):
 
     One entry per document, key ``<namespace><collection>/<id>``, value
     compressed (see :func:`_encode_for_prefs`).  Open it with
-    ``await PrefsStore.open(prefs)``: that reads every entry once, reports the
-    unreadable ones (left in place, skipped) and counts the space used, which
-    :meth:`usage` then keeps up to date without reading again.
+    ``await PrefsStore.open(prefs)``: that reads every entry once (each read is
+    a round trip to the client), reports the unreadable ones (left in place,
+    skipped), counts the space used, and keeps the stored strings in memory
+    (a few KB per game), so later loads and :meth:`usage` cost no round trip.
+    Only ``save`` and ``delete`` talk to the browser after that.  One tab per
+    origin is assumed: another tab's later writes are not seen until reopening.
     """
 
     def __init__(self, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
                  quota_bytes: int = PREFS_QUOTA_ESTIMATE_BYTES) -> None:
-        """Prefer :meth:`open`; this constructor does not read what is stored."""
+        """Prefer :meth:`open`; this constructor reads nothing (loads then
+        fetch each entry on first use)."""
         super().__init__()
         self.prefs = prefs
         self.namespace = namespace
         self.quota_bytes = quota_bytes
+        self._values: dict[str, str] = {}
         self._sizes: dict[str, int] = {}
         self._unreadable: set[str] = set()
 
     @classmethod
     async def open(cls, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
                    quota_bytes: int = PREFS_QUOTA_ESTIMATE_BYTES) -> PrefsStore:
-        """Open the store, checking and measuring every entry it owns."""
+        """Open the store, checking, measuring and caching every entry it owns."""
         store = cls(prefs, namespace, quota_bytes)
         for key in sorted(await prefs.get_keys(namespace)):
-            value = await prefs.get(key)
-            if value is None:
-                continue
-            store._sizes[key] = _stored_chars(key, value if isinstance(value, str) else json.dumps(value))
-            try:
-                _decode_from_prefs(value)
-            except (ValueError, UnicodeDecodeError) as error:
-                store._unreadable.add(key)
-                store._problems.append(StoreProblem(key, str(error), None))
+            store._remember(key, await prefs.get(key))
         return store
+
+    def _remember(self, key: str, value: Any) -> Optional[Document]:
+        """Record one stored entry; returns it decoded, or ``None`` if unreadable."""
+        if value is None:
+            return None
+        self._sizes[key] = _stored_chars(key, value if isinstance(value, str) else json.dumps(value))
+        try:
+            document = _decode_from_prefs(value)
+        except (ValueError, UnicodeDecodeError) as error:
+            self._unreadable.add(key)
+            self._problems.append(StoreProblem(key, str(error), None))
+            return None
+        self._values[key] = value
+        return document
 
     def _key(self, collection: str, doc_id: str) -> str:
         return f"{self.namespace}{collection}/{doc_id}"
@@ -650,6 +661,7 @@ class PrefsStore(Store):
             raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
         if accepted is False:
             raise StoreWriteError(f"The browser refused to save {collection}/{doc_id} ({size} bytes)")
+        self._values[key] = value
         self._sizes[key] = size
         self._unreadable.discard(key)
 
@@ -658,15 +670,9 @@ class PrefsStore(Store):
         key = self._key(collection, doc_id)
         if key in self._unreadable:
             return None
-        value = await self.prefs.get(key)
-        if value is None:
-            return None
-        try:
-            return _decode_from_prefs(value)
-        except (ValueError, UnicodeDecodeError) as error:
-            self._unreadable.add(key)
-            self._problems.append(StoreProblem(key, str(error), None))
-            return None
+        if key in self._values:
+            return _decode_from_prefs(self._values[key])
+        return self._remember(key, await self.prefs.get(key))
 
     async def list_ids(self, collection: str) -> list[str]:
         _check_key(collection, "x")
@@ -680,9 +686,10 @@ class PrefsStore(Store):
     async def delete(self, collection: str, doc_id: str) -> bool:
         _check_key(collection, doc_id)
         key = self._key(collection, doc_id)
-        existed = await self.prefs.get(key) is not None
+        existed = key in self._values or key in self._unreadable or await self.prefs.get(key) is not None
         if existed:
             await self.prefs.remove(key)
+        self._values.pop(key, None)
         self._sizes.pop(key, None)
         self._unreadable.discard(key)
         return existed

@@ -522,6 +522,51 @@ def test_an_unreadable_prefs_entry_is_reported_left_untouched_and_skipped() -> N
     assert run(reopened.load("games", "good")) == synthetic_game(100)
 
 
+class CountingPrefs(MemoryPrefs):
+    """Counts round trips to the (fake) browser."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gets = 0
+
+    async def get(self, key: str) -> Any:
+        self.gets += 1
+        return await super().get(key)
+
+
+def test_after_opening_loads_need_no_round_trip_to_the_browser() -> None:
+    prefs = CountingPrefs()
+    writer = run(PrefsStore.open(prefs))
+    for number in range(3):
+        run(writer.save("games", f"g{number}", synthetic_game(50, seed=number)))
+    prefs.gets = 0
+    store = run(PrefsStore.open(prefs))
+    assert prefs.gets == 3
+    assert len(run(store.load_all("games"))) == 3
+    run(store.save("games", "g0", {"n": 0}))
+    assert run(store.load("games", "g0")) == {"n": 0}
+    assert prefs.gets == 3
+
+
+def test_a_store_made_without_open_fetches_entries_on_first_use() -> None:
+    prefs = MemoryPrefs()
+    run(run(PrefsStore.open(prefs)).save("games", "g1", {"n": 1}))
+    prefs.values["farkle-table/games/bad"] = "j:{broken"
+    lazy = PrefsStore(prefs)
+    assert run(lazy.load("games", "g1")) == {"n": 1}
+    assert run(lazy.load("games", "bad")) is None
+    assert [p.location for p in lazy.problems] == ["farkle-table/games/bad"]
+
+
+def test_deleting_an_unreadable_entry_frees_its_space() -> None:
+    prefs = MemoryPrefs()
+    prefs.values["farkle-table/games/bad"] = "z:" + "A" * 500
+    store = run(PrefsStore.open(prefs))
+    assert run(store.bytes_used()) > 500
+    assert run(store.delete("games", "bad")) is True
+    assert prefs.values == {} and run(store.bytes_used()) == 0
+
+
 def test_two_namespaces_in_one_origin_do_not_see_each_other() -> None:
     prefs = MemoryPrefs()
     app_store = run(PrefsStore.open(prefs))
