@@ -199,8 +199,8 @@ class TournamentFormat:
     rounds: tuple[RoundSpec, ...]
 
     def __post_init__(self) -> None:
-        if not 2 <= self.cap <= 100_000:
-            raise InvalidInput(f"A player cap of {self.cap} is not possible: 2 to 100,000.")
+        if not 2 <= self.cap <= 10_000:
+            raise InvalidInput(f"A player cap of {self.cap} is not possible: 2 to 10,000.")
         if not self.rounds or self.rounds[-1].cut.kind != "final":
             raise InvalidInput("A format ends with a final round.")
         if any(spec.cut.kind == "final" for spec in self.rounds[:-1]):
@@ -781,6 +781,8 @@ class Tournament:
         player = self.player(number)
         if player.withdrawn:
             raise IllegalAction(f"{player.name} (number {number}) has already withdrawn.")
+        if self.champion is not None:
+            raise IllegalAction(f"The event is over: {player.name} (number {number}) can no longer withdraw.")
         if self._rounds:
             last = self._rounds[-1]
             seated = self._seat_of(last, number)
@@ -991,13 +993,20 @@ class Tournament:
         impossible totals or places (:class:`ResultImpossible`). ``correcting`` allows a
         closed round (for :meth:`replace_result`).
         """
+        return self._placed(self._authentic(code), correcting)
+
+    def _authentic(self, code: str) -> TableResult:
+        """Readable, of this event, and signed with the key of the table it names."""
         signed = decode_result(code)
         result = signed.result
         if result.event_id != self.event_id:
             raise WrongEvent(
                 f"This result is from event {result.event_id}, not this one ({self.event_id}): refused."
             )
-        signed.verify(table_key(self._secret, self.event_id, result.round, result.table))
+        return signed.verify(table_key(self._secret, self.event_id, result.round, result.table))
+
+    def _placed(self, result: TableResult, correcting: bool) -> TableResult:
+        """For a table of a round being played, by its players, possible under its rules."""
         if not 1 <= result.round <= len(self._rounds):
             raise WrongRound(
                 f"This result is for round {result.round}, which has not been drawn"
@@ -1031,16 +1040,25 @@ class Tournament:
         return result
 
     def import_result(self, code: str) -> ImportReport:
-        """Check a result code and count it; a second copy is a duplicate, a different one is held."""
-        result = self.check_result(code)
+        """Check a result code and count it; a second copy is a duplicate, a different one is held.
+
+        A copy of a counted result is reported as a duplicate even once its round is
+        closed (scanning a table's code twice is harmless); any other result for a closed
+        round is refused as another round.
+        """
+        result = self._authentic(code)
+        where = f"Round {result.round}, table {result.table}"
+        if 1 <= result.round <= len(self._rounds):
+            round_ = self._rounds[result.round - 1]
+            recorded = round_.results.get(result.table)
+            if recorded is not None and recorded.result == result:
+                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already counted (duplicate).")
+            if any(held.result == result for held in round_.held.get(result.table, [])):
+                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already held (duplicate).")
+        self._placed(result, correcting=False)
         code = read_code(code)
         round_ = self._rounds[result.round - 1]
-        where = f"Round {result.round}, table {result.table}"
         recorded = round_.results.get(result.table)
-        if recorded is not None and recorded.result == result:
-            return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already counted (duplicate).")
-        if any(held.result == result for held in round_.held.get(result.table, [])):
-            return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already held (duplicate).")
         if recorded is not None:
             self._push(ResultHeld(result.round, result.table, _result_to_dict(result), code))
             return ImportReport(
@@ -1214,6 +1232,7 @@ class Tournament:
         advancing: list[int] = []
         pending: list[RollOffNeeded] = []
         if cut.kind == "overall":
+            # Only the organizer's roll-offs rank the field: a table's roll-off settled that table's win.
             totals = {n: t for recorded in round_.results.values() for n, t in recorded.result.totals_by_number.items()}
             blocks = order_by_roll_offs(totals, round_.roll_offs.get(0, []))
             self._walk(round_, 0, blocks, totals, cut.count, advancing, pending)

@@ -332,17 +332,18 @@ def test_a_damaged_result_is_refused() -> None:
         t.import_result(code[:-3])
 
 
-def test_a_result_of_a_closed_round_is_refused_as_another_round() -> None:
+def test_a_result_of_a_closed_round_is_refused_as_another_round_unless_it_is_the_counted_one() -> None:
     t = event(10)
     t.draw_seats(seed=1)
-    old = result_code(t, 1)
-    t.import_result(old)
-    for table in (2, 3):
-        t.import_result(result_code(t, table))
+    counted = result_code(t, 1)
+    late = result_code(t, 1, [10_500, 600, 650, 700])
+    for code in (counted, result_code(t, 2), result_code(t, 3)):
+        t.import_result(code)
     t.close_round()
     t.draw_seats(seed=2)
+    assert t.import_result(counted).status == "duplicate"
     with pytest.raises(WrongRound, match="round 1, table 1, which is closed"):
-        t.import_result(old)
+        t.import_result(late)
 
 
 def test_a_result_for_a_round_not_drawn_is_refused() -> None:
@@ -506,6 +507,8 @@ def test_the_prize_and_an_agreed_split_are_recorded_with_the_champion() -> None:
     with pytest.raises(IllegalAction, match="did not play the final"):
         t.award_prize(500, split={99: 500})
     prize = t.award_prize(500, "$", split={n: 125 for n in finalists}, note="the table agreed to split")
+    with pytest.raises(IllegalAction, match="The event is over"):
+        t.withdraw(champion)
     assert prize.champion == champion and prize.split == tuple((n, 125) for n in sorted(finalists))
     with pytest.raises(IllegalAction, match="The event is over"):
         t.draw_seats(seed=6)
