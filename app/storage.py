@@ -21,6 +21,16 @@ aside untouched and listed in :attr:`Store.problems` so the app can name it.
 
 Methods are async because the browser backend is; the file backend does its
 (millisecond) I/O inline so that writes keep their order.
+
+Typical use::
+
+    store = FileStore(data_dir or default_data_dir())         # local app
+    store = await PrefsStore.open(shared_preferences)          # browser build
+    for problem in store.problems:                             # damaged files
+        show(problem.message())
+    await store.save("games", game_id, {"id": game_id, "events": game.events, ...})
+    if (await store.usage()).nearly_full:
+        offer_export_or_cleanup()
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ __all__ = [
     "COLLECTIONS",
     "DATA_DIR_ENV",
     "FLET_DATA_DIR_ENV",
+    "NEARLY_FULL_FRACTION",
     "PREFS_QUOTA_ESTIMATE_BYTES",
     "AtomicJSONStorage",
     "Document",
