@@ -1,0 +1,159 @@
+"""The table's scorekeeper without any widget: open, play, persist and list games.
+
+Screens call this and render what it holds; it calls the engine for every rule and
+the store for every write. An action is shown only after the store has kept it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.storage import Document, Store, StoreError, new_id, utc_now_iso
+from engine import Game, Rules
+
+__all__ = ["Scorekeeper", "GameSummary", "RECENT_NAMES_KEPT"]
+
+RECENT_NAMES_KEPT = 16
+_SETTINGS_ID = "app"
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the home screen's game lists."""
+
+    id: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool
+    updated: str
+    winner: str | None
+    title: str | None
+
+    @property
+    def line(self) -> str:
+        cells = ", ".join(f"{name} {total:,}" for name, total in zip(self.players, self.scores))
+        return f"{self.title} · {cells}" if self.title else cells
+
+
+class Scorekeeper:
+    """Holds the open game and keeps the store in step with it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.game: Game | None = None
+        self.game_id: str | None = None
+        self.meta: dict[str, Any] = {}
+
+    # -- games -------------------------------------------------------------------------
+
+    async def start_game(
+        self, players: list[str], rules: Rules, first: int = 0, meta: dict[str, Any] | None = None
+    ) -> str:
+        """Create, persist and open a game; engine errors leave nothing behind."""
+        game = Game(players, rules, first)
+        game_id = new_id()
+        now = utc_now_iso()
+        self.meta = {"created": now, **(meta or {})}
+        self.game, self.game_id = game, game_id
+        try:
+            await self._save()
+        except StoreError:
+            self.game = self.game_id = None
+            raise
+        await self.remember_names(players)
+        return game_id
+
+    async def open_game(self, game_id: str) -> Game | None:
+        """Load a stored game by replaying its log; None if there is no such readable game."""
+        if self.game_id == game_id and self.game is not None:
+            return self.game
+        document = await self.store.load("games", game_id)
+        if document is None:
+            return None
+        game = Game.from_events(document["events"])
+        self.game, self.game_id = game, game_id
+        self.meta = {key: document[key] for key in ("created", "tournament", "title") if key in document}
+        return game
+
+    async def act(self, action: Callable[[Game], None]) -> None:
+        """Apply an engine action to the open game and persist it before returning.
+
+        A refused action raises the engine's error and changes nothing; a failed write
+        restores the game as it was and raises the store's error.
+        """
+        game = self._open()
+        before = game.events
+        action(game)
+        try:
+            await self._save()
+        except StoreError:
+            self.game = Game.from_events(before)
+            raise
+
+    async def _save(self) -> None:
+        game, game_id = self._open(), self.game_id
+        assert game_id is not None
+        document: dict[str, Any] = {
+            **self.meta,
+            "id": game_id,
+            "players": list(game.players),
+            "scores": list(game.scores),
+            "rules": game.rules.to_dict(),
+            "finished": game.is_over,
+            "winner": game.players[game.winner] if game.winner is not None else None,
+            "updated": utc_now_iso(),
+            "events": game.events,
+        }
+        await self.store.save("games", game_id, document)
+
+    def _open(self) -> Game:
+        if self.game is None:
+            raise LookupError("No game is open.")
+        return self.game
+
+    async def delete_game(self, game_id: str) -> None:
+        await self.store.delete("games", game_id)
+        if self.game_id == game_id:
+            self.game = self.game_id = None
+
+    async def summaries(self) -> list[GameSummary]:
+        """Every readable game, most recently played first."""
+        documents = await self.store.load_all("games")
+        summaries = [_summary(doc_id, document) for doc_id, document in documents.items()]
+        return sorted(summaries, key=lambda summary: summary.updated, reverse=True)
+
+    # -- settings ----------------------------------------------------------------------
+
+    async def settings(self) -> Document:
+        return await self.store.load("settings", _SETTINGS_ID) or {}
+
+    async def update_settings(self, **changes: Any) -> None:
+        settings = await self.settings()
+        settings.update(changes)
+        await self.store.save("settings", _SETTINGS_ID, settings)
+
+    async def recent_names(self) -> list[str]:
+        return list((await self.settings()).get("recent_names", []))
+
+    async def remember_names(self, names: list[str]) -> None:
+        """Put these names first in the recent list offered on the next new game."""
+        recent = [name.strip() for name in names if name.strip()]
+        seen = {name.casefold() for name in recent}
+        recent += [name for name in await self.recent_names() if name.casefold() not in seen]
+        await self.update_settings(recent_names=recent[:RECENT_NAMES_KEPT])
+
+
+def _summary(doc_id: str, document: Document) -> GameSummary:
+    players = tuple(document.get("players", ()))
+    scores = tuple(document.get("scores", (0,) * len(players)))
+    return GameSummary(
+        id=doc_id,
+        players=players,
+        scores=scores,
+        finished=bool(document.get("finished")),
+        updated=str(document.get("updated", "")),
+        winner=document.get("winner"),
+        title=document.get("title"),
+    )

@@ -1,0 +1,136 @@
+"""Pieces shared by several screens: dice, headers, notices, section cards."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import flet as ft
+
+Handler = Callable[[Any], Awaitable[None] | None]
+
+
+def on(action: Callable[..., Awaitable[None]], *args: Any) -> Callable[[Any], Awaitable[None]]:
+    """An event handler that awaits ``action(*args)``: Flet awaits only coroutine functions."""
+
+    async def handler(event: Any) -> None:
+        await action(*args)
+
+    return handler
+
+
+def on_value(action: Callable[[str, Any], Awaitable[None]], name: str) -> Callable[[Any], Awaitable[None]]:
+    """A handler passing the control's new value on: ``action(name, value)``."""
+
+    async def handler(event: Any) -> None:
+        await action(name, event.control.value)
+
+    return handler
+
+FELT = "#1E6B45"
+SELECTED = "#F2B705"
+DIE_SIZE = 50
+TAP_HEIGHT = 52
+
+# pip positions on a 3x3 grid, row-major
+_PIPS = {
+    1: {4},
+    2: {0, 8},
+    3: {0, 4, 8},
+    4: {0, 2, 6, 8},
+    5: {0, 2, 4, 6, 8},
+    6: {0, 2, 3, 5, 6, 8},
+}
+
+
+def die_face(face: int, size: int = DIE_SIZE, *, selected: bool = False, dim: bool = False) -> ft.Control:
+    """A die drawn with pips (no font needed offline)."""
+    pip = size * 0.16
+    colour = ft.Colors.BLACK if not dim else ft.Colors.BLACK_38
+    rows = []
+    for row in range(3):
+        cells = []
+        for col in range(3):
+            cells.append(
+                ft.Container(
+                    width=pip,
+                    height=pip,
+                    border_radius=pip / 2,
+                    bgcolor=colour if row * 3 + col in _PIPS[face] else None,
+                )
+            )
+        rows.append(ft.Row(cells, spacing=size * 0.1, alignment=ft.MainAxisAlignment.CENTER))
+    return ft.Container(
+        ft.Column(rows, spacing=size * 0.1, alignment=ft.MainAxisAlignment.CENTER,
+                  horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        width=size,
+        height=size,
+        border_radius=size * 0.2,
+        bgcolor=SELECTED if selected else (ft.Colors.GREY_300 if dim else ft.Colors.WHITE),
+        border=ft.Border.all(3 if selected else 1, ft.Colors.BLACK_54 if not selected else ft.Colors.ORANGE_900),
+        alignment=ft.Alignment.CENTER,
+    )
+
+
+def die_button(
+    face: int,
+    label: str,
+    on_click: Handler | None,
+    *,
+    key: str | None = None,
+    selected: bool = False,
+    dim: bool = False,
+    size: int = DIE_SIZE,
+) -> ft.Control:
+    """A die the scorekeeper taps; the label is what a screen reader (and a test) calls it."""
+    return ft.Semantics(
+        content=ft.Container(
+            die_face(face, size, selected=selected, dim=dim),
+            on_click=on_click,
+            key=key,
+            ink=True,
+            border_radius=size * 0.2,
+        ),
+        label=label,
+        button=True,
+        selected=selected,
+    )
+
+
+def dice_row(faces: tuple[int, ...] | list[int], size: int = 36) -> ft.Control:
+    return ft.Row([die_face(face, size) for face in faces], spacing=6, wrap=True)
+
+
+def notice_banner(texts: list[str], *, error: bool = False, key: str = "notice") -> ft.Control:
+    """Plain announcements of what just happened (or why an entry was refused)."""
+    colour = ft.Colors.RED_100 if error else ft.Colors.AMBER_100
+    return ft.Container(
+        ft.Column([ft.Text(text, size=16, color=ft.Colors.BLACK, weight=ft.FontWeight.W_500) for text in texts],
+                  spacing=4),
+        bgcolor=colour,
+        padding=10,
+        border_radius=8,
+        key=key,
+        width=float("inf"),
+    )
+
+
+def section(title: str, *controls: ft.Control) -> ft.Control:
+    return ft.Column(
+        [ft.Text(title, size=18, weight=ft.FontWeight.BOLD), *controls],
+        spacing=8,
+    )
+
+
+def big_button(text: str, on_click: Handler | None, *, key: str | None = None, filled: bool = True,
+               disabled: bool = False, icon: Any = None, expand: bool | int | None = None) -> ft.Control:
+    kind = ft.FilledButton if filled else ft.OutlinedButton
+    return kind(
+        text,
+        icon=icon,
+        on_click=on_click,
+        key=key,
+        disabled=disabled,
+        height=TAP_HEIGHT,
+        expand=expand,
+    )
