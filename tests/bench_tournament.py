@@ -15,7 +15,11 @@ import qrcode
 
 from engine import Rules
 from engine.codec import (
+    SeatedPlayer,
     TableResult,
+    TableSetup,
+    decode_setup,
+    encode_setup,
     decode_result,
     encode_result,
     link_form,
@@ -87,6 +91,17 @@ def test_bench_result_code_size_and_qr_version(benchmark: Any, players: int) -> 
     }
     benchmark.extra_info.update(info)
     assert info["qr_version_M"] <= 10 and info["link_version_M"] <= 10
+
+
+@pytest.mark.parametrize("name_length", [9, 40])
+def test_bench_setup_code_size_and_qr_version(benchmark: Any, name_length: int) -> None:
+    players = tuple(SeatedPlayer(n, f"Player {n:02}".ljust(name_length, "x")) for n in (12, 7, 31, 4))
+    setup = TableSetup("FT-7Q2K9X", 4, 1, players, HOUSE, table_key(SECRET, "FT-7Q2K9X", 4, 1),
+                       Rules.preset("progressive"), "http://192.168.1.20:8550")
+    code = benchmark(encode_setup, setup)
+    assert decode_setup(code) == setup
+    benchmark.extra_info.update({"qr_chars": len(code), "qr_version_M": qr_version(code)})
+    assert qr_version(code) <= 15
 
 
 def event_waiting_for_one_result(players: int, fmt: TournamentFormat | None) -> tuple[list[dict[str, Any]], str]:

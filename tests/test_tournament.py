@@ -640,3 +640,16 @@ def test_a_log_not_starting_with_the_creation_is_refused() -> None:
 def test_an_event_id_with_characters_a_code_cannot_carry_is_refused() -> None:
     with pytest.raises(InvalidInput, match="cannot be an event id"):
         Tournament("Cup", event_id="spring cup!", secret=SECRET)
+
+
+@pytest.mark.parametrize("players", range(2, 41))
+def test_the_plan_shown_before_round_1_is_what_the_event_then_does(players: int) -> None:
+    t = event(players)
+    planned = [(plan.players, plan.table_sizes, plan.advancing, plan.is_final) for plan in t.plan()]
+    seed = 0
+    while t.champion is None:
+        seed += 1
+        play_round(t, seed=seed)
+    played = [(plan.players, plan.table_sizes, plan.advancing, plan.is_final) for plan in t.plan()]
+    assert played == planned
+    assert t.standings()[0].status == "champion"
