@@ -703,8 +703,13 @@ class Tournament:
         tournament = cls.__new__(cls)
         tournament._events = []
         tournament._reset()
-        for event in items:
-            tournament._push(event)
+        for position, event in enumerate(items, 1):
+            try:
+                tournament._push(event)
+            except (KeyError, IndexError, TypeError, ValueError) as error:
+                if isinstance(error, InvalidInput):
+                    raise
+                raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
         return tournament
 
     @property

@@ -632,6 +632,12 @@ def test_a_log_of_unknown_kind_is_refused() -> None:
         Tournament.from_events(log)
 
 
+def test_a_log_naming_a_round_never_drawn_is_refused_as_damaged() -> None:
+    log = event(6).events + [{"type": "round_closed", "round": 3, "advancing": [1, 2]}]
+    with pytest.raises(InvalidInput, match=r"damaged at entry 14 \(round_closed\)"):
+        Tournament.from_events(log)
+
+
 def test_a_log_not_starting_with_the_creation_is_refused() -> None:
     with pytest.raises(InvalidInput, match="must begin with the tournament's creation"):
         Tournament.from_events(event(2).events[1:])
