@@ -8,6 +8,8 @@ import json
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import IllegalAction, InvalidInput, Rules
 from engine.codec import (
@@ -659,3 +661,28 @@ def test_the_plan_shown_before_round_1_is_what_the_event_then_does(players: int)
     played = [(plan.players, plan.table_sizes, plan.advancing, plan.is_final) for plan in t.plan()]
     assert played == planned
     assert t.standings()[0].status == "champion"
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 24), data=st.data())
+def test_any_event_with_ties_everywhere_settles_by_roll_offs_and_replays_equal(players: int, data: st.DataObject) -> None:
+    t = event(players)
+    draws = 0
+    while t.champion is None:
+        draws += 1
+        t.draw_seats(seed=data.draw(st.integers(0, 2**32 - 1)))
+        for table, numbers in enumerate(t.seating(), 1):
+            totals = data.draw(st.lists(st.sampled_from([0, 500, 9_000, 10_000]), min_size=len(numbers), max_size=len(numbers)))
+            totals[0] = 10_000
+            t.record_result(table, totals)
+        while pending := t.pending_roll_offs():
+            tie = pending[0]
+            faces = data.draw(st.lists(st.integers(1, 6), min_size=len(tie.numbers), max_size=len(tie.numbers)))
+            t.record_roll_off(tie.table, dict(zip(tie.numbers, faces)))
+        advancing = t.close_round()
+        assert len(advancing) == t.plan()[t.round - 1].advancing
+        assert Tournament.from_events(t.events) == t
+    assert draws == len(t.plan())
+    assert t.standings()[0].number == t.champion
+    t.undo()
+    assert t.champion is None and t.round_open
