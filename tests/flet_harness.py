@@ -421,6 +421,9 @@ class FletHarness:
     def accessible_name(self, control: BaseControl) -> str:
         """Roughly what a screen reader announces for a control: its semantics
         label, tooltip, label, text content, or the texts inside it."""
+        parent = getattr(control, "parent", None)
+        if isinstance(parent, ft.Semantics) and parent.label:
+            return parent.label.strip()
         for attribute in ("semantics_label", "tooltip", "label", "content", "text", "hint_text"):
             value = getattr(control, attribute, None)
             if isinstance(value, str) and value.strip():

@@ -1,0 +1,273 @@
+"""The table app driven through a real Flet session without a browser: fast UI tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.main import main
+from app.storage import DATA_DIR_ENV
+from tests.flet_harness import FletHarness, control_key
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    return folder
+
+
+def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/") -> Any:
+    async def session() -> Any:
+        async with FletHarness(main, route=route) as ui:
+            return await test(ui)
+
+    return asyncio.run(session())
+
+
+async def start_game(ui: FletHarness, *names: str, preset: str | None = None, target: str | None = None) -> None:
+    await ui.click("new-game")
+    for _ in range(len(names) - 2):
+        await ui.click("add-player")
+    for seat, name in enumerate(names, start=1):
+        await ui.type_text(f"player-name-{seat}", name)
+    if preset:
+        await ui.set_value("preset", preset, event="select")
+    if target:
+        await ui.type_text("rule-target", target)
+    await ui.click("start-game")
+
+
+async def throw(ui: FletHarness, faces: str) -> None:
+    for face in faces.split():
+        await ui.click(f"face-{face}")
+    await ui.click("enter-throw")
+
+
+async def keep(ui: FletHarness, *positions: int) -> None:
+    for position in positions:
+        await ui.click(f"die-{position}")
+
+
+def saved_events(data_dir: Path) -> list[dict[str, Any]]:
+    (game_file,) = (data_dir / "games").glob("*.json")
+    return json.loads(game_file.read_text())["events"]
+
+
+def test_a_new_game_starts_from_the_form_and_shows_whose_turn_it_is(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        assert ui.text_of("turn-line") == "Ann's turn · turn total 0 · six dice in hand"
+        assert "Enter Ann's throw: six dice" in ui.texts()
+
+    run(test)
+
+
+def test_a_throw_tapped_in_shows_the_options_and_a_live_preview(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 2 3 3 3 5")
+        assert "Ann threw 1 2 3 3 3 5" in ui.texts()
+        assert ui.is_disabled("bank")
+        await ui.click("best-option")
+        assert ui.text_of("keep-preview") == "Set aside 1 3 3 3 5: three 3s 300 + 1 100 + 5 50 = 450 · turn 450"
+        assert ui.is_disabled("bank")
+        assert ui.text_of("bank-reason") == (
+            "Ann needs 500 in one turn to get on the board: 450 is not enough, throw again."
+        )
+        await ui.click("roll")
+        assert ui.text_of("turn-line") == "Ann's turn · turn total 450 · one die in hand"
+
+    run(test)
+
+
+def test_a_die_that_does_not_score_is_named_and_blocks_roll_and_bank(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 2 3 3 3 5")
+        await keep(ui, 0, 1)  # the 1 and the 2
+        assert ui.text_of("keep-preview") == "2 does not score in 1 2: set aside only dice that score."
+        assert ui.is_disabled("roll") and ui.is_disabled("bank")
+
+    run(test)
+
+
+def test_a_seventh_die_is_refused_with_a_message_and_changes_nothing(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        for face in "1 2 3 4 5 6".split():
+            await ui.click(f"face-{face}")
+        await ui.click("face-6")
+        assert "Ann throws six dice: 1 2 3 4 5 6 is complete." == ui.text_of("refusal")
+        assert len(saved_events(data_dir)) == 1
+
+    run(test)
+
+
+def test_each_accepted_action_is_on_disk_before_the_screen_shows_it(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 1 1 5 2 3")
+        assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        assert [event["type"] for event in saved_events(data_dir)] == ["started", "rolled", "kept", "banked"]
+        assert ui.text_of("total-0") == "1,050"
+        assert "Ann is on the board with 1,050." in ui.texts()
+
+    run(test)
+
+
+def test_the_keyboard_enters_faces_picks_dice_and_banks(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        for key in ["1", "1", "1", "5", "2", "3", "Enter", "1", "1", "1", "5", "b"]:
+            await ui.press_key(key)
+        assert ui.text_of("total-0") == "1,050"
+        assert ui.text_of("turn-line").startswith("Bob's turn")
+
+    run(test)
+
+
+def test_a_farkle_is_announced_and_the_dice_pass_on(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "2 2 3 3 4 6")
+        assert "Farkle! 2 2 3 3 4 6 has nothing to set aside." in ui.texts()
+        assert ui.text_of("turn-line").startswith("Bob's turn")
+
+    run(test)
+
+
+def test_undo_takes_back_one_action_at_a_time(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "2 2 3 3 4 6")
+        await ui.click("undo")
+        assert ui.text_of("turn-line").startswith("Ann's turn")
+        assert len(saved_events(data_dir)) == 1
+
+    run(test)
+
+
+def test_progressive_offers_the_next_player_build_or_fresh_six(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", preset="progressive")
+        await throw(ui, "1 1 1 5 2 3")
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        assert "Ann: bank 1,050 with TWO to pass." in ui.texts()
+        assert "On offer to Bob: 1,050 with TWO dice" in ui.texts()
+        await ui.click("build")
+        assert ui.text_of("turn-line") == "Bob's turn · turn total 1,050 · two dice in hand"
+        await throw(ui, "5 2")
+        assert "Bob threw 2 5" in ui.texts()
+
+    run(test)
+
+
+def test_a_restarted_app_opens_the_same_game_in_the_same_state(data_dir):
+    async def first(ui: FletHarness) -> str:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 1 1 5 2 3")
+        return str(ui.page.route)
+
+    route = run(first)
+
+    async def second(ui: FletHarness) -> None:
+        assert "Ann threw 1 1 1 2 3 5" in ui.texts()
+        await ui.click("best-option")
+        assert ui.text_of("keep-preview").endswith("= 1,050 · turn 1,050")
+
+    run(second, route=route)
+
+
+def test_home_lists_unfinished_games_to_resume(data_dir):
+    async def first(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+
+    run(first)
+
+    async def second(ui: FletHarness) -> None:
+        assert "Ann 0, Bob 0" in ui.texts()
+        (tile,) = [key for control, _ in ui.walk() if str(key := control_key(control)).startswith("game-")]
+        await ui.click(tile)
+        assert ui.text_of("turn-line").startswith("Ann's turn")
+
+    run(second)
+
+
+def test_an_unreadable_game_file_is_named_and_the_app_still_starts(data_dir):
+    (data_dir / "games").mkdir(parents=True)
+    (data_dir / "games" / "broken.json").write_text("{not json")
+
+    async def test(ui: FletHarness) -> None:
+        problems = ui.text_of("store-problems")
+        assert "broken.json" in problems
+        assert ui.exists("new-game")
+
+    run(test)
+
+
+def test_bad_rule_settings_are_refused_on_the_form(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", "Ann")
+        await ui.type_text("player-name-2", "Ann")
+        await ui.click("start-game")
+        assert "'Ann' is entered twice" in ui.text_of("new-game-error")
+        await ui.type_text("player-name-2", "Bob")
+        await ui.type_text("rule-target", "lots")
+        await ui.click("start-game")
+        assert ui.text_of("new-game-error") == "Target: 'lots' is not a whole number."
+        assert not (data_dir / "games").exists() or not list((data_dir / "games").glob("*.json"))
+
+    run(test)
+
+
+def test_the_lookup_scores_tapped_dice_with_breakdown_and_odds(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await ui.click("lookup")
+        for face in "1 2 4 4 4 5".split():
+            await ui.click(f"lookup-face-{face}")
+        assert ui.text_of("lookup-best") == "Best: 550"
+        assert "three 4s 400 + 1 100 + 5 50" in ui.texts()
+        assert "Chance of a farkle with 6 dice: 2.31%" in ui.texts()
+        await ui.set_value("lookup-rules", "official", event="select")
+        assert "Straight 1-2-3-4-5-6" in ui.texts() and "1,000" in ui.texts()
+
+    run(test)
+
+
+def test_a_won_game_shows_the_standings_and_is_listed_as_finished(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", target="1000")
+        await throw(ui, "1 1 1 5 2 3")
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        assert "Ann reached 1,050. Final round: last turns for Bob." in ui.texts()
+        await throw(ui, "2 2 3 3 4 6")
+        assert "Ann wins!" in ui.texts()
+        assert "1. Ann 1,050" in ui.texts()
+        await ui.navigate("/")
+        assert "Ann won" in " ".join(ui.texts())
+
+    run(test)
+
+
+def test_every_control_a_person_can_use_has_a_name(data_dir):
+    async def test(ui: FletHarness) -> None:
+        assert ui.unlabelled_controls() == []
+        await start_game(ui, "Ann", "Bob")
+        assert ui.unlabelled_controls() == []
+        await throw(ui, "1 2 3 3 3 5")
+        assert ui.unlabelled_controls() == []
+        await ui.navigate("/lookup")
+        assert ui.unlabelled_controls() == []
+
+    run(test)
