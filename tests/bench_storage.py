@@ -1,8 +1,8 @@
 """Storage benchmarks: is a save still cheap late in a long game, and how many
 finished games fit in the browser's ~5 MB?
 
-Not collected by ``make test`` (file name); run with
-``.venv/bin/python -m pytest tests/bench_storage.py --benchmark-only``.
+Runs with the other tests (``python_files`` includes ``bench_*.py``); for the
+figures alone: ``.venv/bin/python -m pytest tests/bench_storage.py -s``.
 """
 
 from __future__ import annotations
