@@ -16,7 +16,9 @@ from app.storage import FileStore, PrefsStore, Store, default_data_dir
 from app.views.home import home_controls
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
+from app.views.organizer import OrganizerScreens
 from app.views.table import TableScreen, history_controls
+from app.views.tournament_table import JoinScreen
 from app.views.widgets import FELT, on
 
 __all__ = ["main", "FarkleApp"]
@@ -49,6 +51,8 @@ class FarkleApp:
         self.table = TableScreen(self)
         self.lookup = LookupScreen(self)
         self.new_game: NewGameScreen | None = None
+        self.organizer = OrganizerScreens(self)
+        self.join = JoinScreen(self)
 
     async def start(self) -> None:
         self.page.title = "Farkle Table"
@@ -119,6 +123,10 @@ class FarkleApp:
     async def screen(self, parts: list[str]) -> tuple[str, list[ft.Control], list[ft.Control]]:
         lookup_button = ft.IconButton(ft.Icons.CALCULATE, tooltip="Score lookup",
                                       on_click=on(self.navigate, "/lookup"))
+        if parts[0] == "organizer" or parts[0].lower() == "import":
+            return await self.organizer.screen(parts)
+        if parts[0] == "join":
+            return await self.join.screen(parts)
         if parts[0] == "new":
             if self.new_game is None:
                 self.new_game = NewGameScreen(self)

@@ -32,6 +32,16 @@ def home_controls(app: FarkleApp, games: list[GameSummary], warnings: list[str])
         )
     )
     controls.append(
+        ft.Row(
+            [
+                big_button("Organize a tournament", on(app.navigate, "/organizer"), key="organize",
+                           filled=False, icon=ft.Icons.EMOJI_EVENTS, expand=True),
+                big_button("Join a tournament table", on(app.navigate, "/join"), key="join-table",
+                           filled=False, icon=ft.Icons.QR_CODE, expand=True),
+            ]
+        )
+    )
+    controls.append(
         section(
             "Unfinished games",
             *([game_tile(app, game) for game in unfinished] or [ft.Text("None: start a new game.")]),

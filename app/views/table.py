@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.views.tournament_table import result_panel
 from app.views.widgets import FELT, big_button, die_button, notice_banner, on, section
 from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
 from engine.game import bank_refusal
@@ -361,6 +362,9 @@ class TableScreen:
             ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18)
             for seat in self.game.standings
         ]
+        handover = result_panel(self.app, self.game)  # a tournament table's signed result code
+        if handover is not None:
+            lines.append(handover)
         return ft.Column(
             [
                 ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD),
