@@ -19,7 +19,7 @@ from app.views.new_game import NewGameScreen
 from app.views.organizer import OrganizerScreens
 from app.views.table import TableScreen, history_controls
 from app.views.tournament_table import JoinScreen
-from app.views.widgets import FELT, on
+from app.views.widgets import FELT, icon_button, on
 
 __all__ = ["main", "FarkleApp"]
 
@@ -111,8 +111,7 @@ class FarkleApp:
         self.view.route = route
         self.view.appbar = ft.AppBar(
             title=ft.Text(title),
-            leading=None if route == "/" else ft.IconButton(
-                ft.Icons.HOME, tooltip="Home", on_click=on(self.navigate, "/")),
+            leading=None if route == "/" else icon_button(ft.Icons.HOME, "Home", on_click=on(self.navigate, "/")),
             actions=actions,
             bgcolor=FELT,
             color=ft.Colors.WHITE,
@@ -121,7 +120,7 @@ class FarkleApp:
         self.page.update()
 
     async def screen(self, parts: list[str]) -> tuple[str, list[ft.Control], list[ft.Control]]:
-        lookup_button = ft.IconButton(ft.Icons.CALCULATE, tooltip="Score lookup",
+        lookup_button = icon_button(ft.Icons.CALCULATE, "Score lookup",
                                       on_click=on(self.navigate, "/lookup"))
         if parts[0] == "organizer" or parts[0].lower() == "import":
             return await self.organizer.screen(parts)
@@ -138,15 +137,14 @@ class FarkleApp:
             if game is None:
                 return "Not found", [ft.Text(f"There is no readable game {parts[1]!r} on this device.")], []
             if len(parts) > 2 and parts[2] == "history":
-                back = ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back to the table",
+                back = icon_button(ft.Icons.ARROW_BACK, "Back to the table",
                                      on_click=on(self.navigate, f"/game/{parts[1]}"))
                 return "History", history_controls(game), [back]
             return " · ".join(game.players), self.table.build_controls(), self.table_actions(parts[1]) + [
                 lookup_button]
         return "Farkle Table", await self.home(), [
-            ft.IconButton(ft.Icons.DARK_MODE, tooltip="Switch light or dark theme",
+            icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",
                           on_click=on(self.toggle_theme)),
-            lookup_button,
         ]
 
     async def load_game(self, game_id: str) -> Any:
@@ -157,10 +155,10 @@ class FarkleApp:
 
     def table_actions(self, game_id: str) -> list[ft.Control]:
         return [
-            ft.IconButton(ft.Icons.UNDO, tooltip="Undo", on_click=on(self.table.undo), key="undo"),
-            ft.IconButton(ft.Icons.HISTORY, tooltip="History",
+            icon_button(ft.Icons.UNDO, "Undo", on_click=on(self.table.undo), key="undo"),
+            icon_button(ft.Icons.HISTORY, "History",
                           on_click=on(self.navigate, f"/game/{game_id}/history")),
-            ft.IconButton(ft.Icons.TUNE, tooltip="Change rules", on_click=on(self.show_rules_dialog)),
+            icon_button(ft.Icons.TUNE, "Change rules", on_click=on(self.show_rules_dialog)),
         ]
 
     async def home(self) -> list[ft.Control]:

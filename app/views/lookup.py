@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.views.widgets import big_button, die_button, on, section
+from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
 from engine import PRESET_NAMES, Rules, farkle_chance, format_dice, scoring_chart, scoring_options
 
 if TYPE_CHECKING:
@@ -57,18 +57,11 @@ class LookupScreen:
 
     def build_controls(self) -> list[ft.Control]:
         rules = self.rules
-        choices = [ft.dropdown.Option(key=name, text=name.capitalize()) for name in PRESET_NAMES]
+        choices = [(name, name.capitalize()) for name in PRESET_NAMES]
         if self.app.keeper.game is not None:
-            choices.insert(0, ft.dropdown.Option(key="current", text="This game's rules"))
+            choices.insert(0, ("current", "This game's rules"))
         controls: list[ft.Control] = [
-            ft.Dropdown(
-                label="Rules",
-                value=self.preset,
-                options=choices,
-                on_select=self.choose_rules,
-                key="lookup-rules",
-                width=260,
-            ),
+            labelled_dropdown("Rules", self.preset, choices, self.choose_rules, key="lookup-rules", width=260),
             ft.Text(rules.describe(), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
             ft.Text("Tap up to six dice", size=16),
             ft.Row(

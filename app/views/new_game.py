@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app.views.widgets import big_button, notice_banner, on, on_value, section
+from app.views.widgets import big_button, icon_button, labelled_dropdown, notice_banner, on, on_value, section
 from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, Rules
 
 if TYPE_CHECKING:
@@ -148,9 +148,9 @@ class NewGameScreen:
                             expand=True,
                             capitalization=ft.TextCapitalization.WORDS,
                         ),
-                        ft.IconButton(ft.Icons.ARROW_UPWARD, tooltip=f"Move player {seat + 1} up",
+                        icon_button(ft.Icons.ARROW_UPWARD, f"Move player {seat + 1} up",
                                       on_click=on(self.move_up, seat), disabled=seat == 0),
-                        ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip=f"Remove player {seat + 1}",
+                        icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {seat + 1}",
                                       on_click=on(self.remove_player, seat),
                                       disabled=len(self.players) <= MIN_PLAYERS),
                     ]
@@ -169,24 +169,23 @@ class NewGameScreen:
             )
         )
         controls.append(
-            ft.Dropdown(
-                label="Who starts",
-                value=str(self.first),
-                options=[ft.dropdown.Option(key=str(seat), text=name or f"Player {seat + 1}")
-                         for seat, name in enumerate(self.players)],
-                on_select=self.choose_first,
+            labelled_dropdown(
+                "Who starts",
+                str(self.first),
+                [(str(seat), name or f"Player {seat + 1}") for seat, name in enumerate(self.players)],
+                self.choose_first,
                 key="first-player",
                 width=260,
             )
         )
-        preset_options = [ft.dropdown.Option(key=name, text=name.capitalize()) for name in PRESET_NAMES]
+        preset_options = [(name, name.capitalize()) for name in PRESET_NAMES]
         if self.preset == "custom":
-            preset_options.append(ft.dropdown.Option(key="custom", text="Custom"))
+            preset_options.append(("custom", "Custom"))
         controls.append(
             ft.Row(
                 [
-                    ft.Dropdown(label="Rules", value=self.preset, options=preset_options,
-                                on_select=self.choose_preset, key="preset", width=180),
+                    labelled_dropdown("Rules", self.preset, preset_options, self.choose_preset, key="preset",
+                                      width=180),
                     self.number_field("target", width=140),
                 ],
                 wrap=True,
@@ -219,19 +218,18 @@ class NewGameScreen:
     def option_controls(self) -> list[ft.Control]:
         return [
             *(self.number_field(name) for name in _NUMBER_FIELDS if name != "target"),
-            ft.Dropdown(
-                label="Four or more of a kind",
-                value=self.values["n_of_a_kind"],
-                options=[ft.dropdown.Option(key=model, text=_N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
-                on_select=on_value(self.option_chosen, "n_of_a_kind"),
+            labelled_dropdown(
+                "Four or more of a kind",
+                self.values["n_of_a_kind"],
+                [(model, _N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
+                on_value(self.option_chosen, "n_of_a_kind"),
                 key="rule-n_of_a_kind",
             ),
-            ft.Dropdown(
-                label="Three farkles in a row",
-                value=self.values["triple_farkle_penalty"],
-                options=[ft.dropdown.Option(key=str(points), text=f"-{points:,}" if points else "No penalty")
-                         for points in (0, 500, 1000)],
-                on_select=on_value(self.option_chosen, "triple_farkle_penalty"),
+            labelled_dropdown(
+                "Three farkles in a row",
+                self.values["triple_farkle_penalty"],
+                [(str(points), f"-{points:,}" if points else "No penalty") for points in (0, 500, 1000)],
+                on_value(self.option_chosen, "triple_farkle_penalty"),
                 key="rule-triple_farkle_penalty",
             ),
             *(

@@ -122,6 +122,35 @@ def section(title: str, *controls: ft.Control) -> ft.Control:
     )
 
 
+def icon_button(icon: Any, label: str, on_click: Handler | None, *, key: str | None = None,
+                disabled: bool = False) -> ft.Control:
+    """An icon button a screen reader names: Flutter web ignores the tooltip, not the icon's label."""
+    return ft.IconButton(
+        icon=ft.Icon(icon, semantics_label=label),
+        tooltip=label,
+        on_click=on_click,
+        key=key,
+        disabled=disabled,
+    )
+
+
+def labelled_dropdown(label: str, value: str, options: list[tuple[str, str]], on_select: Handler, *,
+                      key: str, width: int | None = None) -> ft.Control:
+    """A dropdown named "Label: Choice" for screen readers (Flutter web leaves it unnamed)."""
+    chosen = dict(options).get(value, value)
+    return ft.Semantics(
+        label=f"{label}: {chosen}",
+        content=ft.Dropdown(
+            label=label,
+            value=value,
+            options=[ft.dropdown.Option(key=option_key, text=text) for option_key, text in options],
+            on_select=on_select,
+            key=key,
+            width=width,
+        ),
+    )
+
+
 def big_button(text: str, on_click: Handler | None, *, key: str | None = None, filled: bool = True,
                disabled: bool = False, icon: Any = None, expand: bool | int | None = None) -> ft.Control:
     kind = ft.FilledButton if filled else ft.OutlinedButton

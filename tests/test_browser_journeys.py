@@ -1,0 +1,129 @@
+"""What a scorekeeper does, in real headless Chromium against the real server.
+
+Phone-sized screenshots of the main screens are saved under assets/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser_support import AppServer, FlutterPage
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+
+
+def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
+    page.click_button("New game")
+    for seat, name in enumerate(names, start=1):
+        page.type_into(f"Player {seat} name", name)
+    if target:
+        page.type_into("Target", target)
+    page.click_button("Start game")
+    page.wait_for_text(f"Enter {names[0]}'s throw")
+
+
+def throw(page: FlutterPage, faces: str) -> None:
+    """Tap the faces in, waiting for each to show before the next tap, then enter the throw."""
+    entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
+    for count, face in enumerate(faces.split(), start=1):
+        page.click_button(f"Face {face}")
+        expect(entered).to_have_count(count)
+    page.click_button("Enter throw")
+
+
+def test_a_house_game_through_entry_farkle_hot_dice_final_round_and_win(browser_page: FlutterPage):
+    page = browser_page
+    page.screenshot(SCREENSHOTS / "home.png")
+    new_game(page, "Ann", "Bob", target="1000")
+    page.screenshot(SCREENSHOTS / "table.png")
+
+    throw(page, "2 2 3 3 4 6")
+    page.wait_for_text("Farkle! 2 2 3 3 4 6 has nothing to set aside.")
+    page.wait_for_text("Enter Bob's throw")
+
+    throw(page, "5 2 3 4 6 6")
+    page.click_button("Die 4 shows 5")
+    page.wait_for_text("Bob needs 500 in one turn to get on the board: 50 is not enough, throw again.")
+    assert not page.is_button_enabled("Bank 50")
+    page.click_button("Roll five dice")
+    throw(page, "1 1 1 2 3")
+    page.click_button("Best: keep 1 1 1 for 1,000")
+    page.screenshot(SCREENSHOTS / "keep.png")
+    page.click_button("Bank 1,050")
+    page.wait_for_text("Bob is on the board with 1,050.")
+    page.wait_for_text("Final round · last turns: Ann")
+
+    throw(page, "1 2 3 3 3 5")
+    page.click_button("Best: keep 1 3 3 3 5 for 450")
+    page.click_button("Roll one die")
+    throw(page, "1")
+    page.click_button("Die 1 shows 1")
+    page.click_button("Hot dice! Roll six again")
+    page.wait_for_text("Hot dice! All six dice scored")
+    throw(page, "1 2 3 4 5 6")
+    page.click_button("Best: keep 1 2 3 4 5 6 for 1,500")
+    page.click_button("Bank 2,050")
+    page.wait_for_text("Ann wins!")
+    page.wait_for_text("1. Ann 2,050")
+    page.screenshot(SCREENSHOTS / "game-over.png")
+
+
+def test_a_progressive_pass_is_built_on_and_undo_takes_it_back(browser_page: FlutterPage):
+    page = browser_page
+    page.click_button("New game")
+    page.type_into("Player 1 name", "Ann")
+    page.type_into("Player 2 name", "Bob")
+    page.click_button("Rules: House")
+    page.click_button("Progressive")
+    page.wait_for_text("progressive passing")
+    page.click_button("Start game")
+    throw(page, "1 1 1 5 2 3")
+    page.click_button("Best: keep 1 1 1 5 for 1,050")
+    page.click_button("Bank 1,050")
+    page.wait_for_text("Ann: bank 1,050 with TWO to pass.")
+    page.wait_for_text("On offer to Bob: 1,050 with TWO dice")
+    page.screenshot(SCREENSHOTS / "progressive-offer.png")
+    page.click_button("Build on 1,050")
+    page.wait_for_text("Bob's turn · turn total 1,050 · two dice in hand")
+    throw(page, "5 2")
+    page.click_button("Die 2 shows 5")
+    page.click_button("Bank 1,100")
+    page.wait_for_text("Bob: bank 1,100 with ONE to pass.")
+    page.click_button("Undo")
+    page.click_button("Undo")
+    page.wait_for_text("Bob threw 2 5")
+    page.click_button("Undo")
+    page.click_button("Undo")
+    page.wait_for_text("On offer to Bob: 1,050 with TWO dice")
+
+
+def test_the_game_survives_a_server_restart_mid_turn(browser_page: FlutterPage, app_server: AppServer):
+    page = browser_page
+    new_game(page, "Ann", "Bob")
+    throw(page, "1 1 1 5 2 3")
+    page.wait_for_text("Ann threw 1 1 1 2 3 5")
+    app_server.restart(crash=True)
+    page.reload()
+    page.wait_for_text("Ann threw 1 1 1 2 3 5")
+    page.click_button("Best: keep 1 1 1 5 for 1,050")
+    page.click_button("Bank 1,050")
+    page.wait_for_text("Ann banks 1,050: total 1,050.")
+
+
+def test_the_quick_lookup_scores_a_throw_and_gives_the_odds(browser_page: FlutterPage):
+    page = browser_page
+    page.click_button("Score lookup")
+    tapped = page.page.get_by_role("button", name=re.compile(r"^Remove \d"))
+    for count, face in enumerate("1 2 4 4 4 5".split(), start=1):
+        page.click_button(f"Add {face}")
+        expect(tapped).to_have_count(count)
+    page.wait_for_text("Best: 550")
+    page.wait_for_text("three 4s 400 + 1 100 + 5 50")
+    page.wait_for_text("Chance of a farkle with 6 dice: 2.31%")
+    page.screenshot(SCREENSHOTS / "lookup.png")
