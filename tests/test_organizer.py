@@ -1,0 +1,469 @@
+"""The organizer's device: the controller alone, then its screens through a client-less Flet session."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+import flet as ft
+from app.main import FarkleApp, main
+from app.organizer import COLLECTION, Organizer
+from app.storage import DATA_DIR_ENV, MemoryStore, StoreWriteError
+from engine import (
+    CodeDamaged,
+    Game,
+    IllegalAction,
+    TableResult,
+    Tournament,
+    decode_setup,
+    encode_result,
+    link_form,
+    result_from_game,
+    safe_form,
+    typing_form,
+)
+from engine.codec import places_from
+from tests.flet_harness import FletHarness
+from tests.game_play import play_game
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    return folder
+
+
+def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", **options: Any) -> Any:
+    async def session() -> Any:
+        async with FletHarness(main, route=route, **options) as ui:
+            return await test(ui)
+
+    return asyncio.run(session())
+
+
+def app_of(ui: FletHarness) -> FarkleApp:
+    handler = ui.page.on_route_change
+    app = getattr(handler, "__self__", None)
+    assert isinstance(app, FarkleApp)
+    return app
+
+
+def organizer_of(ui: FletHarness) -> Organizer:
+    return app_of(ui).organizer.organizer
+
+
+def notice(ui: FletHarness) -> str:
+    return ui.text_of("organizer-notice")
+
+
+async def new_event(ui: FletHarness, names: list[str], cap: str = "") -> Tournament:
+    """Create an event through the screens, sign players up (controller), check everyone in (screen)."""
+    await ui.click("organize")
+    await ui.type_text("event-name", "Mayor's cup")
+    if cap:
+        await ui.type_text("event-cap", cap)
+    await ui.click("create-event")
+    organizer = organizer_of(ui)
+    for name in names:
+        await organizer.act(lambda t, name=name: t.sign_up(name))
+    await ui.click("check-in-all")
+    return organizer.open_tournament
+
+
+async def drawn_event(ui: FletHarness, players: int, seed: int = 11) -> Tournament:
+    t = await new_event(ui, [f"Player {n}" for n in range(1, players + 1)])
+    await ui.click("nav-seating")
+    await ui.type_text("draw-seed", str(seed))
+    await ui.click("draw-seats")
+    return t
+
+
+def played_code(t: Tournament, table: int, seed: int) -> str:
+    """A table's device: a whole game from the setup code, the result code it shows."""
+    setup = decode_setup(t.setup_code(table))
+    game = play_game(Game(list(setup.names), setup.rules, 0), random.Random(seed))
+    return encode_result(result_from_game(game, setup), setup.key)
+
+
+def signed_code(t: Tournament, table: int, totals: tuple[int, ...], roll_offs: tuple[Any, ...] = (),
+                key: bytes | None = None, numbers: tuple[int, ...] | None = None) -> str:
+    """A result code with chosen totals, signed with the table's key (or ``key``)."""
+    setup = t.setup(table)
+    result = TableResult(t.event_id, t.round, table, numbers or setup.numbers, totals,
+                         places_from(totals, roll_offs), roll_offs, setup.rules, bytes(16))
+    return encode_result(result, key or setup.key)
+
+
+async def import_typed(ui: FletHarness, text: str) -> str:
+    if ui.page.route.split("/")[-1] != "results":
+        await ui.click("nav-results")
+    await ui.type_text("result-code", text)
+    await ui.click("import-result")
+    return notice(ui)
+
+
+# -- the controller --------------------------------------------------------------------------
+
+
+def test_each_organizer_action_is_stored_before_it_returns_and_reopens_the_same_tournament():
+    async def test() -> None:
+        store = MemoryStore()
+        organizer = Organizer(store)
+        tournament_id = await organizer.create("Spring cup", 12, "SPRING-26", "http://10.0.0.5:8550/")
+        number = await organizer.act(lambda t: t.sign_up("Ann"))
+        assert number == 1
+        stored = await store.load(COLLECTION, tournament_id)
+        assert stored is not None and stored["events"] == organizer.open_tournament.events
+        assert stored["link_base"] == "http://10.0.0.5:8550"
+        again = Organizer(store)
+        reopened = await again.open(tournament_id)
+        assert reopened == organizer.open_tournament and reopened.format.cap == 12
+        await again.undo()
+        assert (await store.load(COLLECTION, tournament_id) or {})["events"] == again.open_tournament.events
+        assert again.open_tournament.players == ()
+
+    asyncio.run(test())
+
+
+def test_a_refused_action_and_a_failed_write_both_leave_the_tournament_as_it_was():
+    class FailingStore(MemoryStore):
+        fail = False
+
+        async def save(self, collection: str, doc_id: str, document: Any) -> None:
+            if self.fail:
+                raise StoreWriteError("disk unplugged")
+            await super().save(collection, doc_id, document)
+
+    async def test() -> None:
+        store = FailingStore()
+        organizer = Organizer(store)
+        await organizer.create("Spring cup")
+        await organizer.act(lambda t: t.sign_up("Ann"))
+        before = organizer.open_tournament.events
+        with pytest.raises(IllegalAction, match="'Ann' is already signed up as number 1"):
+            await organizer.act(lambda t: t.sign_up("Ann"))
+        store.fail = True
+        with pytest.raises(StoreWriteError):
+            await organizer.act(lambda t: t.sign_up("Bob"))
+        assert organizer.open_tournament.events == before
+
+    asyncio.run(test())
+
+
+def test_a_refused_code_is_kept_with_its_reason_and_survives_a_reopen():
+    async def test() -> None:
+        store = MemoryStore()
+        organizer = Organizer(store)
+        tournament_id = await organizer.create("Spring cup")
+        with pytest.raises(CodeDamaged):
+            await organizer.import_code("FR1-NOT A CODE")
+        again = Organizer(store)
+        await again.open(tournament_id)
+        assert [r.code for r in again.refusals] == ["FR1:NOTACODE"]
+        assert again.refusals[0].reason == "The last characters 'DE' cannot end a code: check them."
+
+    asyncio.run(test())
+
+
+# -- sign-up -----------------------------------------------------------------------------------
+
+
+def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_changes_nothing(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await new_event(ui, [], cap="3")
+        await ui.type_text("signup-name", "Ann")
+        await ui.type_text("signup-number", "7")
+        await ui.click("sign-up")
+        assert notice(ui) == "Ann signed up as number 7."
+        await ui.type_text("signup-name", "ann")
+        await ui.click("sign-up")
+        assert notice(ui) == "'ann' is already signed up as number 7: add something to tell them apart."
+        await ui.type_text("signup-name", "Bob")
+        await ui.type_text("signup-number", "7")
+        await ui.click("sign-up")
+        assert notice(ui) == "Number 7 is already Ann's: choose another for Bob."
+        await ui.type_text("signup-number", "seven")
+        await ui.click("sign-up")
+        assert notice(ui) == "A player number must be a whole number of 1 or more, not 'seven'."
+        await ui.type_text("signup-number", "")
+        await ui.click("sign-up")
+        await ui.type_text("signup-name", "Cy")
+        await ui.click("sign-up")
+        events = len(t.events)
+        await ui.type_text("signup-name", "Di")
+        await ui.click("sign-up")
+        assert notice(ui) == "The event is full (3 players): Di cannot sign up."
+        assert len(organizer_of(ui).open_tournament.events) == events
+        assert [ui.text_of(f"player-{n}") for n in (7, 8, 9)] == [
+            "7. Ann · not checked in", "8. Bob · not checked in", "9. Cy · not checked in"]
+        await ui.click("check-in-8")
+        assert ui.text_of("player-8") == "8. Bob · checked in"
+        await ui.type_text("withdraw-reason", "train late")
+        await ui.click("withdraw-9")
+        assert ui.text_of("player-9") == "9. Cy · withdrawn (train late)"
+        await ui.click("organizer-undo")
+        assert ui.text_of("player-9") == "9. Cy · not checked in"
+
+    run(test)
+
+
+# -- the draw and the table cards ----------------------------------------------------------------
+
+
+def test_the_draw_shows_each_table_card_with_its_players_a_setup_qr_and_its_text_form(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 10, seed=5)
+        assert notice(ui) == "Seats drawn: 3 tables (seed 5)."
+        assert ui.text_of("round-plan") == (
+            "Round 1: 10 players, 1 table of 4 and 2 tables of 3, house rules; "
+            "the 8 best totals over all tables go on.")
+        for table, numbers in enumerate(t.seating(), 1):
+            card = ui.text_of(f"table-card-{table}")
+            for seat, number in enumerate(numbers, 1):
+                assert f"Seat {seat}: Player {number} (number {number})" in card
+            typed = decode_setup(ui.text_of(f"setup-code-{table}"))
+            assert typed.numbers == numbers and typed.table == table and typed.round == 1
+            image = ui.find(f"setup-qr-{table}", ft.Image)
+            scanned = zxingcpp.read_barcodes(Image.open(io.BytesIO(image.src)))
+            assert decode_setup(scanned[0].text) == typed
+        await ui.click("rerun-draw")
+        assert notice(ui) == "Re-run from seed 5: the same seating, table for table."
+        await ui.click("print-cards")
+        assert ui.page.route.endswith("/print")
+        assert ui.exists("table-card-3") and not ui.exists("nav-results")
+
+    run(test)
+
+
+def test_a_bad_draw_seed_is_refused_and_nothing_is_drawn(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await new_event(ui, ["Ann", "Bob", "Cy"])
+        await ui.click("nav-seating")
+        await ui.type_text("draw-seed", "-3")
+        await ui.click("draw-seats")
+        assert notice(ui) == "A draw seed must be a whole number, not '-3'."
+        assert t.round == 0 and ui.exists("draw-seats")
+
+    run(test)
+
+
+# -- the results inbox ------------------------------------------------------------------------
+
+
+def test_a_result_typed_in_counts_once_and_a_second_copy_is_reported_as_a_duplicate(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        code = played_code(t, 1, seed=3)
+        message = await import_typed(ui, typing_form(code))
+        assert message.startswith("Round 1, table 1: result counted (1. ")
+        assert ui.text_of("arrived-1").startswith("Table 1: 1. ")
+        assert ui.text_of("missing-tables") == "Missing: table 2"
+        assert ui.find("result-code", ft.TextField).value == ""
+        assert await import_typed(ui, code) == "Round 1, table 1: this result is already counted (duplicate)."
+        assert len(t.results()) == 1
+
+    run(test)
+
+
+def test_a_result_opened_as_a_deep_link_is_imported_once_and_shown_in_the_inbox(data_dir):
+    state: dict[str, Any] = {}
+
+    async def organize(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        state["link"] = link_form(played_code(t, 2, seed=9), "http://127.0.0.1:8550")
+        state["event"] = t.event_id
+
+    run(organize)
+    route = state["link"].removeprefix("http://127.0.0.1:8550")
+
+    async def open_link(ui: FletHarness) -> None:
+        assert ui.text_of("organizer-notice").startswith("Round 1, table 2: result counted")
+        assert "Imported from a link." in ui.text_of("organizer-notice")
+        assert ui.text_of("missing-tables") == "Missing: table 1"
+        await ui.navigate(route)  # the same link again: no second import
+        assert organizer_of(ui).open_tournament.events[-1]["type"] == "result_recorded"
+        assert len(organizer_of(ui).open_tournament.results()) == 1
+
+    run(open_link, route=route)
+
+    async def upper_case(ui: FletHarness) -> None:  # scheme and host in capitals keep the QR alphanumeric
+        assert "already counted (duplicate)" in ui.text_of("organizer-notice")
+
+    run(upper_case, route=route.replace("/import/", "/IMPORT/"))
+
+
+def test_damaged_altered_misplaced_and_foreign_results_are_refused_with_the_reason_and_listed(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        other = Tournament("Other cup", event_id="OTHER-1", secret=bytes(16))
+        for name in "ABCD":
+            other.check_in(other.sign_up(name))
+        other.draw_seats(1)
+        table1, table2 = t.seating()
+        good = played_code(t, 1, seed=4)
+        damaged = safe_form(good)[:-3] + ("A" if safe_form(good)[-3] != "A" else "B") + safe_form(good)[-2:]
+        cases = {
+            "damaged": damaged,
+            "altered": signed_code(t, 1, (10_000, 0, 0, 0), key=bytes(16)),
+            "other event": played_code(other, 1, seed=1),
+            "players": signed_code(t, 1, (10_000, 0, 0, 0), numbers=(table1[0], table2[0], table1[2], table1[3])),
+            "impossible": signed_code(t, 1, (9_950, 0, 0, 0)),
+        }
+        expected = {
+            "damaged": "does not pass its check: it was misread or mistyped",
+            "altered": "does not carry that table's signature",
+            "other event": f"This result is from event OTHER-1, not this one ({t.event_id}): refused.",
+            "players": "is not seated there. Was it played from an old setup code?",
+            "impossible": "the best total is 9,950, below the target of 10,000, so the game is not over",
+        }
+        for what, code in cases.items():
+            message = await import_typed(ui, code)
+            assert expected[what] in message, what
+            assert ui.find("organizer-notice").bgcolor == ft.Colors.RED_100
+            assert expected[what] in ui.text_of("refused-0"), what
+        assert t.results() == {}
+        assert len([text for text in ui.texts() if " · FR1" in text]) == 5
+
+    run(test)
+
+
+def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_chooses_with_a_reason(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        await import_typed(ui, signed_code(t, 1, (10_000, 5_000, 0, 0)))
+        message = await import_typed(ui, signed_code(t, 1, (10_050, 5_000, 0, 0)))
+        assert message == "Round 1, table 1 already has a different result: this one is held for the organizer to choose."
+        assert ui.text_of("held-1-0").startswith("Held: 1. ") and "10,050" in ui.text_of("held-1-0")
+        assert "10,000" in ui.text_of("counted-1")
+        await ui.click("take-held-1-0")
+        assert notice(ui) == "Give a reason: corrections are kept with their reason."
+        assert t.held_results()
+        await ui.type_text("held-reason", "the table re-added its score sheet")
+        await ui.click("take-held-1-0")
+        assert notice(ui) == "Table 1: the held result counts."
+        assert t.results()[1].totals[0] == 10_050 and not ui.exists("held-1-0")
+        await ui.click("nav-standings")
+        assert "held result taken (the table re-added its score sheet)" in " ".join(ui.texts())
+
+    run(test)
+
+
+def test_a_tie_at_the_cut_blocks_closing_until_the_roll_off_is_tapped_in(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 5)  # one table of 5, the 4 best go on
+        numbers = t.seating()[0]
+        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 5_000, 3_000, 3_000)))
+        tied = sorted(numbers[3:])
+        assert ui.text_of("roll-off-0") == (
+            f"Round 1: players {tied[0]}, {tied[1]} are tied on 3,000 over all tables for places 4 to 5: "
+            "record their roll-off.")
+        await ui.click("close-round")
+        assert notice(ui).startswith("Nothing goes on while a tie is open.")
+        await ui.click(f"roll-0-{tied[0]}-5")
+        await ui.click("record-roll-off-0")
+        assert notice(ui) == f"Tap the die each tied player threw: Player {tied[1]} still to enter."
+        await ui.click(f"roll-0-{tied[1]}-2")
+        await ui.click("record-roll-off-0")
+        assert notice(ui) == f"Roll-off recorded: Player {tied[0]} 5, Player {tied[1]} 2."
+        await ui.click("close-round")
+        assert notice(ui) == "Round 1 closed: 4 go on. Draw the next round on the Seating page."
+        assert tied[0] in t.round_advancing(1) and tied[1] not in t.round_advancing(1)
+
+    run(test)
+
+
+def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 4)  # four players: the first round is the final
+        await ui.click("nav-final")
+        await ui.click("switch-final-rules")
+        assert ui.text_of("switched") == "The final is switched to progressive rules."
+        first, second, third, fourth = t.seating()[0]
+        await import_typed(ui, signed_code(t, 1, (10_000, 9_000, 4_000, 0)))
+        await ui.click("close-round")
+        assert notice(ui) == f"Player {first} (number {first}) is the champion!"
+        await ui.click("nav-final")
+        assert ui.text_of("champion") == f"Champion: Player {first} (number {first})"
+        await ui.type_text("prize-amount", "1,000")
+        await ui.type_text(f"share-{first}", "600")
+        await ui.type_text(f"share-{second}", "300")
+        await ui.click("award-prize")
+        assert notice(ui) == "The shares add up to 900, not the prize of 1,000."
+        assert t.prize is None
+        await ui.type_text(f"share-{second}", "400")
+        await ui.type_text("prize-note", "split agreed at the table, as in 2018")
+        await ui.click("award-prize")
+        assert notice(ui) == "Prize recorded: $1,000."
+        assert ui.text_of(f"share-{second}") == f"Player {second} (number {second}): $400"
+        assert t.prize is not None and t.prize.split == tuple(sorted({first: 600, second: 400}.items()))
+
+    run(test)
+
+
+# -- standings, export, lookup -----------------------------------------------------------------
+
+
+def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_and_clipboard(data_dir):
+    saved: list[dict[str, Any]] = []
+
+    def save_file(ui: FletHarness, service: Any, args: Any) -> str:
+        saved.append(args)
+        return "/home/organizer/" + args["file_name"]
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        for table in (1, 2):
+            await import_typed(ui, signed_code(t, table, (10_000, 6_000, 2_000, 0)))
+        await ui.click("nav-standings")
+        first = t.seating()[0][0]
+        assert ui.text_of(f"standing-{first}") == f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000"
+        await ui.click("save-standings-csv")
+        assert saved[0]["file_name"] == f"{t.event_id.lower()}-standings.csv"
+        assert saved[0]["src_bytes"].decode().startswith("Rank,Number,Name,Status,Round 1\n1,")
+        assert notice(ui) == f"Standings saved as /home/organizer/{t.event_id.lower()}-standings.csv."
+        await ui.click("copy-results-csv")
+        assert ui.clipboard == t.results_csv()
+        assert ui.text_of("csv-text") == t.results_csv()
+
+    run(test, services={("FilePicker", "save_file"): save_file})
+
+
+def test_the_room_lookup_finds_a_players_table_seat_and_standing_by_name_or_number(data_dir):
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        table, seat = next((ti, s) for ti, numbers in enumerate(t.seating(), 1)
+                           for s, n in enumerate(numbers, 1) if n == 6)
+        await ui.click("nav-lookup")
+        await ui.type_text("room-lookup", "6")
+        assert ui.text_of("found-6") == (
+            f"Player 6 (number 6): round 1, table {table}, seat {seat} · rank 1 · playing round 1")
+        await ui.type_text("room-lookup", "player 1")
+        assert ui.exists("found-1") and not ui.exists("found-6")
+        await ui.type_text("room-lookup", "Zed")
+        assert ui.text_of("found-none") == "No player matches 'Zed'."
+
+    run(test)
+
+
+def test_every_organizer_screen_names_each_control_a_person_acts_on(data_dir):
+    async def test(ui: FletHarness) -> None:
+        assert ui.exists("organize") and ui.exists("join-table")
+        t = await drawn_event(ui, 6)
+        await import_typed(ui, signed_code(t, 1, (10_000, 500, 0)))
+        await import_typed(ui, signed_code(t, 1, (10_050, 500, 0)))
+        for page in ("", "/players", "/seating", "/print", "/results", "/standings", "/lookup", "/final"):
+            await ui.navigate(f"/organizer/{organizer_of(ui).tournament_id}{page}")
+            assert ui.unlabelled_controls() == [], page
+        await ui.navigate("/organizer")
+        assert ui.unlabelled_controls() == []
+
+    run(test)
