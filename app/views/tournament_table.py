@@ -19,6 +19,7 @@ from app.qr import qr_image
 from app.views.scanner import CameraScanner
 from app.views.widgets import big_button, notice_banner, on, on_value, section
 from engine import (
+    LINK_ROUTE,
     FarkleError,
     Game,
     TableSetup,
@@ -61,14 +62,15 @@ def tournament_meta(setup: TableSetup, code: str) -> dict[str, Any]:
 def result_qr_text(code: str, link_base: str) -> str:
     """What the result QR holds: the deep link where the organizer gave an address, else the code.
 
-    Scheme and host are written in capitals (both are case-blind) so that the whole
-    link stays in QR's compact alphanumeric mode.
+    Scheme and host are written in capitals (both are case-blind), and so is the route
+    (the app reads ``/IMPORT/`` as ``/import/``), so that the whole link stays in QR's
+    compact alphanumeric mode.
     """
     if not link_base:
         return code
     parts = urlsplit(link_base)
-    base = f"{parts.scheme}://{parts.netloc}".upper() + parts.path
-    return link_form(code, base)
+    base = f"{parts.scheme}://{parts.netloc}".upper() + parts.path.rstrip("/")
+    return base + LINK_ROUTE.upper() + safe_form(code)
 
 
 class JoinScreen:

@@ -1,0 +1,182 @@
+"""The table's device in a tournament: open the game from a setup code, hand back a result code."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+import flet as ft
+from app.main import FarkleApp, main
+from app.qr import qr_image, read_qr_texts, scanner_available
+from app.storage import DATA_DIR_ENV
+from app.views.tournament_table import result_qr_text
+from engine import Rules, Tournament, decode_result, read_code, safe_form, typing_form
+from tests.flet_harness import FletHarness
+from tests.game_play import play_game
+
+ORGANIZER = "http://192.168.1.20:8550"
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    return folder
+
+
+def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/") -> Any:
+    async def session() -> Any:
+        async with FletHarness(main, route=route) as ui:
+            return await test(ui)
+
+    return asyncio.run(session())
+
+
+def app_of(ui: FletHarness) -> FarkleApp:
+    app = getattr(ui.page.on_route_change, "__self__", None)
+    assert isinstance(app, FarkleApp)
+    return app
+
+
+def final_of_four(link_base: str = ORGANIZER) -> tuple[Tournament, str]:
+    """An organizer's event of 4 (so round 1 is the final, with its rules switch) and table 1's setup code."""
+    t = Tournament("Mayor's cup", event_id="MAYOR-26", secret=b"mayor-house-2026")
+    for name in ("Ann", "Bob", "Cy", "Di"):
+        t.check_in(t.sign_up(name))
+    t.draw_seats(3)
+    return t, t.setup_code(1, link_base)
+
+
+async def join(ui: FletHarness, text: str) -> None:
+    await ui.click("join-table")
+    await ui.type_text("setup-code", text)
+    await ui.click("read-setup")
+
+
+def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order_and_rules(data_dir: Path):
+    t, code = final_of_four()
+    names = [t.player(n).name for n in t.seating()[0]]
+
+    async def test(ui: FletHarness) -> None:
+        await join(ui, typing_form(code).lower())
+        assert "MAYOR-26 · Final" not in ui.texts()  # the table's device names rounds by number
+        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert [f"Seat {s}: {name} (number {n})" for s, (n, name) in
+                enumerate(zip(t.seating()[0], names), 1)] == [x for x in ui.texts() if x.startswith("Seat ")]
+        assert "The organizer may switch this table to: " + Rules.preset("progressive").describe() + "." in ui.texts()
+        assert ui.unlabelled_controls() == []
+        await ui.click("start-tournament-game")
+        game = app_of(ui).keeper.game
+        assert game is not None and list(game.players) == names and game.rules == Rules.preset("house")
+        assert ui.text_of("turn-line") == f"{names[0]}'s turn · turn total 0 · six dice in hand"
+        assert app_of(ui).keeper.meta["title"] == "MAYOR-26 · Round 1 · Table 1"
+        stored = json.loads(next((data_dir / "games").glob("*.json")).read_text())
+        assert stored["tournament"]["setup"] == read_code(code) and stored["tournament"]["table"] == 1
+
+    run(test)
+
+
+def test_a_damaged_setup_code_is_refused_with_the_reason_and_starts_nothing(data_dir: Path):
+    _, code = final_of_four()
+    broken = safe_form(code)[:-2]
+
+    async def test(ui: FletHarness) -> None:
+        await join(ui, broken)
+        assert "a character is missing or extra" in ui.text_of("join-refusal") or \
+            "does not pass its check" in ui.text_of("join-refusal")
+        assert not ui.exists("start-tournament-game")
+        await ui.type_text("setup-code", "FR1-ABC")
+        await ui.click("read-setup")
+        assert ui.text_of("join-refusal") == "This is a table result code, not a table setup code."
+        assert not list((data_dir / "games").glob("*.json"))
+
+    run(test)
+
+
+def test_a_join_link_reads_the_code_and_a_second_join_offers_the_game_already_started(data_dir: Path):
+    _, code = final_of_four()
+
+    async def first(ui: FletHarness) -> None:
+        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        await ui.click("start-tournament-game")
+        assert ui.page.route.startswith("/game/")
+
+    run(first, route="/join/" + safe_form(code))
+
+    async def again(ui: FletHarness) -> None:
+        assert ui.text_of("join-existing") == "This table's game is already on this device."
+        await ui.click("open-existing")
+        assert ui.page.route.startswith("/game/")
+        assert len(list((data_dir / "games").glob("*.json"))) == 1
+
+    run(again, route="/join/" + safe_form(code))
+
+
+def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it(data_dir: Path):
+    t, code = final_of_four()
+
+    async def test(ui: FletHarness) -> None:
+        await join(ui, code)
+        await ui.click("start-tournament-game")
+        assert not ui.exists("result-panel")
+        await app_of(ui).table.act(lambda game: play_game(game, random.Random(8)))
+        game = app_of(ui).keeper.game
+        assert game is not None and game.is_over
+        assert ui.exists("rematch") and ui.exists("result-panel")
+        typed = ui.text_of("result-code-text")
+        image = ui.find("result-qr", ft.Image)
+        scanned = zxingcpp.read_barcodes(Image.open(io.BytesIO(image.src)))[0].text
+        assert scanned.startswith("HTTP://192.168.1.20:8550/IMPORT/FR1-")
+        assert read_code(scanned) == read_code(typed)
+        assert ui.text_of("result-qr-version") == f"QR version {qr_image(scanned).version}"
+        assert qr_image(scanned).version <= 10 and qr_image(scanned).alphanumeric
+        assert t.import_result(scanned).status == "accepted"
+        assert t.import_result(typed).status == "duplicate"
+        assert decode_result(typed).result.totals == tuple(game.scores)
+        await ui.click("copy-result-code")
+        assert ui.clipboard == safe_form(typed)
+
+    run(test)
+
+
+def test_a_plain_game_shows_no_result_code(data_dir: Path):
+    async def test(ui: FletHarness) -> None:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", "Ann")
+        await ui.type_text("player-name-2", "Bob")
+        await ui.click("start-game")
+        await app_of(ui).table.act(lambda game: play_game(game, random.Random(2)))
+        assert ui.exists("rematch") and not ui.exists("result-panel")
+
+    run(test)
+
+
+def test_the_result_qr_holds_a_plain_code_without_an_address_and_an_alphanumeric_link_with_one():
+    t, code = final_of_four("")
+    assert result_qr_text("FR1:ABC", "") == "FR1:ABC"
+    assert result_qr_text("FR1:A B", "http://organizer.local:8550") == "HTTP://ORGANIZER.LOCAL:8550/IMPORT/FR1-A-SB"
+    image = qr_image(t.setup_code(1))
+    assert image.alphanumeric and image.version <= 10
+
+
+@pytest.mark.skipif(not scanner_available(), reason="zxing-cpp is not installed here")
+def test_a_camera_frame_is_read_and_a_frame_without_a_code_or_no_picture_reads_nothing():
+    png = qr_image("FR1:ABC123", box_size=5).png
+    frame = Image.new("RGB", (640, 480), "white")
+    frame.paste(Image.open(io.BytesIO(png)), (200, 120))
+    jpeg = io.BytesIO()
+    frame.save(jpeg, "JPEG")
+    assert read_qr_texts(jpeg.getvalue()) == ["FR1:ABC123"]
+    blank = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(blank, "JPEG")
+    assert read_qr_texts(blank.getvalue()) == []
+    assert read_qr_texts(b"not a picture") == []
