@@ -379,10 +379,9 @@ class OrganizerScreens:
             ft.Text(f"Draw seed {seed} · {clashes} pair{'s' if clashes != 1 else ''} seated together again",
                     key="draw-info"),
             ft.Row([
-                big_button("Re-run the draw from its seed", on(self.rerun), filled=False, key="rerun-draw",
-                           expand=True),
+                big_button("Re-run the draw from its seed", on(self.rerun), filled=False, key="rerun-draw"),
                 big_button("Printable cards", on(self.app.navigate, f"{self.base()}/print"), filled=False,
-                           key="print-cards", icon=ft.Icons.PRINT, expand=True),
+                           key="print-cards", icon=ft.Icons.PRINT),
             ], wrap=True),
         ]
         if t.round_open and not t.results() and not t.held_results():
@@ -699,15 +698,15 @@ class OrganizerScreens:
             "Export",
             ft.Row([
                 big_button("Save standings (CSV)", on(self.save_csv, "standings"), key="save-standings-csv",
-                           filled=False, icon=ft.Icons.SAVE, expand=True),
+                           filled=False, icon=ft.Icons.SAVE),
                 big_button("Copy standings (CSV)", on(self.copy_csv, "standings"), key="copy-standings-csv",
-                           filled=False, icon=ft.Icons.COPY, expand=True),
+                           filled=False, icon=ft.Icons.COPY),
             ], wrap=True),
             ft.Row([
                 big_button("Save results (CSV)", on(self.save_csv, "results"), key="save-results-csv",
-                           filled=False, icon=ft.Icons.SAVE, expand=True),
+                           filled=False, icon=ft.Icons.SAVE),
                 big_button("Copy results (CSV)", on(self.copy_csv, "results"), key="copy-results-csv",
-                           filled=False, icon=ft.Icons.COPY, expand=True),
+                           filled=False, icon=ft.Icons.COPY),
             ], wrap=True),
             *([ft.Text(self.shown_csv, font_family="monospace", size=11, key="csv-text")] if self.shown_csv else []),
         ))
