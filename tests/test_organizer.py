@@ -467,3 +467,87 @@ def test_every_organizer_screen_names_each_control_a_person_acts_on(data_dir):
         assert ui.unlabelled_controls() == []
 
     run(test)
+
+
+# -- the camera ----------------------------------------------------------------------------------
+
+
+def camera_frame(text: str) -> bytes:
+    """A JPEG as a phone camera would take it: the QR on a white 640x480 picture."""
+    from app.qr import qr_image
+
+    frame = Image.new("RGB", (640, 480), "white")
+    frame.paste(Image.open(io.BytesIO(qr_image(text, box_size=8).png)), (120, 40))
+    out = io.BytesIO()
+    frame.save(out, "JPEG")
+    return out.getvalue()
+
+
+def camera_services(cameras: list[dict[str, Any]], frames: list[bytes]) -> dict[tuple[str, str], Any]:
+    shots = iter(frames)
+    return {
+        ("Camera", "get_available_cameras"): lambda ui, service, args: cameras,
+        ("Camera", "initialize"): lambda ui, service, args: None,
+        ("Camera", "take_picture"): lambda ui, service, args: next(shots, frames[-1]),
+    }
+
+
+async def scan(ui: FletHarness) -> None:
+    await ui.click("nav-results")
+    await ui.click("result-scan-start")
+    task = app_of(ui).organizer.scanner._task
+    assert task is not None
+    await asyncio.wait_for(task, timeout=15)
+    await ui.settle()
+
+
+def test_the_camera_reads_frames_until_a_result_code_shows_and_imports_it(data_dir):
+    state: dict[str, Any] = {}
+    back_camera = {"name": "back", "lens_direction": "back", "sensor_orientation": 90}
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, 8)
+        state["frames"].extend([camera_frame("HELLO WORLD"), camera_frame(played_code(t, 1, seed=2))])
+        await scan(ui)
+        assert notice(ui).startswith("Round 1, table 1: result counted")
+        assert "Read by the camera in" in notice(ui)
+        assert app_of(ui).organizer.scanner.shots == 3  # a blank frame, another QR code, the result
+        assert not ui.exists("result-scan-preview")
+
+    blank = io.BytesIO()
+    Image.new("RGB", (640, 480), "white").save(blank, "JPEG")
+    state["frames"] = [blank.getvalue()]
+    services = {
+        ("Camera", "get_available_cameras"): lambda ui, service, args: [back_camera],
+        ("Camera", "initialize"): lambda ui, service, args: None,
+        ("Camera", "take_picture"): lambda ui, service, args: state["frames"].pop(0),
+    }
+    run(test, services=services)
+
+
+def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await drawn_event(ui, 8)
+        await scan(ui)
+        assert ui.text_of("result-scan-message") == (
+            "No camera was found on this device: type or paste the result code instead.")
+        assert ui.exists("result-code")
+
+    run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []})
+
+
+def test_the_scan_gives_up_after_ten_seconds_without_a_code(data_dir, monkeypatch: pytest.MonkeyPatch):
+    import app.views.scanner as scanner
+
+    monkeypatch.setattr(scanner, "GIVE_UP_AFTER_S", 0.5)
+    blank = io.BytesIO()
+    Image.new("RGB", (64, 48), "white").save(blank, "JPEG")
+
+    async def test(ui: FletHarness) -> None:
+        await drawn_event(ui, 8)
+        await scan(ui)
+        assert ui.text_of("result-scan-message").startswith("No result code was read in 0 seconds")
+        assert organizer_of(ui).open_tournament.results() == {}
+
+    run(test, services=camera_services(
+        [{"name": "back", "lens_direction": "back", "sensor_orientation": 90}], [blank.getvalue()]))
