@@ -52,9 +52,10 @@ def app_server(tmp_path: Path, app_server_command: Optional[list[str]]) -> Itera
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium_browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole run (2 shared cores: launch once)."""
+    """One headless Chromium per test module: Playwright's sync API keeps an event loop
+    running while it lives, which would break the asyncio tests of later modules."""
     outcome = chromium_missing_reason()
     if outcome is not None:
         if outcome[0]:
