@@ -176,27 +176,25 @@ def write_y4m(path: Path, png: bytes, frames: int = 6) -> None:
             out.write(b"FRAME\n" + y.tobytes() + u.tobytes() + v.tobytes())
 
 
-def test_the_organizer_imports_a_result_through_the_camera(tmp_path: Path, event: Event):
-    from playwright.sync_api import sync_playwright
-
+def test_the_organizer_imports_a_result_through_the_camera(tmp_path: Path, chromium_browser, event: Event):
     code = event.result_code(2, seed=6)
     shown = result_qr_text(code, event.base)  # exactly what the table's screen shows
     video = tmp_path / "result-qr.y4m"
     write_y4m(video, qr_image(shown, box_size=8).png)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM_PATH, headless=True,
-            args=CHROMIUM_ARGS + ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-                                  f"--use-file-for-fake-video-capture={video}"],
-        )
-        try:
-            page = FlutterPage.new_phone(browser, permissions=["camera"])
-            open_page(page, event.url(f"/organizer/{event.tournament_id}/results"))
-            started = time.monotonic()
-            page.click_button("Scan the result code with the camera")
-            page.wait_for_text("Round 1, table 2: result counted", timeout_ms=30_000)
-            page.wait_for_text("Read by the camera in")
-            print(f"camera import took {time.monotonic() - started:.1f} s from the tap")
-            page.screenshot(SCREENSHOTS / "organizer-camera-import.png")
-        finally:
-            browser.close()
+    # The fake video is fixed at launch: a browser of its own (the shared one stays idle meanwhile).
+    browser = chromium_browser.browser_type.launch(
+        executable_path=CHROMIUM_PATH, headless=True,
+        args=CHROMIUM_ARGS + ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                              f"--use-file-for-fake-video-capture={video}"],
+    )
+    try:
+        page = FlutterPage.new_phone(browser, permissions=["camera"])
+        open_page(page, event.url(f"/organizer/{event.tournament_id}/results"))
+        started = time.monotonic()
+        page.click_button("Scan the result code with the camera")
+        page.wait_for_text("Round 1, table 2: result counted", timeout_ms=30_000)
+        page.wait_for_text("Read by the camera in")
+        print(f"camera import took {time.monotonic() - started:.1f} s from the tap")
+        page.screenshot(SCREENSHOTS / "organizer-camera-import.png")
+    finally:
+        browser.close()
