@@ -72,7 +72,8 @@ def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order
         assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
         assert [f"Seat {s}: {name} (number {n})" for s, (n, name) in
                 enumerate(zip(t.seating()[0], names), 1)] == [x for x in ui.texts() if x.startswith("Seat ")]
-        assert "The organizer may switch this table to: " + Rules.preset("progressive").describe() + "." in ui.texts()
+        assert any(text.startswith("The organizer may switch this table to: " + Rules.preset("progressive").describe()
+                                   + ". When told, use Change rules") for text in ui.texts())
         assert ui.unlabelled_controls() == []
         await ui.click("start-tournament-game")
         game = app_of(ui).keeper.game

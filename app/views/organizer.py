@@ -175,7 +175,7 @@ class OrganizerScreens:
         return out
 
     def nav(self, current: str) -> list[ft.Control]:
-        buttons = [
+        buttons: list[ft.Control] = [
             (ft.FilledTonalButton if page == current else ft.OutlinedButton)(
                 title, icon=icon, on_click=on(self.app.navigate, f"{self.base()}/{page}"), key=f"nav-{page}")
             for page, title, icon in _PAGES
@@ -374,7 +374,7 @@ class OrganizerScreens:
             return controls
         plan = t.plan()[t.round - 1]
         seed, clashes = t.draw_info()
-        head = [
+        head: list[ft.Control] = [
             ft.Text(plan.describe(), key="round-plan"),
             ft.Text(f"Draw seed {seed} · {clashes} pair{'s' if clashes != 1 else ''} seated together again",
                     key="draw-info"),
@@ -501,10 +501,16 @@ class OrganizerScreens:
         if results:
             controls.append(section(
                 "Corrections",
-                ft.Text("Void a counted result (the reason is kept; what depended on it is flagged)."),
-                self.field("void_reason", "Reason for voiding", key="void-reason"),
+                ft.Text("Void a counted result, or replace it with the result code typed above. The reason is "
+                        "kept, and what depended on it is flagged, never silently rewritten."),
+                self.field("void_reason", "Reason for the correction", key="void-reason"),
                 ft.Row([
                     ft.OutlinedButton(f"Void table {table}", on_click=on(self.void, table), key=f"void-{table}")
+                    for table in results
+                ], wrap=True),
+                ft.Row([
+                    ft.OutlinedButton(f"Replace table {table} with the typed code", on_click=on(self.replace, table),
+                                      key=f"replace-{table}")
                     for table in results
                 ], wrap=True),
             ))
@@ -606,6 +612,18 @@ class OrganizerScreens:
         reason = self.fields.get("void_reason", "")
         await self.do(lambda: self.organizer.act(lambda t: t.void_result(t.round, table, reason)),
                       lambda _: f"Table {table}'s result was voided: it waits for a new result.", clear=("void_reason",))
+
+    async def replace(self, table: int) -> None:
+        reason = self.fields.get("void_reason", "")
+        code = self.fields.get("result_code", "")
+
+        async def replace() -> None:
+            if not code.strip():
+                raise InvalidInput(f"Type or paste the new result code for table {table} in the field above first.")
+            await self.organizer.act(lambda t: t.replace_result(t.round, table, reason, code=code))
+
+        await self.do(replace, lambda _: f"Table {table}'s result was replaced; the reason is kept.",
+                      clear=("void_reason", "result_code"))
 
     async def pick_face(self, table: int, number: int, face: int) -> None:
         self.roll_off_faces[(table, number)] = face

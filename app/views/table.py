@@ -364,7 +364,7 @@ class TableScreen:
         ]
         handover = result_panel(self.app, self.game)  # a tournament table's signed result code
         if handover is not None:
-            lines.append(handover)
+            lines.append(handover)  # type: ignore[arg-type]  # a Text list, plus the hand-over panel
         return ft.Column(
             [
                 ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD),

@@ -178,7 +178,9 @@ class JoinScreen:
             ]
             rules = [ft.Text(setup.rules.describe(), key="join-rules")]
             if setup.switch_to is not None:
-                rules.append(ft.Text(f"The organizer may switch this table to: {setup.switch_to.describe()}."))
+                rules.append(ft.Text(
+                    f"The organizer may switch this table to: {setup.switch_to.describe()}. When told, use Change "
+                    "rules at the top of the table screen; it applies from the next turn."))
             controls.append(section(table_title(setup), *seats, *rules))
             if self.existing:
                 controls.append(ft.Text("This table's game is already on this device.", key="join-existing"))
