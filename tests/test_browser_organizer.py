@@ -198,3 +198,19 @@ def test_the_organizer_imports_a_result_through_the_camera(tmp_path: Path, chrom
         page.screenshot(SCREENSHOTS / "organizer-camera-import.png")
     finally:
         browser.close()
+
+
+def test_the_room_lookup_finds_a_player_as_the_name_is_typed(chromium_browser, event: Event):
+    t = event.tournament
+    table, seat = next((ti, s) for ti, numbers in enumerate(t.seating(), 1)
+                       for s, n in enumerate(numbers, 1) if n == 6)
+    page = FlutterPage.new_phone(chromium_browser)
+    try:
+        open_page(page, event.url(f"/organizer/{event.tournament_id}/lookup"))
+        page.type_into("Name or number", "Fl")
+        page.wait_for_text(f"Flo (number 6): round 1, table {table}, seat {seat}")
+        page.page.keyboard.type("x")
+        page.wait_for_text("No player matches 'Flx'.")
+        page.screenshot(SCREENSHOTS / "organizer-lookup.png")
+    finally:
+        page.close()

@@ -67,6 +67,7 @@ class OrganizerScreens:
         self.roll_off_faces: dict[tuple[int, int], int] = {}
         self.shown_csv: str | None = None
         self.links_done: dict[str, str] = {}
+        self.lookup_field: ft.TextField | None = None
         self.scanner = CameraScanner(app, "result code", lambda text: "FR1" in text.upper(), self.scanned,
                                      "result-scan")
 
@@ -785,11 +786,10 @@ class OrganizerScreens:
                                         f"{item.status}", size=16, key=f"found-{item.number}"))
                 if not found:
                     rows.append(ft.Text(f"No player matches {query.strip()!r}.", key="found-none"))
-        return [
-            ft.TextField(label="Name or number", value=query, key="room-lookup", autofocus=True,
-                         on_change=self.lookup_changed),
-            *rows,
-        ]
+        if self.lookup_field is None:  # one field for the session: re-rendering keeps the cursor where it is
+            self.lookup_field = ft.TextField(label="Name or number", value=query, key="room-lookup", autofocus=True,
+                                             on_change=self.lookup_changed)
+        return [self.lookup_field, *rows]
 
     async def lookup_changed(self, event: Any) -> None:
         self.fields["room_query"] = str(event.control.value or "")
