@@ -30,9 +30,11 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable
@@ -192,6 +194,10 @@ def patch_flutter_bootstrap(js: str) -> str:
     # Chromium tests exercise is the very one Firefox and Safari load).
     js = replace_once(js, "var flutterConfig = {\n",
                       'var flutterConfig = {\n    canvasKitVariant: "full",\n', file=f)
+    # Flutter starts when Python is nearly ready (templates/python-early.js).
+    js = sub_once(js, r"\n_flutter\.loader\.load\(\{(.*)\n\}\);\n?$",
+                  lambda m: f"\nfletStartFlutter(() => _flutter.loader.load({{{m[1]}\n}}));\n",
+                  file=f, expected="_flutter.loader.load({...}); call ending the file", flags=re.S)
     js = sub_once(js, r"_flutter\.buildConfig = (\{.*?\});\n", only_dart2js, file=f,
                   expected="_flutter.buildConfig = {...}; line")
     return js
@@ -207,9 +213,31 @@ def patch_main_dart_js(js: str) -> str:
     return replace_once(js, f'"{RIVE_CDN}"', '"no-cdn/rive/"', file="main.dart.js")
 
 
+def patch_python_js(js: str, early_snippet: str) -> str:
+    """Start the Python worker as soon as the page loads (see templates/python-early.js)."""
+    f = "python.js"
+    js = replace_once(js, "let _apps = {};", early_snippet.rstrip() + "\nlet _apps = {};", file=f)
+    js = replace_once(js, "    app.worker = new Worker(",
+                      "    app.worker = (fletEarlyWorker && fletEarlyWorker.take(args)) || new Worker(",
+                      file=f)
+    js = replace_once(js, "    // initialize worker\n    app.worker.postMessage({",
+                      "    // initialize worker, or replay what the early-started one already said\n"
+                      "    if (app.worker.fletEarlyQueue) {\n"
+                      "        app.worker.fletEarlyQueue.splice(0).forEach((event) => app.worker.onmessage(event));\n"
+                      "    } else app.worker.postMessage({", file=f)
+    return js
+
+
 def patch_python_worker(js: str) -> str:
-    """Check the worker still runs the app the way this build packages it."""
+    """Check the worker still runs the app the way this build packages it, and let it tell
+    the early starter (templates/python-early.js) when Pyodide is loaded."""
     f = "python-worker.js"
+    js = replace_once(js, "        self.pythonModuleName = event.data.pythonModuleName;\n",
+                      "        self.pythonModuleName = event.data.pythonModuleName;\n"
+                      "        self.fletEarly = event.data.fletEarly === true;\n", file=f)
+    js = replace_once(js, '        self.pyodide.registerJsModule("flet_js", flet_js);\n',
+                      '        if (self.fletEarly) self.postMessage({ fletEarly: "pyodide-loaded" });\n'
+                      '        self.pyodide.registerJsModule("flet_js", flet_js);\n', file=f)
     for needed in ('pkgs_path = "__pypackages__"', 'if os.path.exists("requirements.txt"):',
                    'if os.path.exists("pyproject.toml"):',
                    "runpy.run_module(python_module_name, run_name=\"__main__\")"):
@@ -305,10 +333,73 @@ def copy_web_client(src: Path, dst: Path, app_source: str) -> tuple[list[tuple[s
     return pruned, keep_fonts
 
 
-def vendor_distributions(target: Path) -> dict[str, str]:
-    """Copy the pure-Python files of VENDORED_DISTRIBUTIONS into ``target``."""
+BROWSER_ONLY_MODULES = {"flet_js", "js", "pyodide", "pyodide_js", "micropip"}
+
+
+def _is_pure(dist: importlib.metadata.Distribution) -> bool:
+    return not any(str(f).endswith((".so", ".pyd", ".dylib")) for f in dist.files or [])
+
+
+def _requirements(dist: importlib.metadata.Distribution) -> list[str]:
+    names = []
+    for req in dist.requires or []:
+        if "extra ==" in req or "extra==" in req:
+            continue
+        names.append(re.split(r"[\s;<>=!~\[(]", req, maxsplit=1)[0])
+    return names
+
+
+def imported_distributions(roots: Iterable[Path], local: set[str]) -> tuple[list[str], dict[str, str]]:
+    """Third-party distributions the app's and engine's source import (top level or lazily
+    inside functions), with their pure-Python requirements. Distributions with compiled
+    code cannot run in Pyodide: they are left out and reported (the app must cope with the
+    ImportError there, as it does for desktop-only features)."""
+    import ast
+
+    modules: set[str] = set()
+    for root in roots:
+        for path in _source_files(root):
+            if path.suffix != ".py":
+                continue
+            tree = ast.parse(path.read_bytes(), filename=str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    modules.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    modules.add(node.module.split(".")[0])
+    modules -= set(sys.stdlib_module_names) | local | BROWSER_ONLY_MODULES | {"__future__"}
+    by_module = importlib.metadata.packages_distributions()
+    wanted: list[str] = []
+    skipped: dict[str, str] = {}
+    queue = []
+    for module in sorted(modules):
+        if module not in by_module:
+            skipped[module] = "not installed"
+        else:
+            queue += by_module[module]
+    seen = {d.lower() for d in VENDORED_DISTRIBUTIONS}
+    while queue:
+        name = queue.pop(0)
+        if name.lower().replace("_", "-") in seen or name.lower() in seen:
+            continue
+        seen.add(name.lower().replace("_", "-"))
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            skipped[name] = "not installed"
+            continue
+        if not _is_pure(dist):
+            skipped[name] = "compiled code: cannot run in the browser"
+            continue
+        wanted.append(dist.metadata["Name"])
+        queue += _requirements(dist)
+    return wanted, skipped
+
+
+def vendor_distributions(target: Path, extra: Iterable[str] = ()) -> dict[str, str]:
+    """Copy the pure-Python files of VENDORED_DISTRIBUTIONS (+ ``extra``) into ``target``."""
     versions = {}
-    for name in VENDORED_DISTRIBUTIONS:
+    for name in (*VENDORED_DISTRIBUTIONS, *extra):
         dist = importlib.metadata.distribution(name)
         versions[name] = dist.version
         base = Path(str(dist.locate_file(""))).resolve()
@@ -349,8 +440,58 @@ runpy.run_module("{module}", run_name="__main__", alter_sys=True)
 '''
 
 
-def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path) -> dict:
-    """Write app.tar.gz: launcher main.py, the app package, engine/, __pypackages__/.
+def precompile(tree: Path, pyodide_dir: Path) -> dict:
+    """Byte-compile ``tree`` with the shipped Pyodide running in Node.js (optional: without
+    node the site works the same, Python just compiles the modules at every start)."""
+    node = shutil.which("node")
+    if node is None:
+        log("WARNING: node not found: Python files are shipped without bytecode (slower start)")
+        return {"precompiled": False, "reason": "node not found"}
+    proc = subprocess.run([node, str(TEMPLATES / "compile_pyc.mjs"), str(pyodide_dir), str(tree)],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise PatchError(f"{TEMPLATES / 'compile_pyc.mjs'}: byte-compiling the app with Pyodide "
+                         f"failed (a syntax error?):\n{proc.stdout[-2000:]}{proc.stderr[-4000:]}")
+    info = json.loads(proc.stdout.strip().splitlines()[-1])
+    pycs = list(tree.rglob(f"*.{info['cache_tag']}.pyc"))
+    if not pycs:
+        raise PatchError(f"{TEMPLATES / 'compile_pyc.mjs'}: no {info['cache_tag']} bytecode was written")
+    return {"precompiled": True, "python": info["version"], "pyc_files": len(pycs)}
+
+
+def zip_vendored(vendor: Path, dest: Path, sourceless: bool) -> int:
+    """Zip the vendored packages into one file imported in place by zipimport (nothing to
+    unpack in the browser). With bytecode, modules ship as sourceless ``.pyc`` (hash-based,
+    moved out of ``__pycache__``): smaller, and nothing to compile or check at import."""
+    entries: dict[str, bytes] = {}
+    for path in sorted(p for p in vendor.rglob("*") if p.is_file()):
+        rel = path.relative_to(vendor)
+        if sourceless and rel.parent.name == "__pycache__" and path.suffix == ".pyc":
+            module = rel.name.split(".")[0]
+            entries[(rel.parent.parent / f"{module}.pyc").as_posix()] = path.read_bytes()
+        elif "__pycache__" in rel.parts or (sourceless and path.suffix == ".py"
+                                             and (path.parent / "__pycache__").is_dir()):
+            continue
+        else:
+            entries[rel.as_posix()] = path.read_bytes()
+    if sourceless:
+        missing = [p.relative_to(vendor).as_posix() for p in vendor.rglob("*.py")
+                   if p.relative_to(vendor).with_suffix(".pyc").as_posix() not in entries]
+        if missing:
+            raise PatchError(f"__pypackages__: no bytecode for {missing[:5]}")
+    with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_STORED) as zf:
+        for name, data in sorted(entries.items()):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, data)
+    return len(entries)
+
+
+def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
+             pyodide_dir: Path | None = None) -> dict:
+    """Write app.tar.gz: a launcher main.py, the app package, engine/ (with their bytecode
+    when ``pyodide_dir`` is given and Node.js is available) and ``__pypackages__``: the
+    vendored packages as ONE zip file, which the worker puts on sys.path as it is.
 
     No requirements.txt and no pyproject.toml inside: the worker would load micropip.
     The archive is reproducible (sorted entries, fixed mtimes).
@@ -364,33 +505,43 @@ def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path) -> d
         raise PatchError(f"{entry}: expected an `if __name__ == \"__main__\": ft.run(main)` block")
 
     package = app_dir.name
-    members: list[tuple[str, bytes]] = []
-    members.append(("main.py", LAUNCHER.format(module=f"{package}.main", package=package).encode()))
-    for src_root, arc_root in ((app_dir, package), (engine_dir, engine_dir.name), (vendor_dir, "__pypackages__")):
+    tree = dest.parent / (dest.name + ".tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir(parents=True)
+    (tree / "main.py").write_text(LAUNCHER.format(module=f"{package}.main", package=package))
+    for src_root, arc_root in ((app_dir, package), (engine_dir, engine_dir.name), (vendor_dir, "vendor")):
         for path in _source_files(src_root):
             rel = path.relative_to(src_root).as_posix()
             if src_root == app_dir and (rel.split("/")[0] in ("assets", "tests")
                                          or rel in ("requirements.txt", "pyproject.toml")):
                 continue
-            members.append((f"{arc_root}/{rel}", path.read_bytes()))
-    if not (app_dir / "__init__.py").exists():
-        members.append((f"{package}/__init__.py", b""))
-    names = [n for n, _ in members]
-    if len(names) != len(set(names)):
-        raise PatchError(f"app.tar.gz: duplicate entries {sorted(n for n in names if names.count(n) > 1)}")
+            target = tree / arc_root / rel
+            if target.exists():
+                raise PatchError(f"app.tar.gz: {arc_root}/{rel} would be packed twice")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    if not (tree / package / "__init__.py").exists():
+        (tree / package / "__init__.py").write_bytes(b"")
+    compiled = precompile(tree, pyodide_dir) if pyodide_dir else {"precompiled": False}
+    zipped = zip_vendored(tree / "vendor", tree / "__pypackages__", sourceless=compiled["precompiled"])
+    shutil.rmtree(tree / "vendor")
+
+    names = sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file())
     if any(n in ("requirements.txt", "pyproject.toml") for n in names):
         raise PatchError("app.tar.gz must not contain requirements.txt/pyproject.toml (micropip)")
-
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for name, data in sorted(members):
+        for name in names:
+            data = (tree / name).read_bytes()
             info = tarfile.TarInfo(name)
             info.size, info.mtime, info.mode = len(data), 0, 0o644
             tar.addfile(info, io.BytesIO(data))
+    shutil.rmtree(tree)
     with open(dest, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0, compresslevel=9,
                                               filename="") as gz:
         gz.write(raw.getvalue())
-    return {"files": len(members), "uncompressed": len(raw.getvalue()), "compressed": dest.stat().st_size}
+    return {"files": len(names), "vendored_zip_entries": zipped, "uncompressed": len(raw.getvalue()),
+            "compressed": dest.stat().st_size, **compiled}
 
 
 def make_icons(source: Path, site: Path) -> list[dict]:
@@ -532,7 +683,7 @@ def input_fingerprint(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_EN
 
 
 def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
-          icon: Path = DEFAULT_ICON, quiet: bool = False) -> BuildResult:
+          icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False) -> BuildResult:
     start = time.monotonic()
     app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
     versions = check_versions()
@@ -568,15 +719,24 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     # 2. Flutter's loader and the Python worker.
     boot = staging / "flutter_bootstrap.js"
     boot.write_text(patch_flutter_bootstrap(boot.read_text(encoding="utf-8")), encoding="utf-8")
-    patch_python_worker((staging / "python-worker.js").read_text(encoding="utf-8"))
+    worker = staging / "python-worker.js"
+    worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8")), encoding="utf-8")
+    pyjs = staging / "python.js"
+    pyjs.write_text(patch_python_js(pyjs.read_text(encoding="utf-8"),
+                                    (TEMPLATES / "python-early.js").read_text(encoding="utf-8")),
+                    encoding="utf-8")
     dart = staging / "main.dart.js"
     dart.write_text(patch_main_dart_js(dart.read_text(encoding="utf-8")), encoding="utf-8")
 
     # 3. The app: vendored packages + engine + app package, without requirements.txt.
     vendor = staging.parent / (out.name + ".vendor")
     shutil.rmtree(vendor, ignore_errors=True)
-    vendored = vendor_distributions(vendor)
-    packed = pack_app(app_dir, engine_dir, staging / "app.tar.gz", vendor)
+    extra, not_vendored = imported_distributions([app_dir, engine_dir], {app_dir.name, engine_dir.name})
+    for module, why in not_vendored.items():
+        log(f"not in the browser build: {module} ({why})")
+    vendored = vendor_distributions(vendor, extra)
+    packed = pack_app(app_dir, engine_dir, staging / "app.tar.gz", vendor,
+                      None if no_precompile else web / "pyodide")
     shutil.rmtree(vendor)
     app_assets = app_dir / "assets"
     if app_assets.is_dir():  # like `flet publish`: the app's assets are served from the root
@@ -593,7 +753,8 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     build_hash = write_service_worker(staging)
 
     report = size_report(staging)
-    report.update(build_hash=build_hash, flet=versions, vendored=vendored, app_archive=packed,
+    report.update(build_hash=build_hash, flet=versions, vendored=vendored, not_vendored=not_vendored,
+                  app_archive=packed,
                   optional_fonts_kept=kept_fonts, pyodide=pyodide_version,
                   pruned_bytes=sum(s for _, s, _ in pruned))
     shutil.rmtree(out, ignore_errors=True)
@@ -614,9 +775,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", type=Path, default=DEFAULT_ENGINE, help="engine package (default: engine/)")
     parser.add_argument("--icon", type=Path, default=DEFAULT_ICON, help="source icon (default: assets/icon.png)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: build/out/site)")
+    parser.add_argument("--no-precompile", action="store_true",
+                        help="ship Python sources only (skip byte-compiling them with Node.js)")
     args = parser.parse_args(argv)
     try:
-        build(args.app, args.engine, args.out, args.icon)
+        build(args.app, args.engine, args.out, args.icon, no_precompile=args.no_precompile)
     except PatchError as err:
         print(f"build_pwa: FAILED: {err}", file=sys.stderr)
         return 2

@@ -13,19 +13,17 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tests.browser_support import CHROMIUM_ARGS, PHONE_VIEWPORT, FlutterPage
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "cache"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 SUB_PATH = "/apps/farkle-table/"  # served under a sub-path: proves the site uses relative URLs
 BOOT_TIMEOUT_MS = 90_000
 
@@ -39,7 +37,7 @@ def load_build_module() -> ModuleType:
     return module
 
 
-def built_site(app_dir: Path, engine_dir: Path = ROOT / "engine") -> tuple[Path, dict[str, Any]]:
+def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine") -> tuple[Path, dict[str, Any]]:
     """The built site for these inputs: reused from build/cache/ when nothing changed."""
     bp = load_build_module()
     key = bp.input_fingerprint(app_dir, engine_dir)
@@ -114,13 +112,14 @@ class Browser:
         self._pw = sync_playwright().start()
         self.context = self._pw.chromium.launch_persistent_context(
             str(self.profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            offline=self.offline, viewport={"width": 900, "height": 1000},
+            offline=self.offline, viewport=PHONE_VIEWPORT,
         )
         self.context.on("request", lambda r: self.requests.append(r.url))
         if self.offline:
             self.cut_network()
         self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        self.flutter = FlutterPage(self.page)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -140,13 +139,6 @@ class Browser:
 
         self.context.route("**/*", block)
 
-    def open(self, url: str) -> None:
-        self.page.goto(url, wait_until="commit")
-
-    def enable_semantics(self) -> None:
-        """Flutter draws on a canvas: switch its accessibility tree on (FLET_NOTES)."""
-        self.page.locator("flt-semantics-placeholder").dispatch_event("click", timeout=BOOT_TIMEOUT_MS)
-
     def wait_sw_control(self, timeout_ms: int = 60_000) -> str:
         self.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_ms)
         return str(self.page.evaluate("navigator.serviceWorker.controller.scriptURL"))
@@ -156,14 +148,19 @@ class Browser:
                 if not u.startswith(("http://127.0.0.1", "data:", "blob:", "chrome-extension:"))]
 
 
-def time_to_interactive(browser: Browser, url: str | None, ready: Any, reload: bool = False) -> float:
-    """Seconds from navigation to `ready(page)` returning (the app answers to input)."""
+def app_ready(page: FlutterPage) -> None:
+    """The home screen answers: its "New game" button is in the accessibility tree."""
+    page.button("New game").wait_for(state="visible", timeout=BOOT_TIMEOUT_MS)
+
+
+def time_to_interactive(browser: Browser, url: str | None = None, reload: bool = False,
+                        ready: Callable[[FlutterPage], None] = app_ready) -> float:
+    """Seconds from navigation until ``ready`` returns (the app answers to input)."""
     start = time.monotonic()
     if reload:
-        browser.page.reload(wait_until="commit")
+        browser.flutter.reload(BOOT_TIMEOUT_MS)
     else:
         assert url
-        browser.open(url)
-    browser.enable_semantics()
-    ready(browser.page)
+        browser.flutter.open(url, BOOT_TIMEOUT_MS)
+    ready(browser.flutter)
     return time.monotonic() - start

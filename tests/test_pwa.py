@@ -14,14 +14,15 @@ import io
 import json
 import re
 import tarfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser_support import FlutterPage
 from tests.pwa_harness import (
     ROOT,
-    SUB_PATH,
     Browser,
     built_site,
     load_build_module,
@@ -30,7 +31,6 @@ from tests.pwa_harness import (
 )
 
 bp = load_build_module()
-STANDIN = ROOT / "build" / "dev_standin"
 SIZE_BUDGET = 36_000_000
 
 
@@ -123,15 +123,10 @@ def test_pack_app_refuses_an_app_without_entry_point(tmp_path: Path) -> None:
 # --------------------------------------------------------------------- the built site
 
 
-def app_under_test() -> Path:
-    """The real app once it has its entry point; the build's stand-in before that."""
-    entry = ROOT / "app" / "main.py"
-    return ROOT / "app" if entry.is_file() and "def main(" in entry.read_text() else STANDIN
-
-
 @pytest.fixture(scope="module")
 def site() -> tuple[Path, dict[str, Any]]:
-    return built_site(app_under_test())
+    """The real app (app/ + engine/) built once per input hash."""
+    return built_site()
 
 
 def test_site_is_complete_small_and_relative(site: tuple[Path, dict[str, Any]]) -> None:
@@ -148,12 +143,18 @@ def test_site_is_complete_small_and_relative(site: tuple[Path, dict[str, Any]]) 
     assert "sw.js" in index and 'flet.pyodideUrl="./pyodide/pyodide.mjs"' in index
     with tarfile.open(root / "app.tar.gz") as tar:
         names = tar.getnames()
+        vendored = zipfile.ZipFile(io.BytesIO(tar.extractfile("__pypackages__").read())).namelist()  # type: ignore[union-attr]
     assert "requirements.txt" not in names and "pyproject.toml" not in names
-    for module in ("main.py", "engine/__init__.py", "__pypackages__/flet/__init__.py",
-                   "__pypackages__/tinydb/__init__.py", "__pypackages__/qrcode/__init__.py",
-                   "__pypackages__/png.py", "__pypackages__/msgpack/fallback.py"):
-        assert module in names
-    assert not [n for n in names if n.endswith((".so", ".pyc"))]
+    assert {"main.py", "engine/__init__.py"} <= set(names)
+    if report["app_archive"]["precompiled"]:  # bytecode of the Python that the site ships
+        tag = "cpython-" + "".join(report["app_archive"]["python"].split(".")[:2])
+        assert f"engine/__pycache__/__init__.{tag}.pyc" in names
+        for module in ("flet/__init__", "tinydb/__init__", "qrcode/__init__", "png",
+                       "msgpack/fallback", "repath", "six"):
+            assert f"{module}.pyc" in vendored
+    else:
+        assert {"flet/__init__.py", "png.py", "msgpack/fallback.py"} <= set(vendored)
+    assert not [n for n in names + vendored if n.endswith((".so", ".dylib", ".pyd"))]
 
 
 def test_service_worker_precaches_every_file_by_hash(site: tuple[Path, dict[str, Any]]) -> None:
@@ -192,56 +193,86 @@ def test_manifest_is_installable(site: tuple[Path, dict[str, Any]]) -> None:
 # --------------------------------------------------------------------- in Chromium
 
 
-class StandinDriver:
-    """build/dev_standin: a counter kept in SharedPreferences."""
-
-    def ready(self, page: Any) -> None:
-        page.get_by_role("button", name="Add throw").wait_for(timeout=90_000)
-
-    def play(self, page: Any, throws: int, start: int) -> int:
-        for n in range(start + 1, start + throws + 1):
-            page.get_by_role("button", name="Add throw").click()
-            page.get_by_text(f"Throws: {n}").wait_for(timeout=10_000)
-        return start + throws
-
-    def expect_state(self, page: Any, count: int) -> None:
-        page.get_by_text(f"Throws: {count}").wait_for(timeout=10_000)
+def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
+    page.click_button("New game")
+    for seat, name in enumerate(names, start=1):
+        page.type_into(f"Player {seat} name", name)
+    if target:
+        page.type_into("Target", target)
+    page.click_button("Start game")
+    page.wait_for_text(f"Enter {names[0]}'s throw")
 
 
-def driver_for(app_dir: Path) -> Any:
-    return StandinDriver()
+def throw(page: FlutterPage, faces: str) -> None:
+    """Tap the faces in (each shown before the next tap), then enter the throw."""
+    from playwright.sync_api import expect
+
+    entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
+    for count, face in enumerate(faces.split(), start=1):
+        page.click_button(f"Face {face}")
+        expect(entered).to_have_count(count)
+    page.click_button("Enter throw")
 
 
 @pytest.mark.browser
 def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    """Load once online; then with the server gone and the network cut: reload, keep
-    playing, restart the browser on the same profile: the data is still there."""
+    """Load once online and start a game. Then with the server gone and the network cut:
+    reload (deep in the game's URL), finish the game, start another; restart the browser
+    on the same profile: both games are still there. Nothing is ever fetched off-machine."""
     root, _ = site
-    drv = driver_for(app_under_test())
     profile = tmp_path / "profile"
     external: list[str] = []
     with serving(root, tmp_path / "www") as server:
         url = server.url
         with Browser(profile) as b:
-            tti = time_to_interactive(b, url, drv.ready)
-            sw_url = b.wait_sw_control()
-            assert sw_url == url + "sw.js"
+            page = b.flutter
+            tti = time_to_interactive(b, url)
+            assert b.wait_sw_control() == url + "sw.js"
             manifest = b.page.evaluate(
                 "fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
-            assert manifest["name"] == "Farkle Table"
-            state = drv.play(b.page, 2, 0)
+            assert manifest["name"] == "Farkle Table" and manifest["display"] == "standalone"
+            new_game(page, "Ann", "Bob", target="1000")
+            throw(page, "2 2 3 3 4 6")
+            page.wait_for_text("Farkle! 2 2 3 3 4 6 has nothing to set aside.")
+            page.wait_for_text("Enter Bob's throw")
+            game_url = b.page.url
+            assert game_url.startswith(url + "game/"), game_url
 
             server.stop()
             b.cut_network()
-            offline_tti = time_to_interactive(b, None, drv.ready, reload=True)
-            drv.expect_state(b.page, state)
+            offline_tti = time_to_interactive(b, reload=True,
+                                              ready=lambda p: p.wait_for_text("Enter Bob's throw", 90_000))
             assert b.page.evaluate("navigator.serviceWorker.controller !== null")
-            state = drv.play(b.page, 1, state)
+            throw(page, "5 2 3 4 6 6")
+            page.click_button("Die 4 shows 5")
+            page.click_button("Roll five dice")
+            throw(page, "1 1 1 2 3")
+            page.click_button("Best: keep 1 1 1 for 1,000")
+            page.click_button("Bank 1,050")
+            page.wait_for_text("Bob is on the board with 1,050.")
+            throw(page, "1 2 3 3 3 5")
+            page.click_button("Best: keep 1 3 3 3 5 for 450")
+            page.click_button("Roll one die")
+            throw(page, "1")
+            page.click_button("Die 1 shows 1")
+            page.click_button("Hot dice! Roll six again")
+            throw(page, "1 2 3 4 5 6")
+            page.click_button("Best: keep 1 2 3 4 5 6 for 1,500")
+            page.click_button("Bank 2,050")
+            page.wait_for_text("Ann wins!")
+
+            page.button("Home").first.click()
+            new_game(page, "Cy", "Di")
+            throw(page, "2 2 3 3 4 6")
+            page.wait_for_text("Enter Di's throw")
             external += b.external_requests()
 
-    with Browser(profile, offline=True) as b:  # browser restart, still offline, no server
-        relaunch_tti = time_to_interactive(b, url, drv.ready)
-        drv.expect_state(b.page, state)
+    with Browser(profile, offline=True) as b:  # browser restart: still offline, no server
+        page = b.flutter
+        relaunch_tti = time_to_interactive(b, url)
+        page.wait_for_text("Ann won")
+        page.page.get_by_text(re.compile("Cy")).first.click()
+        page.wait_for_text("Enter Di's throw")
         external += b.external_requests()
     assert external == [], f"requests left the machine: {external}"
     print(f"\nTTI cold {tti:.1f} s, offline reload {offline_tti:.1f} s, relaunch {relaunch_tti:.1f} s")
