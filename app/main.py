@@ -13,7 +13,7 @@ import flet as ft
 
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, default_data_dir
-from app.views.home import home_controls
+from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
 from app.views.organizer import OrganizerScreens
@@ -50,6 +50,7 @@ class FarkleApp:
         self.view = ft.View(route="/", padding=12, scroll=ft.ScrollMode.AUTO)
         self.table = TableScreen(self)
         self.lookup = LookupScreen(self)
+        self.home_screen = HomeScreen(self)
         self.new_game: NewGameScreen | None = None
         self.organizer = OrganizerScreens(self)
         self.join = JoinScreen(self)
@@ -70,6 +71,7 @@ class FarkleApp:
         await self.render()
 
     async def navigate(self, route: str) -> None:
+        self.home_screen.message = None
         if route == self.page.route:
             await self.render()
         else:
@@ -85,6 +87,33 @@ class FarkleApp:
             return
         self.new_game = NewGameScreen(self, list(game.players), game.rules)
         await self.navigate("/new")
+
+    def service(self, kind: type[Any]) -> Any:
+        """The page's one service of this kind (file picker, clipboard), created on first use."""
+        found = next((service for service in self.page.services if isinstance(service, kind)), None)
+        if found is None:
+            found = kind()
+            self.page.services.append(found)
+        return found
+
+    def confirm(self, title: str, text: str, action_label: str, action: Any, key: str) -> None:
+        """Ask before something that cannot be undone; ``action`` runs only on yes."""
+
+        async def confirmed(event: Any) -> None:
+            self.page.pop_dialog()
+            await action()
+
+        async def cancelled(event: Any) -> None:
+            self.page.pop_dialog()
+
+        self.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(title),
+                content=ft.Text(text),
+                actions=[ft.TextButton("Cancel", on_click=cancelled, key=f"{key}-cancel"),
+                         ft.FilledButton(action_label, on_click=confirmed, key=key)],
+            )
+        )
 
     async def toggle_theme(self) -> None:
         dark = self.page.theme_mode != ft.ThemeMode.DARK
@@ -163,13 +192,7 @@ class FarkleApp:
 
     async def home(self) -> list[ft.Control]:
         self.new_game = None
-        warnings = [problem.message() for problem in self.keeper.store.problems]
-        usage = await self.keeper.store.usage()
-        if usage.nearly_full:
-            warnings.append(
-                f"Storage is {usage.fraction_used:.0%} full: delete old finished games to keep room for new ones."
-            )
-        return home_controls(self, await self.keeper.summaries(), warnings)
+        return await self.home_screen.build_controls()
 
     async def show_rules_dialog(self) -> None:
         game = self.keeper.game

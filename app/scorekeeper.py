@@ -6,6 +6,7 @@ the store for every write. An action is shown only after the store has kept it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -117,6 +118,20 @@ class Scorekeeper:
         await self.store.delete("games", game_id)
         if self.game_id == game_id:
             self.game = self.game_id = None
+
+    async def delete_finished(self) -> int:
+        """Delete every finished game (unfinished ones are never touched); how many went."""
+        finished = [summary.id for summary in await self.summaries() if summary.finished]
+        for game_id in finished:
+            await self.delete_game(game_id)
+        return len(finished)
+
+    async def export_games(self) -> bytes:
+        """Every readable game as one JSON file a person can keep or move to another device."""
+        documents = await self.store.load_all("games")
+        export = {"format": "farkle-table-games", "version": 1, "exported": utc_now_iso(),
+                  "games": list(documents.values())}
+        return json.dumps(export, indent=1).encode("utf-8")
 
     async def summaries(self) -> list[GameSummary]:
         """Every readable game, most recently played first."""

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Optional
 
 import pytest
 
+from app.storage import DATA_DIR_ENV
+
 from tests.browser_support import FlutterPage, chromium_missing_reason, launch_chromium, start_app_server
 
 if TYPE_CHECKING:
@@ -37,6 +39,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if must_fail:
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty data folder the app (started in this test process) keeps its games in."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    return folder
 
 
 @pytest.fixture

@@ -35,6 +35,7 @@ from typing import Any, Optional, TypeVar, Union
 import flet as ft
 import msgpack
 from flet.controls.base_control import BaseControl
+from flet.controls.dialog_control import DialogControl
 from flet.controls.context import _context_page, context
 from flet.controls.keys import Key
 from flet.messaging.connection import Connection
@@ -288,6 +289,8 @@ class FletHarness:
             if isinstance(value, BaseControl):
                 if not include_hidden and getattr(value, "visible", True) is False:
                     return
+                if not include_hidden and isinstance(value, DialogControl) and not value.open:
+                    return  # a closed dialog stays in the page until the client confirms it is gone
                 disabled = disabled or bool(getattr(value, "disabled", False))
                 yield value, disabled
             if dataclasses.is_dataclass(value) and not isinstance(value, type):

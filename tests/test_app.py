@@ -2,61 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from app.main import main
-from app.storage import DATA_DIR_ENV
+from app.storage import MemoryPrefs, PrefsStore
+from engine import Game
+from tests.app_driver import keep, run, saved_events, start_game, throw
 from tests.flet_harness import FletHarness, control_key
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
-    return folder
-
-
-def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/") -> Any:
-    async def session() -> Any:
-        async with FletHarness(main, route=route) as ui:
-            return await test(ui)
-
-    return asyncio.run(session())
-
-
-async def start_game(ui: FletHarness, *names: str, preset: str | None = None, target: str | None = None) -> None:
-    await ui.click("new-game")
-    for _ in range(len(names) - 2):
-        await ui.click("add-player")
-    for seat, name in enumerate(names, start=1):
-        await ui.type_text(f"player-name-{seat}", name)
-    if preset:
-        await ui.set_value("preset", preset, event="select")
-    if target:
-        await ui.type_text("rule-target", target)
-    await ui.click("start-game")
-
-
-async def throw(ui: FletHarness, faces: str) -> None:
-    for face in faces.split():
-        await ui.click(f"face-{face}")
-    await ui.click("enter-throw")
-
-
-async def keep(ui: FletHarness, *positions: int) -> None:
-    for position in positions:
-        await ui.click(f"die-{position}")
-
-
-def saved_events(data_dir: Path) -> list[dict[str, Any]]:
-    (game_file,) = (data_dir / "games").glob("*.json")
-    return json.loads(game_file.read_text())["events"]
 
 
 def test_a_new_game_starts_from_the_form_and_shows_whose_turn_it_is(data_dir):
@@ -269,5 +221,81 @@ def test_every_control_a_person_can_use_has_a_name(data_dir):
         assert ui.unlabelled_controls() == []
         await ui.navigate("/lookup")
         assert ui.unlabelled_controls() == []
+
+    run(test)
+
+
+async def finish_a_game(ui: FletHarness, *names: str) -> None:
+    await start_game(ui, *names, target="1000")
+    await throw(ui, "1 1 1 5 2 3")
+    await keep(ui, 0, 1, 2, 5)
+    await ui.click("bank")
+    await throw(ui, "2 2 3 3 4 6")
+    await ui.navigate("/")
+
+
+def test_deleting_finished_games_keeps_the_unfinished_ones(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await finish_a_game(ui, "Ann", "Bob")
+        await start_game(ui, "Cy", "Di")
+        await ui.navigate("/")
+        await ui.click("delete-finished")
+        await ui.click("confirm-delete-finished")
+        assert ui.text_of("home-message") == "Deleted 1 finished games; unfinished games are kept."
+        assert "Cy 0, Di 0" in ui.texts() and "No finished game yet." in ui.texts()
+        assert len(list((data_dir / "games").glob("*.json"))) == 1
+
+    run(test)
+
+
+def test_one_game_is_deleted_only_after_confirming(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await ui.navigate("/")
+        (delete,) = [key for control, _ in ui.walk() if str(key := control_key(control)).startswith("delete-")
+                     and key != "delete-finished"]
+        await ui.click(delete)
+        await ui.click("confirm-delete-cancel")
+        assert "Ann 0, Bob 0" in ui.texts()
+        await ui.click(delete)
+        await ui.click("confirm-delete")
+        assert ui.text_of("home-message") == "Deleted the game Ann 0, Bob 0."
+        assert "None: start a new game." in ui.texts()
+
+    run(test)
+
+
+def test_every_game_exports_as_one_json_file(data_dir):
+    saved: list[dict[str, Any]] = []
+
+    def save_file(ui: FletHarness, service: Any, args: Any) -> str:
+        saved.append(args)
+        return "/home/keeper/" + args["file_name"]
+
+    async def test(ui: FletHarness) -> None:
+        await finish_a_game(ui, "Ann", "Bob")
+        await ui.click("export-games")
+        export = json.loads(saved[0]["src_bytes"])
+        assert [game["players"] for game in export["games"]] == [["Ann", "Bob"]]
+        assert Game.from_events(export["games"][0]["events"]).winner == 0
+        assert ui.text_of("home-message").startswith("Every game saved as /home/keeper/farkle-table-games.json")
+
+    run(test, services={("FilePicker", "save_file"): save_file})
+
+
+def test_a_nearly_full_browser_store_warns_and_offers_export_and_clean_up(monkeypatch):
+    prefs = MemoryPrefs()
+
+    async def small_store(page: Any) -> PrefsStore:
+        return await PrefsStore.open(prefs, quota_bytes=1_500)
+
+    monkeypatch.setattr("app.main.open_store", small_store)
+
+    async def test(ui: FletHarness) -> None:
+        for players in (("Ann", "Bob"), ("Cy", "Di"), ("Ed", "Flo")):
+            await finish_a_game(ui, *players)
+        assert "full: export your games, then delete finished ones" in ui.text_of("store-problems")
+        assert "3 games kept on this device" in ui.text_of("storage-usage")
+        assert not ui.is_disabled("export-games") and not ui.is_disabled("delete-finished")
 
     run(test)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,9 +12,8 @@ import zxingcpp
 from PIL import Image
 
 import flet as ft
-from app.main import FarkleApp, main
 from app.organizer import COLLECTION, Organizer
-from app.storage import DATA_DIR_ENV, MemoryStore, StoreWriteError
+from app.storage import MemoryStore, StoreWriteError
 from engine import (
     CodeDamaged,
     Game,
@@ -31,30 +28,9 @@ from engine import (
     typing_form,
 )
 from engine.codec import places_from
+from tests.app_driver import app_of, run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
-    return folder
-
-
-def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", **options: Any) -> Any:
-    async def session() -> Any:
-        async with FletHarness(main, route=route, **options) as ui:
-            return await test(ui)
-
-    return asyncio.run(session())
-
-
-def app_of(ui: FletHarness) -> FarkleApp:
-    handler = ui.page.on_route_change
-    app = getattr(handler, "__self__", None)
-    assert isinstance(app, FarkleApp)
-    return app
 
 
 def organizer_of(ui: FletHarness) -> Organizer:

@@ -2,49 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 import zxingcpp
 from PIL import Image
 
 import flet as ft
-from app.main import FarkleApp, main
 from app.qr import qr_image, read_qr_texts, scanner_available
-from app.storage import DATA_DIR_ENV
 from app.views.tournament_table import result_qr_text
 from engine import Rules, Tournament, decode_result, read_code, safe_form, typing_form
+from tests.app_driver import app_of, run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
 
 ORGANIZER = "http://192.168.1.20:8550"
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
-    return folder
-
-
-def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/") -> Any:
-    async def session() -> Any:
-        async with FletHarness(main, route=route) as ui:
-            return await test(ui)
-
-    return asyncio.run(session())
-
-
-def app_of(ui: FletHarness) -> FarkleApp:
-    app = getattr(ui.page.on_route_change, "__self__", None)
-    assert isinstance(app, FarkleApp)
-    return app
 
 
 def final_of_four(link_base: str = ORGANIZER) -> tuple[Tournament, str]:

@@ -735,18 +735,12 @@ class OrganizerScreens:
         t = self.tournament
         return t.standings_csv() if what == "standings" else t.results_csv()
 
-    def service(self, kind: type[Any]) -> Any:
-        found = next((s for s in self.app.page.services if isinstance(s, kind)), None)
-        if found is None:
-            found = kind()
-            self.app.page.services.append(found)
-        return found
 
     async def save_csv(self, what: str) -> None:
         text = self.csv_text(what)
         name = self.organizer.export_name(what)
         try:
-            saved = await self.service(ft.FilePicker).save_file(
+            saved = await self.app.service(ft.FilePicker).save_file(
                 dialog_title=f"Save the {what} as CSV", file_name=name, src_bytes=text.encode("utf-8"),
                 allowed_extensions=["csv"])
         except Exception as error:  # noqa: BLE001 - e.g. no file dialog here: offer the text instead
@@ -760,7 +754,7 @@ class OrganizerScreens:
         text = self.csv_text(what)
         self.shown_csv = text
         try:
-            await self.service(ft.Clipboard).set(text)
+            await self.app.service(ft.Clipboard).set(text)
         except Exception as error:  # noqa: BLE001
             self.tell(f"The clipboard is not available ({error}): the CSV is shown below.", error=True)
         else:

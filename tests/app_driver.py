@@ -1,0 +1,64 @@
+"""Driving the real app without a browser: one place for what every app test needs.
+
+``data_dir`` (a fixture in conftest) points the app at an empty folder; :func:`run` opens
+the app in a client-less Flet session; the rest are the taps a scorekeeper makes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from app.main import FarkleApp, main
+from tests.flet_harness import FletHarness
+
+__all__ = ["run", "app_of", "start_game", "throw", "keep", "saved_events"]
+
+
+def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", **options: Any) -> Any:
+    """Open the app on ``route`` and run ``test`` against it (options go to the harness)."""
+
+    async def session() -> Any:
+        async with FletHarness(main, route=route, **options) as ui:
+            return await test(ui)
+
+    return asyncio.run(session())
+
+
+def app_of(ui: FletHarness) -> FarkleApp:
+    app = getattr(ui.page.on_route_change, "__self__", None)
+    assert isinstance(app, FarkleApp)
+    return app
+
+
+async def start_game(ui: FletHarness, *names: str, preset: str | None = None, target: str | None = None) -> None:
+    await ui.click("new-game")
+    for _ in range(len(names) - 2):
+        await ui.click("add-player")
+    for seat, name in enumerate(names, start=1):
+        await ui.type_text(f"player-name-{seat}", name)
+    if preset:
+        await ui.set_value("preset", preset, event="select")
+    if target:
+        await ui.type_text("rule-target", target)
+    await ui.click("start-game")
+
+
+async def throw(ui: FletHarness, faces: str) -> None:
+    for face in faces.split():
+        await ui.click(f"face-{face}")
+    await ui.click("enter-throw")
+
+
+async def keep(ui: FletHarness, *positions: int) -> None:
+    for position in positions:
+        await ui.click(f"die-{position}")
+
+
+def saved_events(data_dir: Path) -> list[dict[str, Any]]:
+    (game_file,) = (data_dir / "games").glob("*.json")
+    events: list[dict[str, Any]] = json.loads(game_file.read_text())["events"]
+    return events
