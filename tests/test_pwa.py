@@ -14,6 +14,7 @@ import io
 import json
 import re
 import tarfile
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -276,3 +277,35 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
         external += b.external_requests()
     assert external == [], f"requests left the machine: {external}"
     print(f"\nTTI cold {tti:.1f} s, offline reload {offline_tti:.1f} s, relaunch {relaunch_tti:.1f} s")
+
+
+@pytest.mark.browser
+def test_a_new_deployment_takes_over(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """Deploy build A, load it; deploy build B over it: B's service worker installs,
+    takes over the open page, deletes A's cache, and B is what the next load runs."""
+    import shutil
+
+    root, report = site
+    deployed = tmp_path / "deployed"
+    shutil.copytree(root, deployed)
+    with serving(deployed, tmp_path / "www") as server, Browser(tmp_path / "profile") as b:
+        time_to_interactive(b, server.url)
+        b.wait_sw_control()
+        cache_names = "caches.keys().then(k => k.filter(n => n.startsWith('farkle-table:')))"
+        assert b.page.evaluate(cache_names) == [f"farkle-table:/apps/farkle-table/:{report['build_hash']}"]
+
+        index = deployed / "index.html"  # build B: a changed page, its own sw.js
+        index.write_text(index.read_text().replace("<title>", "<!-- build B --><title>"))
+        build_b = bp.write_service_worker(deployed)
+        assert build_b != report["build_hash"]
+
+        b.page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        deadline = time.monotonic() + 90
+        while b.page.evaluate(cache_names) != [f"farkle-table:/apps/farkle-table/:{build_b}"]:
+            assert time.monotonic() < deadline, b.page.evaluate(cache_names)
+            time.sleep(0.25)
+        assert b.page.evaluate("navigator.serviceWorker.controller.state") == "activated"
+        server.stop()  # from here on, only build B's cache can answer
+        time_to_interactive(b, reload=True)
+        served = b.page.evaluate("fetch('index.html').then(r => r.text())")
+        assert "<!-- build B -->" in served
