@@ -169,7 +169,8 @@ class FarkleApp:
                 back = icon_button(ft.Icons.ARROW_BACK, "Back to the table",
                                      on_click=on(self.navigate, f"/game/{parts[1]}"))
                 return "History", history_controls(game), [back]
-            return " · ".join(game.players), self.table.build_controls(), self.table_actions(parts[1]) + [
+            title = self.keeper.meta.get("title") or " · ".join(game.players)
+            return title, self.table.build_controls(), self.table_actions(parts[1]) + [
                 lookup_button]
         return "Farkle Table", await self.home(), [
             icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",

@@ -358,24 +358,22 @@ class TableScreen:
     def game_over(self, state: GameState) -> ft.Control:
         assert state.winner is not None
         places = self.game.places
-        lines = [
+        lines: list[ft.Control] = [
             ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18)
             for seat in self.game.standings
         ]
         handover = result_panel(self.app, self.game)  # a tournament table's signed result code
-        if handover is not None:
-            lines.append(handover)  # type: ignore[arg-type]  # a Text list, plus the hand-over panel
+        buttons = [big_button("Home", on(self.app.navigate, "/"), filled=False, expand=True)]
+        if handover is None:
+            buttons.insert(0, big_button("Rematch", on(self.app.rematch), key="rematch", expand=True))
+        else:
+            lines.append(handover)
         return ft.Column(
             [
                 ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD),
                 ft.Text("Final standings", size=16),
                 *lines,
-                ft.Row(
-                    [
-                        big_button("Rematch", on(self.app.rematch), key="rematch", expand=True),
-                        big_button("Home", on(self.app.navigate, "/"), filled=False, expand=True),
-                    ]
-                ),
+                ft.Row(buttons),
             ],
             spacing=8,
         )
