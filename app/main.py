@@ -186,9 +186,9 @@ class FarkleApp:
     def table_actions(self, game_id: str) -> list[ft.Control]:
         return [
             icon_button(ft.Icons.UNDO, "Undo", on_click=on(self.table.undo), key="undo"),
-            icon_button(ft.Icons.HISTORY, "History",
+            icon_button(ft.Icons.HISTORY, "History", key="history",
                           on_click=on(self.navigate, f"/game/{game_id}/history")),
-            icon_button(ft.Icons.TUNE, "Change rules", on_click=on(self.show_rules_dialog)),
+            icon_button(ft.Icons.TUNE, "Change rules", on_click=on(self.show_rules_dialog), key="change-rules"),
         ]
 
     async def home(self) -> list[ft.Control]:

@@ -299,3 +299,61 @@ def test_a_nearly_full_browser_store_warns_and_offers_export_and_clean_up(monkey
         assert not ui.is_disabled("export-games") and not ui.is_disabled("delete-finished")
 
     run(test)
+
+
+def test_a_tie_for_the_win_asks_for_each_tied_players_roll_off_die(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", target="1000")
+        for _ in range(2):
+            await throw(ui, "1 1 1 5 2 3")
+            await keep(ui, 0, 1, 2, 5)
+            await ui.click("bank")
+        assert "Ann and Bob are tied at 1,050: each throws one die, highest wins." in ui.texts()
+        assert ui.is_disabled("record-roll-off")
+        await ui.click("roll-off-0-4")
+        await ui.click("roll-off-1-4")
+        await ui.click("record-roll-off")
+        assert "Ann and Bob tied again with 4s: throw again." in ui.texts()
+        await ui.click("roll-off-0-2")
+        await ui.click("roll-off-1-6")
+        await ui.click("record-roll-off")
+        assert "Bob wins!" in ui.texts() and "1. Bob 1,050" in ui.texts()
+
+    run(test)
+
+
+def test_the_history_lists_every_turn_with_its_throws(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 1 1 5 2 3")
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        await throw(ui, "2 2 3 3 4 6")
+        await ui.click("history")
+        assert ui.texts()[:4] == [
+            "2. Bob: farkled · total 0",
+            "2 2 3 3 4 6 → farkle",
+            "1. Ann: banked 1,050 · total 1,050",
+            "1 1 1 2 3 5 → kept 1 1 1 5",
+        ]
+
+    run(test)
+
+
+def test_switching_to_progressive_mid_game_takes_effect_next_turn(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 1 1 5 2 3")
+        await ui.click("change-rules")
+        await ui.set_value("switch-progressive", True)
+        await ui.click("apply-rules")
+        assert any(text.startswith("From the next turn: Progressive: to 10,000") for text in ui.texts())
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        assert "On offer to Bob" not in " ".join(ui.texts())
+        await throw(ui, "1 1 1 5 2 3")
+        await keep(ui, 0, 1, 2, 5)
+        await ui.click("bank")
+        assert "On offer to Ann: 1,050 with TWO dice" in ui.texts()
+
+    run(test)

@@ -342,7 +342,7 @@ class TableScreen:
                 ft.Row(
                     [
                         die_button(face, f"{state.players[seat]} threw {face}",
-                                   on(self.pick_roll_off, seat, face),
+                                   on(self.pick_roll_off, seat, face), key=f"roll-off-{seat}-{face}",
                                    selected=chosen == face, size=44)
                         for face in range(1, 7)
                     ],
