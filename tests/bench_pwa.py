@@ -1,0 +1,89 @@
+"""Benchmarks of the offline PWA: site size, and time to interactive in Chromium.
+
+    .venv/bin/python tests/bench_pwa.py [--runs 3] [--json build/out/bench-pwa.json]
+
+Builds the site (cached by input hash, like tests/test_pwa.py), serves it with http.server
+under a sub-path, and for each run takes a fresh browser profile through:
+
+- cold: first visit, empty profile, nothing cached (the service worker installs meanwhile);
+- warm: the browser closed and started again on the same profile (service worker cache);
+- offline: a reload with the server stopped and the network cut.
+
+Time to interactive = from navigation until the home screen's "New game" button is in
+the accessibility tree. Prints medians (and every sample): the machine is shared, so the
+spread matters. Not collected by pytest (file name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.pwa_harness import Browser, built_site, serving, time_to_interactive  # noqa: E402
+
+
+def one_run(site: Path, work: Path) -> dict[str, float]:
+    profile = work / "profile"
+    with serving(site, work / "www") as server:
+        with Browser(profile) as b:
+            cold = time_to_interactive(b, server.url)
+            b.wait_sw_control()
+            # let the pre-cache finish and the browser settle before closing
+            time.sleep(1.0)
+        with Browser(profile) as b:
+            warm = time_to_interactive(b, server.url)
+            server.stop()
+            b.cut_network()
+            offline = time_to_interactive(b, reload=True)
+    return {"cold": cold, "warm": warm, "offline_reload": offline}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+
+    started = time.monotonic()
+    site, report = built_site()
+    build_s = time.monotonic() - started
+    samples: dict[str, list[float]] = {}
+    for run in range(args.runs):
+        with tempfile.TemporaryDirectory(prefix="bench-pwa-") as tmp:
+            for name, value in one_run(site, Path(tmp)).items():
+                samples.setdefault(name, []).append(value)
+        print(f"run {run + 1}/{args.runs}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in samples.items()),
+              flush=True)
+
+    mb = 1e6
+    print(f"\nSite {site} (build {report['build_hash']}; built or reused in {build_s:.1f} s)")
+    print(f"  total {report['total_bytes'] / mb:.2f} MB ({report['total_gzip_bytes'] / mb:.2f} MB gzipped), "
+          f"{report['files']} files")
+    print(f"  downloaded by Chromium {report['downloaded_by']['chromium'] / mb:.2f} MB, "
+          f"by Firefox/Safari {report['downloaded_by']['firefox_safari'] / mb:.2f} MB")
+    for name, row in sorted(report["categories"].items(), key=lambda kv: -kv[1]["bytes"]):
+        print(f"    {name:<52} {row['bytes'] / mb:6.2f} MB")
+    print(f"Time to interactive, median of {args.runs} (samples):")
+    medians = {}
+    for name, values in samples.items():
+        medians[name] = statistics.median(values)
+        print(f"  {name:<15} {medians[name]:5.2f} s   ({', '.join(f'{v:.2f}' for v in values)})")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"size": {k: report[k] for k in (
+            "total_bytes", "total_gzip_bytes", "files", "downloaded_by", "categories")},
+            "tti_median_s": medians, "tti_samples_s": samples}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    shutil.which("chromium") or print("warning: chromium not on PATH; using /usr/bin/chromium")
+    sys.exit(main())
