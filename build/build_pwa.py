@@ -172,7 +172,7 @@ def patch_index_html(html: str, *, register_snippet: str, base_snippet: str) -> 
     return html
 
 
-def patch_flutter_bootstrap(js: str) -> str:
+def patch_flutter_bootstrap(js: str, early_python: bool = True) -> str:
     """Stop Flutter's loader from installing its own (self-unregistering) service worker,
     and list only the dart2js build (the wasm build is not shipped)."""
     f = "flutter_bootstrap.js"
@@ -195,9 +195,10 @@ def patch_flutter_bootstrap(js: str) -> str:
     js = replace_once(js, "var flutterConfig = {\n",
                       'var flutterConfig = {\n    canvasKitVariant: "full",\n', file=f)
     # Flutter starts when Python is nearly ready (templates/python-early.js).
-    js = sub_once(js, r"\n_flutter\.loader\.load\(\{(.*)\n\}\);\n?$",
-                  lambda m: f"\nfletStartFlutter(() => _flutter.loader.load({{{m[1]}\n}}));\n",
-                  file=f, expected="_flutter.loader.load({...}); call ending the file", flags=re.S)
+    if early_python:
+        js = sub_once(js, r"\n_flutter\.loader\.load\(\{(.*)\n\}\);\n?$",
+                      lambda m: f"\nfletStartFlutter(() => _flutter.loader.load({{{m[1]}\n}}));\n",
+                      file=f, expected="_flutter.loader.load({...}); call ending the file", flags=re.S)
     js = sub_once(js, r"_flutter\.buildConfig = (\{.*?\});\n", only_dart2js, file=f,
                   expected="_flutter.buildConfig = {...}; line")
     return js
@@ -663,7 +664,7 @@ def print_report(report: dict, pruned: list[tuple[str, int, str]]) -> None:
         reasons[why] = reasons.get(why, 0) + size
     print(f"Left out of the flet-web client ({mb(sum(s for _, s, _ in pruned))}):")
     for why, size in sorted(reasons.items(), key=lambda kv: -kv[1]):
-        print(f"  {why:<52} {mb(size)}")
+        print(f"  {why:<60} {mb(size)}")
 
 
 # --------------------------------------------------------------------------- main build
@@ -683,7 +684,10 @@ def input_fingerprint(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_EN
 
 
 def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
-          icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False) -> BuildResult:
+          icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False,
+          early_python: bool = True) -> BuildResult:
+    """Build the site into ``out``. ``no_precompile`` and ``early_python=False`` exist to
+    measure what they gain (tests/bench_pwa.py --compare)."""
     start = time.monotonic()
     app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
     versions = check_versions()
@@ -718,13 +722,14 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
 
     # 2. Flutter's loader and the Python worker.
     boot = staging / "flutter_bootstrap.js"
-    boot.write_text(patch_flutter_bootstrap(boot.read_text(encoding="utf-8")), encoding="utf-8")
+    boot.write_text(patch_flutter_bootstrap(boot.read_text(encoding="utf-8"), early_python), encoding="utf-8")
     worker = staging / "python-worker.js"
     worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8")), encoding="utf-8")
     pyjs = staging / "python.js"
-    pyjs.write_text(patch_python_js(pyjs.read_text(encoding="utf-8"),
-                                    (TEMPLATES / "python-early.js").read_text(encoding="utf-8")),
-                    encoding="utf-8")
+    if early_python:
+        pyjs.write_text(patch_python_js(pyjs.read_text(encoding="utf-8"),
+                                        (TEMPLATES / "python-early.js").read_text(encoding="utf-8")),
+                        encoding="utf-8")
     dart = staging / "main.dart.js"
     dart.write_text(patch_main_dart_js(dart.read_text(encoding="utf-8")), encoding="utf-8")
 
@@ -753,7 +758,8 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     build_hash = write_service_worker(staging)
 
     report = size_report(staging)
-    report.update(build_hash=build_hash, flet=versions, vendored=vendored, not_vendored=not_vendored,
+    report.update(options={"precompile": not no_precompile, "early_python": early_python},
+                  build_hash=build_hash, flet=versions, vendored=vendored, not_vendored=not_vendored,
                   app_archive=packed,
                   optional_fonts_kept=kept_fonts, pyodide=pyodide_version,
                   pruned_bytes=sum(s for _, s, _ in pruned))
@@ -777,9 +783,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: build/out/site)")
     parser.add_argument("--no-precompile", action="store_true",
                         help="ship Python sources only (skip byte-compiling them with Node.js)")
+    parser.add_argument("--no-early-python", action="store_true",
+                        help="boot like flet publish: Flutter first, Python once Flutter is up "
+                             "(only to measure the difference)")
     args = parser.parse_args(argv)
     try:
-        build(args.app, args.engine, args.out, args.icon, no_precompile=args.no_precompile)
+        build(args.app, args.engine, args.out, args.icon, no_precompile=args.no_precompile,
+              early_python=not args.no_early_python)
     except PatchError as err:
         print(f"build_pwa: FAILED: {err}", file=sys.stderr)
         return 2

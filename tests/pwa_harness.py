@@ -37,18 +37,21 @@ def load_build_module() -> ModuleType:
     return module
 
 
-def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine") -> tuple[Path, dict[str, Any]]:
-    """The built site for these inputs: reused from build/cache/ when nothing changed."""
-    bp = load_build_module()
-    key = bp.input_fingerprint(app_dir, engine_dir)
-    out = CACHE / f"pwa-{app_dir.name}-{key}" / "site"
-    report_file = out.with_name("site-report.json")
-    if not (out / "sw.js").is_file() or not report_file.is_file():
-        for stale in CACHE.glob(f"pwa-{app_dir.name}-*"):
-            shutil.rmtree(stale, ignore_errors=True)
-        bp.build(app_dir, engine_dir, out, quiet=True)
+def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine",
+               **options: Any) -> tuple[Path, dict[str, Any]]:
+    """The built site for these inputs (and build options): reused from build/cache/ when
+    nothing changed."""
     import json
 
+    bp = load_build_module()
+    key = bp.input_fingerprint(app_dir, engine_dir)
+    variant = "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+    out = CACHE / f"pwa-{app_dir.name}{variant}-{key}" / "site"
+    report_file = out.with_name("site-report.json")
+    if not (out / "sw.js").is_file() or not report_file.is_file():
+        for stale in CACHE.glob(f"pwa-{app_dir.name}{variant}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        bp.build(app_dir, engine_dir, out, quiet=True, **options)
     return out, json.loads(report_file.read_text(encoding="utf-8"))
 
 
