@@ -95,11 +95,5 @@ def test_undo_after_any_action_gives_back_an_equal_game(seed, rule_set, turns):
 @given(st.integers(0, 10**9), rules)
 def test_a_game_replayed_from_its_log_equals_the_game(seed, rule_set):
     game, rng = random_game(seed, rule_set, 4)
-    for _ in range(rng.randint(0, 60)):
-        if game.is_over:
-            break
-        if game.tied:
-            game.roll_off({seat: rng.randint(1, 6) for seat in game.tied})
-        else:
-            play_turn(game, rng)
+    play_game(game, rng, max_turns=rng.randint(0, 60))
     assert Game.from_events(game.events) == game
