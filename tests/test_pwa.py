@@ -271,8 +271,9 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
     with Browser(profile, offline=True) as b:  # browser restart: still offline, no server
         page = b.flutter
         relaunch_tti = time_to_interactive(b, url)
-        page.wait_for_text("Ann won")
-        page.page.get_by_text(re.compile("Cy")).first.click()
+        finished = b.page.get_by_role("button", name=re.compile(r"Ann 2,050, Bob 1,050\s+Ann won"))
+        finished.wait_for(timeout=10_000)
+        b.page.get_by_role("button", name=re.compile(r"Cy 0, Di 0\s+last played")).click()
         page.wait_for_text("Enter Di's throw")
         external += b.external_requests()
     assert external == [], f"requests left the machine: {external}"
