@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.storage import Document, Store, StoreError, new_id, utc_now_iso
-from engine import Game, Rules
+from engine import FarkleError, Game, Rules
 
 __all__ = ["Scorekeeper", "GameSummary", "RECENT_NAMES_KEPT"]
 
@@ -81,15 +81,15 @@ class Scorekeeper:
     async def act(self, action: Callable[[Game], None]) -> None:
         """Apply an engine action to the open game and persist it before returning.
 
-        A refused action raises the engine's error and changes nothing; a failed write
-        restores the game as it was and raises the store's error.
+        An action may take several engine steps (keep, then bank): if any is refused, or
+        the write fails, the game is restored as it was and the error raised.
         """
         game = self._open()
         before = game.events
-        action(game)
         try:
+            action(game)
             await self._save()
-        except StoreError:
+        except (FarkleError, StoreError):
             self.game = Game.from_events(before)
             raise
 

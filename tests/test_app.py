@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.storage import MemoryPrefs, PrefsStore
+from app.storage import MemoryPrefs, PrefsStore, StoreWriteError
 from engine import Game
-from tests.app_driver import keep, run, saved_events, start_game, throw
+from tests.app_driver import app_of, keep, run, saved_events, start_game, throw
 from tests.flet_harness import FletHarness, control_key
 
 
@@ -355,5 +355,40 @@ def test_switching_to_progressive_mid_game_takes_effect_next_turn(data_dir):
         await keep(ui, 0, 1, 2, 5)
         await ui.click("bank")
         assert "On offer to Ann: 1,050 with TWO dice" in ui.texts()
+
+    run(test)
+
+
+def test_a_two_step_action_refused_half_way_leaves_the_game_as_it_was(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await throw(ui, "1 2 3 3 3 5")
+        keeper = app_of(ui).keeper
+        before = keeper.game.events
+
+        def keep_then_bank(game: Game) -> None:
+            game.keep("3 3 3")
+            game.bank()  # 300 is below the entry threshold
+
+        await app_of(ui).table.act(keep_then_bank)
+        assert "300 is not enough" in ui.text_of("refusal")
+        assert keeper.game.events == before == saved_events(data_dir)
+
+    run(test)
+
+
+def test_a_failed_write_is_not_shown_as_accepted(data_dir, monkeypatch):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        keeper = app_of(ui).keeper
+
+        async def disk_full(*args: Any) -> None:
+            raise StoreWriteError("No space left on the device")
+
+        monkeypatch.setattr(keeper.store, "save", disk_full)
+        await throw(ui, "1 2 3 3 3 5")
+        assert ui.text_of("refusal") == "Not saved, so not counted: No space left on the device"
+        assert len(keeper.game.events) == 1
+        assert ui.text_of("turn-line") == "Ann's turn · turn total 0 · six dice in hand"
 
     run(test)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.storage import StoreError
 from app.views.tournament_table import result_panel
 from app.views.widgets import FELT, big_button, die_button, notice_banner, on, section
 from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
@@ -50,7 +51,7 @@ class TableScreen:
             await self.app.keeper.act(action)
         except FarkleError as refusal:
             self.refusal = str(refusal)
-        except Exception as failure:  # storage: the action was not kept
+        except StoreError as failure:
             self.refusal = f"Not saved, so not counted: {failure}"
         else:
             self.reset_entry()
