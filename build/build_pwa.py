@@ -27,7 +27,6 @@ import hashlib
 import importlib.metadata
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -37,7 +36,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_DIR = ROOT / "build"
@@ -68,8 +67,8 @@ VENDOR_EXCLUDE = (
 )
 
 # Files of the flet-web client this app never requests (see FLET_NOTES.md, "Offline static
-# PWA"): `flet publish` forces the canvaskit renderer, so every browser runs main.dart.js.
-# Chromium loads canvaskit/chromium/, Firefox and Safari the full canvaskit/canvaskit.*.
+# PWA"): `flet publish` forces the canvaskit renderer, so every browser runs main.dart.js
+# with CanvasKit; this build makes every browser load the full canvaskit/canvaskit.*.
 PRUNE = (
     ("main.dart.wasm", "dart2wasm build (skwasm renderer only)"),
     ("main.dart.mjs", "dart2wasm build (skwasm renderer only)"),
@@ -158,6 +157,7 @@ def patch_index_html(html: str, *, register_snippet: str, base_snippet: str) -> 
                         'flet.entrypointBaseUrl=document.baseURI.replace(/[?#].*$/, "");', file=f)
     html = replace_once(html, 'flet.assetBase="/";',
                         'flet.assetBase=document.baseURI.replace(/[?#].*$/, "");', file=f)
+    # (checked only: the worker fetches the archive relative to itself, which works anywhere)
     html = replace_once(html, 'flet.appPackageUrl = "app.tar.gz";',
                         'flet.appPackageUrl = "app.tar.gz";', file=f)
     html = replace_once(html, '<link rel="manifest" href="manifest.json">',
@@ -248,7 +248,7 @@ def patch_python_worker(js: str) -> str:
     return js
 
 
-def patch_font_manifest(fonts: list[dict], keep_optional: Iterable[str]) -> tuple[list[dict], list[str]]:
+def patch_font_manifest(fonts: list[dict[str, Any]], keep_optional: Iterable[str]) -> tuple[list[dict[str, Any]], list[str]]:
     """Drop the optional font families the app does not use; add flet's bundled Roboto."""
     keep = set(keep_optional)
     families = {entry.get("family") for entry in fonts}
@@ -276,7 +276,7 @@ class BuildResult:
     build_hash: str
     files: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    report: dict = field(default_factory=dict)
+    report: dict[str, Any] = field(default_factory=dict)
 
 
 def log(msg: str) -> None:
@@ -441,7 +441,7 @@ runpy.run_module("{module}", run_name="__main__", alter_sys=True)
 '''
 
 
-def precompile(tree: Path, pyodide_dir: Path) -> dict:
+def precompile(tree: Path, pyodide_dir: Path) -> dict[str, Any]:
     """Byte-compile ``tree`` with the shipped Pyodide running in Node.js (optional: without
     node the site works the same, Python just compiles the modules at every start)."""
     node = shutil.which("node")
@@ -489,7 +489,7 @@ def zip_vendored(vendor: Path, dest: Path, sourceless: bool) -> int:
 
 
 def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
-             pyodide_dir: Path | None = None) -> dict:
+             pyodide_dir: Path | None = None) -> dict[str, Any]:
     """Write app.tar.gz: a launcher main.py, the app package, engine/ (with their bytecode
     when ``pyodide_dir`` is given and Node.js is available) and ``__pypackages__``: the
     vendored packages as ONE zip file, which the worker puts on sys.path as it is.
@@ -545,7 +545,7 @@ def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
             "compressed": dest.stat().st_size, **compiled}
 
 
-def make_icons(source: Path, site: Path) -> list[dict]:
+def make_icons(source: Path, site: Path) -> list[dict[str, Any]]:
     """All icons from ONE source image (square PNG, ideally 1024x1024)."""
     from PIL import Image
 
@@ -581,7 +581,7 @@ def make_icons(source: Path, site: Path) -> list[dict]:
     return manifest_icons
 
 
-def write_manifest(site: Path, icons: list[dict]) -> None:
+def write_manifest(site: Path, icons: list[dict[str, Any]]) -> None:
     manifest = json.loads((TEMPLATES / "manifest.json").read_text(encoding="utf-8"))
     if manifest.get("icons") != "__ICONS__":
         raise PatchError(f"{TEMPLATES / 'manifest.json'}: expected \"icons\": \"__ICONS__\"")
@@ -623,7 +623,7 @@ CATEGORIES = (
 )
 
 
-def size_report(site: Path) -> dict:
+def size_report(site: Path) -> dict[str, Any]:
     files = {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
     cats: dict[str, list[int]] = {}
     total = [0, 0]
@@ -650,9 +650,13 @@ def size_report(site: Path) -> dict:
             "downloaded_by": per_browser}
 
 
-def print_report(report: dict, pruned: list[tuple[str, int, str]]) -> None:
-    mb = lambda n: f"{n / 1e6:7.2f} MB"  # noqa: E731
-    print(f"\nSite size by category (raw / gzip -6):")
+def _mb(n: int) -> str:
+    return f"{n / 1e6:7.2f} MB"
+
+
+def print_report(report: dict[str, Any], pruned: list[tuple[str, int, str]]) -> None:
+    mb = _mb
+    print("\nSite size by category (raw / gzip -6):")
     for name, row in sorted(report["categories"].items(), key=lambda kv: -kv[1]["bytes"]):
         print(f"  {name:<52} {mb(row['bytes'])} / {mb(row['gzip_bytes'])}  ({row['files']} files)")
     print(f"  {'TOTAL':<52} {mb(report['total_bytes'])} / {mb(report['total_gzip_bytes'])}  "
