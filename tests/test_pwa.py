@@ -110,6 +110,10 @@ def test_other_patches_fail_loudly() -> None:
     worker = flet_web_file("python-worker.js")
     with pytest.raises(bp.PatchError, match=r"python-worker\.js.*__pypackages__"):
         bp.patch_python_worker(worker.replace('pkgs_path = "__pypackages__"', 'pkgs_path = "x"'))
+    python_js = flet_web_file("python.js")
+    assert "fletEarlyWorker.take(args)" in bp.patch_python_js(python_js, "/* early */")
+    with pytest.raises(bp.PatchError, match=r"python\.js.*// initialize worker"):
+        bp.patch_python_js(python_js.replace("// initialize worker", "// start worker"), "")
     with pytest.raises(bp.PatchError, match=r"FontManifest\.json.*MaterialIcons"):
         bp.patch_font_manifest([{"family": "Roboto", "fonts": []}], [])
 
@@ -310,3 +314,15 @@ def test_a_new_deployment_takes_over(site: tuple[Path, dict[str, Any]], tmp_path
         time_to_interactive(b, reload=True)
         served = b.page.evaluate("fetch('index.html').then(r => r.text())")
         assert "<!-- build B -->" in served
+
+
+def test_the_apps_imports_decide_what_is_vendored(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "main.py").write_text(
+        "import flet_camera\nimport tinydb\n\ndef scan():\n    import zxingcpp\n    from PIL import Image\n"
+        "    import not_a_module_anywhere\n    from . import main\n    import app.main\n")
+    wanted, skipped = bp.imported_distributions([app], {"app"})
+    assert wanted == ["flet-camera"]  # tinydb is vendored anyway
+    assert skipped["not_a_module_anywhere"] == "not installed"
+    assert "compiled code" in skipped["zxing-cpp"] and "compiled code" in skipped["pillow"]
