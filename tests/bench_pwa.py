@@ -30,16 +30,54 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.pwa_harness import Browser, built_site, serving, time_to_interactive  # noqa: E402
 
 
-def one_run(site: Path, work: Path) -> dict[str, float]:
+def stored_games(count: int) -> dict[str, str]:
+    """``count`` finished four-player games (played by the engine to 10,000) as the app's
+    PrefsStore writes them: the ft.SharedPreferences keys and values."""
+    import asyncio
+    import random
+
+    from app.storage import MemoryPrefs, PrefsStore
+    from engine import Game, Rules
+    from tests.game_play import play_game
+
+    async def fill() -> dict[str, str]:
+        prefs = MemoryPrefs()
+        store = await PrefsStore.open(prefs)
+        played = [play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
+                  for seed in range(min(count, 20))]
+        for number in range(count):
+            game = played[number % len(played)]
+            doc_id = f"20261129-{number:06d}-bench0"
+            await store.save("games", doc_id, {
+                "id": doc_id, "players": list(game.players), "rules": game.rules.to_dict(),
+                "events": game.events, "created": "2026-11-29T16:07:00+00:00",
+                "updated": "2026-11-29T18:07:00+00:00", "finished": True})
+        return {k: v for k, v in prefs.values.items()}
+
+    return asyncio.run(fill())
+
+
+# What shared_preferences_web does: localStorage["flutter." + key] = JSON of the value.
+FILL_LOCAL_STORAGE = """(entries) => {
+  for (const [key, value] of Object.entries(entries)) localStorage.setItem("flutter." + key, JSON.stringify(value));
+  return Object.keys(localStorage).length;
+}"""
+
+
+def one_run(site: Path, work: Path, games: dict[str, str] | None = None) -> dict[str, float]:
     profile = work / "profile"
     with serving(site, work / "www") as server:
         with Browser(profile) as b:
             cold = time_to_interactive(b, server.url)
             b.wait_sw_control()
+            if games:
+                assert b.page.evaluate(FILL_LOCAL_STORAGE, games) >= len(games)
             # let the pre-cache finish and the browser settle before closing
             time.sleep(1.0)
         with Browser(profile) as b:
             warm = time_to_interactive(b, server.url)
+            if games:  # the stored games are listed
+                b.flutter.wait_for_text("Delete the game Ann")
             server.stop()
             b.cut_network()
             offline = time_to_interactive(b, reload=True)
@@ -50,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--games", type=int, default=0,
+                        help="warm and offline runs with this many finished games stored, as on a "
+                             "phone that kept them (the app reads them all at start)")
     parser.add_argument("--compare", action="store_true",
                         help="also time the site booted as `flet publish` does (Flutter first, no "
                              "bytecode), interleaving runs of both so machine load hits both alike")
@@ -62,12 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         variants["flet publish boot order, no bytecode"] = built_site(
             no_precompile=True, early_python=False)[0]
+    games = stored_games(args.games) if args.games else None
+    if games:
+        print(f"{args.games} stored games: {sum(len(k) + len(v) for k, v in games.items()) / 1e6:.2f} MB "
+              f"of localStorage, {len(games)} entries")
     all_samples: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
     for run in range(args.runs):
         for variant, variant_site in variants.items():
             samples = all_samples[variant]
             with tempfile.TemporaryDirectory(prefix="bench-pwa-") as tmp:
-                for name, value in one_run(variant_site, Path(tmp)).items():
+                for name, value in one_run(variant_site, Path(tmp), games).items():
                     samples.setdefault(name, []).append(value)
             print(f"run {run + 1}/{args.runs} [{variant}]: "
                   + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in samples.items()), flush=True)
