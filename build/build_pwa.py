@@ -687,20 +687,10 @@ def input_fingerprint(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_EN
     return h.hexdigest()[:16]
 
 
-def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
-          icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False,
-          early_python: bool = True) -> BuildResult:
-    """Build the site into ``out``. ``no_precompile`` and ``early_python=False`` exist to
-    measure what they gain (tests/bench_pwa.py --compare)."""
-    start = time.monotonic()
-    app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
-    versions = check_versions()
-    if not any(engine_dir.glob("*.py")):
-        raise PatchError(f"{engine_dir}: expected the engine package (Python files), found none")
-    web = web_client_dir()
-    staging = out.with_name(out.name + ".tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: Path,
+              no_precompile: bool, early_python: bool) -> dict[str, Any]:
+    """Everything that writes into the staging folder (removed by the caller on failure)."""
+    out = staging.with_name(staging.name.removesuffix(".tmp"))
 
     app_source = "\n".join(p.read_text(encoding="utf-8", errors="replace")
                            for p in _source_files(app_dir) if p.suffix == ".py")
@@ -761,12 +751,37 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     write_manifest(staging, make_icons(icon, staging))
     build_hash = write_service_worker(staging)
 
+    return {"pruned": pruned, "optional_fonts_kept": kept_fonts, "vendored": vendored,
+            "not_vendored": not_vendored, "app_archive": packed, "pyodide": pyodide_version,
+            "build_hash": build_hash}
+
+
+def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
+          icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False,
+          early_python: bool = True) -> BuildResult:
+    """Build the site into ``out``. ``no_precompile`` and ``early_python=False`` exist to
+    measure what they gain (tests/bench_pwa.py --compare)."""
+    start = time.monotonic()
+    app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
+    versions = check_versions()
+    if not any(engine_dir.glob("*.py")):
+        raise PatchError(f"{engine_dir}: expected the engine package (Python files), found none")
+    web = web_client_dir()
+    staging = out.with_name(out.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        info = _assemble(staging, web, app_dir, engine_dir, icon, no_precompile, early_python)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(staging.parent / (out.name + ".vendor"), ignore_errors=True)
+        raise
+    pruned = info.pop("pruned")
+    build_hash = info["build_hash"]
+
     report = size_report(staging)
     report.update(options={"precompile": not no_precompile, "early_python": early_python},
-                  build_hash=build_hash, flet=versions, vendored=vendored, not_vendored=not_vendored,
-                  app_archive=packed,
-                  optional_fonts_kept=kept_fonts, pyodide=pyodide_version,
-                  pruned_bytes=sum(s for _, s, _ in pruned))
+                  flet=versions, pruned_bytes=sum(s for _, s, _ in pruned), **info)
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     (out.parent / (out.name + "-report.json")).write_text(json.dumps(report, indent=2), encoding="utf-8")
