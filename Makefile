@@ -20,6 +20,10 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
 
+# The offline PWA: a static site in build/out/site/ (serve it with any static server).
+pwa: $(STAMP)
+	$(PY) build/build_pwa.py
+
 test: $(STAMP) browser
 	$(PY) -m mypy
 	$(PY) -m pytest $(ARGS)

@@ -7,7 +7,8 @@ Routes: ``/`` home, ``/new`` new game, ``/game/<id>`` the table, ``/game/<id>/hi
 from __future__ import annotations
 
 import sys
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -16,10 +17,12 @@ from app.storage import FileStore, PrefsStore, Store, default_data_dir
 from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
-from app.views.organizer import OrganizerScreens
 from app.views.table import TableScreen, history_controls
-from app.views.tournament_table import JoinScreen
 from app.views.widgets import FELT, icon_button, on
+
+if TYPE_CHECKING:
+    from app.views.organizer import OrganizerScreens
+    from app.views.tournament_table import JoinScreen
 
 __all__ = ["main", "FarkleApp"]
 
@@ -52,8 +55,19 @@ class FarkleApp:
         self.lookup = LookupScreen(self)
         self.home_screen = HomeScreen(self)
         self.new_game: NewGameScreen | None = None
-        self.organizer = OrganizerScreens(self)
-        self.join = JoinScreen(self)
+
+    @cached_property
+    def organizer(self) -> OrganizerScreens:
+        """The organizer's screens, loaded on first use: most devices only keep score."""
+        from app.views.organizer import OrganizerScreens
+
+        return OrganizerScreens(self)
+
+    @cached_property
+    def join(self) -> JoinScreen:
+        from app.views.tournament_table import JoinScreen
+
+        return JoinScreen(self)
 
     async def start(self) -> None:
         self.page.title = "Farkle Table"

@@ -35,6 +35,7 @@ Typical use::
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import errno
 import json
@@ -636,8 +637,10 @@ class PrefsStore(Store):
                    quota_bytes: int = PREFS_QUOTA_ESTIMATE_BYTES) -> PrefsStore:
         """Open the store, checking, measuring and caching every entry it owns."""
         store = cls(prefs, namespace, quota_bytes)
-        for key in sorted(await prefs.get_keys(namespace)):
-            store._remember(key, await prefs.get(key))
+        keys = sorted(await prefs.get_keys(namespace))
+        values = await asyncio.gather(*(prefs.get(key) for key in keys))  # one round trip's wait, not one each
+        for key, value in zip(keys, values):
+            store._remember(key, value)
         return store
 
     def _remember(self, key: str, value: Any) -> Optional[Document]:

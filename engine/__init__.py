@@ -1,53 +1,17 @@
 """Farkle Table's rules engine: pure Python, no UI, storage or QR code here.
 
 The public API is what ``__all__`` lists; the app, the organizer and outside scripts
-use nothing else.
+use nothing else. The tournament and the table codes load on first use, so a table that
+only keeps score does not pay for them at start-up (it matters in the browser build).
 """
 
-from engine.codec import (
-    LINK_ROUTE,
-    CodeAltered,
-    CodeDamaged,
-    ResultImpossible,
-    SeatedPlayer,
-    SignedResult,
-    TableResult,
-    TableSetup,
-    check_possible,
-    decode_result,
-    decode_setup,
-    encode_result,
-    encode_setup,
-    link_form,
-    read_code,
-    result_from_game,
-    safe_form,
-    typing_form,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from engine.dice import format_dice, parse_dice
 from engine.errors import FarkleError, IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameState, Notice, Offer, Throw, TurnRecord
 from engine.rules import N_OF_A_KIND_MODELS, PRESET_NAMES, Rules
-from engine.tournament import (
-    Correction,
-    Cut,
-    Flag,
-    ImportReport,
-    Player,
-    PlayerLookup,
-    Prize,
-    RollOffNeeded,
-    RoundPlan,
-    RoundSpec,
-    StandingRow,
-    Tournament,
-    TournamentFormat,
-    WrongEvent,
-    WrongPlayers,
-    WrongRound,
-    WrongTable,
-    table_sizes,
-)
 from engine.scoring import (
     ChartLine,
     ScoringOption,
@@ -58,6 +22,64 @@ from engine.scoring import (
     scoring_dice,
     scoring_options,
 )
+
+if TYPE_CHECKING:
+    from engine.codec import (
+        LINK_ROUTE,
+        CodeAltered,
+        CodeDamaged,
+        ResultImpossible,
+        SeatedPlayer,
+        SignedResult,
+        TableResult,
+        TableSetup,
+        check_possible,
+        decode_result,
+        decode_setup,
+        encode_result,
+        encode_setup,
+        link_form,
+        read_code,
+        result_from_game,
+        safe_form,
+        typing_form,
+    )
+    from engine.tournament import (
+        Correction,
+        Cut,
+        Flag,
+        ImportReport,
+        Player,
+        PlayerLookup,
+        Prize,
+        RollOffNeeded,
+        RoundPlan,
+        RoundSpec,
+        StandingRow,
+        Tournament,
+        TournamentFormat,
+        WrongEvent,
+        WrongPlayers,
+        WrongRound,
+        WrongTable,
+        table_sizes,
+    )
+
+_LAZY_MODULES = {
+    **{name: "engine.codec" for name in ("LINK_ROUTE", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "check_possible", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "result_from_game", "safe_form", "typing_form")},
+    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "table_sizes")},
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the tournament and codec names when first asked for (PEP 562)."""
+    module = _LAZY_MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Rules",

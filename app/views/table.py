@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app.storage import StoreError
-from app.views.tournament_table import result_panel
 from app.views.widgets import FELT, big_button, die_button, notice_banner, on, section
 from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
 from engine.game import bank_refusal
@@ -363,7 +362,11 @@ class TableScreen:
             ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18)
             for seat in self.game.standings
         ]
-        handover = result_panel(self.app, self.game)  # a tournament table's signed result code
+        handover = None
+        if self.app.keeper.meta.get("tournament"):  # a tournament table hands its signed result over
+            from app.views.tournament_table import result_panel
+
+            handover = result_panel(self.app, self.game)
         buttons = [big_button("Home", on(self.app.navigate, "/"), filled=False, expand=True)]
         if handover is None:
             buttons.insert(0, big_button("Rematch", on(self.app.rematch), key="rematch", expand=True))
