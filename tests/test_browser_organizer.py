@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from PIL import Image
 
 from app.organizer import Organizer
@@ -208,7 +209,8 @@ def test_the_room_lookup_finds_a_player_as_the_name_is_typed(chromium_browser, e
     try:
         open_page(page, event.url(f"/organizer/{event.tournament_id}/lookup"))
         page.type_into("Name or number", "Fl")
-        page.wait_for_text(f"Flo (number 6): round 1, table {table}, seat {seat}")
+        expect(page.page.get_by_role("textbox", name="Name or number")).to_have_value("Fl")
+        page.wait_for_text(f"Flo (number 6): round 1, table {table}, seat {seat}", timeout_ms=20_000)
         page.page.keyboard.type("x")
         page.wait_for_text("No player matches 'Flx'.")
         page.screenshot(SCREENSHOTS / "organizer-lookup.png")
