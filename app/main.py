@@ -1,7 +1,8 @@
 """The Flet app: routes, the screens they show, keyboard entry, theme.
 
 Routes: ``/`` home, ``/new`` new game, ``/game/<id>`` the table, ``/game/<id>/history``,
-``/lookup`` quick score lookup.
+``/lookup`` quick score lookup; ``/organizer/...`` the tournament organizer, ``/import/<code>``
+a table's result opened from its QR link, ``/join[/<code>]`` a table joining its tournament.
 """
 
 from __future__ import annotations
