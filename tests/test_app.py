@@ -392,3 +392,14 @@ def test_a_failed_write_is_not_shown_as_accepted(data_dir, monkeypatch):
         assert ui.text_of("turn-line") == "Ann's turn · turn total 0 · six dice in hand"
 
     run(test)
+
+
+def test_a_desktop_shows_the_keyboard_keys_and_a_phone_does_not(data_dir):
+    hint = "Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; on a throw, 1-6 pick dice to set aside and B banks."
+
+    async def test(ui: FletHarness) -> bool:
+        await start_game(ui, "Ann", "Bob")
+        return hint in ui.texts()
+
+    assert run(test, platform="linux") is True
+    assert run(test, platform="android") is False

@@ -235,6 +235,10 @@ class TableScreen:
             big_button("Clear", on(self.clear_entry), filled=False, key="clear-entry"),
         ]
         parts += [ft.Text(title, size=16), ft.Row(entered, spacing=6), pad, ft.Row(buttons)]
+        if self.app.page.platform not in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS):
+            parts.append(ft.Text("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; "
+                                 "on a throw, 1-6 pick dice to set aside and B banks.",
+                                 size=12, color=ft.Colors.ON_SURFACE_VARIANT))
         if state.phase == "choose":
             refusal = bank_refusal(state)
             parts.append(
@@ -427,7 +431,10 @@ def scoreboard(state: GameState) -> ft.Control:
 
 def turn_line(state: GameState) -> ft.Control:
     name = state.players[state.current]
-    text = f"{name}'s turn · turn total {state.turn_points:,} · {_DICE_WORDS[state.dice_in_hand]} in hand"
+    if state.phase == "keep":
+        text = f"{name}'s turn · turn total {state.turn_points:,} before this throw"
+    else:
+        text = f"{name}'s turn · turn total {state.turn_points:,} · {_DICE_WORDS[state.dice_in_hand]} in hand"
     return ft.Text(text, size=16, weight=ft.FontWeight.BOLD, key="turn-line")
 
 
