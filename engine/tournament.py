@@ -334,6 +334,12 @@ class TournamentCreated:
 
 
 @dataclass(frozen=True)
+class FormatChanged:
+    TYPE: ClassVar[str] = "format_changed"
+    format: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class PlayerSignedUp:
     TYPE: ClassVar[str] = "player_signed_up"
     number: int
@@ -376,6 +382,8 @@ class ResultRecorded:
     result: dict[str, Any]
     code: str
     """The code it came from (QR form), or "" for a result entered by the organizer."""
+    reason: str = ""
+    """Why the organizer entered it by hand (a lost device, a paper score sheet); "" for a code."""
 
 
 @dataclass(frozen=True)
@@ -448,14 +456,14 @@ class PrizeAwarded:
 
 
 Event = Union[
-    TournamentCreated, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
+    TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
     ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
     RoundClosed, RulesSwitched, PrizeAwarded,
 ]
 _EVENT_TYPES: Final[dict[str, type[Any]]] = {
     kind.TYPE: kind
     for kind in (
-        TournamentCreated, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
+        TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
         ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
         RoundClosed, RulesSwitched, PrizeAwarded,
     )
@@ -489,6 +497,7 @@ def _event_from_dict(data: Mapping[str, Any]) -> Event:
         values = {
             item.name: data[item.name] if isinstance(data[item.name], dict) else _tuples(data[item.name])
             for item in dataclasses.fields(kind)
+            if item.name in data or item.default is dataclasses.MISSING  # logs from before a field was added
         }
         event: Event = kind(**values)
     except (KeyError, TypeError) as error:
@@ -624,6 +633,7 @@ class Prize:
 class _Recorded:
     result: TableResult
     code: str
+    reason: str = ""
 
 
 @dataclass
@@ -737,6 +747,27 @@ class Tournament:
 
     def __repr__(self) -> str:
         return f"<Tournament {self.name!r} ({self.event_id}): {len(self._players)} players, {len(self._rounds)} rounds>"
+
+    def change_format(self, fmt: TournamentFormat) -> bool:
+        """Put another format in place before round 1 is drawn; False if it is the same one.
+
+        Refused once a round is drawn (the seating rests on it) and when more players are
+        signed up than the new cap seats.
+        """
+        if not isinstance(fmt, TournamentFormat):
+            raise InvalidInput(f"{fmt!r} is not a tournament format.")
+        if self._rounds:
+            raise IllegalAction("Round 1 is drawn: the format is fixed for the rest of the event.")
+        active = sum(not player.withdrawn for player in self._players.values())
+        if active > fmt.cap:
+            raise IllegalAction(
+                f"{active} players are signed up: a cap of {fmt.cap} would leave {active - fmt.cap} without a seat "
+                "(withdraw players first, or keep a higher cap)."
+            )
+        if fmt.to_dict() == self.format.to_dict():
+            return False
+        self._push(FormatChanged(fmt.to_dict()))
+        return True
 
     # -- players -------------------------------------------------------------------------
 
@@ -1073,9 +1104,13 @@ class Tournament:
         self._push(ResultRecorded(result.round, result.table, _result_to_dict(result), code))
         return ImportReport("accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).")
 
-    def record_result(self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = ()) -> TableResult:
-        """The organizer enters a table's result by hand (totals in seat order).
+    def record_result(
+        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str = ""
+    ) -> TableResult:
+        """The organizer enters a table's result by hand (totals in seat order), e.g. from a paper score sheet.
 
+        It is checked as a result code is (the players seated there, totals and places
+        possible under the round's rules) and kept as entered by hand, with ``reason``.
         A tie for the win without a roll-off is accepted here: the roll-off is then
         recorded with :meth:`record_roll_off` before the round can close.
         """
@@ -1083,8 +1118,15 @@ class Tournament:
         if table in round_.results:
             raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
         result = self._manual(round_, table, totals, roll_offs)
-        self._push(ResultRecorded(round_.number, table, _result_to_dict(result), ""))
+        self._push(ResultRecorded(round_.number, table, _result_to_dict(result), "", " ".join(reason.split())))
         return result
+
+    def result_source(self, round_number: int, table: int) -> tuple[str, str]:
+        """How a counted result arrived: ("code" or "entered" by hand, the reason kept with it)."""
+        recorded = self._round(round_number).results.get(table)
+        if recorded is None:
+            raise IllegalAction(f"Round {round_number}, table {table} has no result.")
+        return ("code" if recorded.code else "entered"), recorded.reason
 
     def _manual(self, round_: _Round, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]]) -> TableResult:
         numbers = self._table(round_, table)
@@ -1443,7 +1485,7 @@ class Tournament:
     def results_csv(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["Round", "Table", "Seat", "Number", "Name", "Total", "Place", "Source", "Status"])
+        writer.writerow(["Round", "Table", "Seat", "Number", "Name", "Total", "Place", "Source", "Status", "Reason"])
         for round_ in self._rounds:
             for table in range(1, len(round_.tables) + 1):
                 entries = [("counted", round_.results[table])] if table in round_.results else []
@@ -1453,7 +1495,7 @@ class Tournament:
                     for seat, (n, total, place) in enumerate(zip(result.numbers, result.totals, result.places), 1):
                         writer.writerow([
                             round_.number, table, seat, n, self._players[n].name, total, place,
-                            "code" if recorded.code else "entered", status,
+                            "code" if recorded.code else "entered", status, recorded.reason,
                         ])
         return out.getvalue()
 
@@ -1524,7 +1566,11 @@ class Tournament:
             return
         if not self._events:
             raise InvalidInput("A tournament log must begin with the tournament's creation.")
-        if isinstance(event, PlayerSignedUp):
+        if isinstance(event, FormatChanged):
+            if self._rounds:
+                raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
+            self.format = TournamentFormat.from_dict(event.format)
+        elif isinstance(event, PlayerSignedUp):
             self._players[event.number] = Player(event.number, event.name)
             self._names[event.name.casefold()] = event.number
         elif isinstance(event, PlayerCheckedIn):
@@ -1559,7 +1605,7 @@ class Tournament:
         round_ = self._rounds[event.round - 1]
         table = event.table
         if isinstance(event, ResultRecorded):
-            round_.results[table] = _Recorded(_result_from_dict(event.result), event.code)
+            round_.results[table] = _Recorded(_result_from_dict(event.result), event.code, event.reason)
         elif isinstance(event, ResultHeld):
             round_.held.setdefault(table, []).append(_Recorded(_result_from_dict(event.result), event.code))
         elif isinstance(event, HeldResultSettled):
@@ -1576,6 +1622,6 @@ class Tournament:
             del round_.results[table]
             round_.corrections.append(Correction(round_.number, table, "voided", event.reason, round_.closed))
         else:
-            round_.results[table] = _Recorded(_result_from_dict(event.result), event.code)
+            round_.results[table] = _Recorded(_result_from_dict(event.result), event.code, event.reason)
             round_.corrections.append(Correction(round_.number, table, "replaced", event.reason, round_.closed))
 

@@ -410,6 +410,80 @@ def test_a_hand_entered_result_for_a_table_with_one_is_refused() -> None:
         t.record_result(1, default_totals(t.seating()[0]))
 
 
+def test_a_paper_result_is_checked_like_a_code_and_kept_as_entered_by_hand_with_its_reason() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    numbers = t.seating()[0]
+    with pytest.raises(ResultImpossible, match="not a multiple of 50"):
+        t.record_result(1, [10_000, 620, 0], reason="device lost")
+    with pytest.raises(ResultImpossible, match="below the target of 10,000"):
+        t.record_result(1, [9_000, 600, 0], reason="device lost")
+    with pytest.raises(ResultImpossible, match="a first bank needs 500"):
+        t.record_result(1, [10_000, 300, 0], reason="device lost")
+    with pytest.raises(WrongTable, match="has tables 1 to 2, not 3"):
+        t.record_result(3, [10_000, 600, 0], reason="device lost")
+    events = len(t.events)
+    result = t.record_result(1, [10_000, 600, 7_000], reason="  the tablet's  battery died ")
+    assert len(t.events) == events + 1 and result.places == (1, 3, 2) and result.numbers == numbers
+    assert t.result_source(1, 1) == ("entered", "the tablet's battery died")
+    t.import_result(result_code(t, 2))
+    assert t.result_source(1, 2) == ("code", "")
+    rows = list(csv.reader(io.StringIO(t.results_csv())))
+    assert rows[0][-3:] == ["Source", "Status", "Reason"]
+    assert [row[7:] for row in rows[1:4]] == [["entered", "counted", "the tablet's battery died"]] * 3
+    assert rows[4][7:] == ["code", "counted", ""]
+    again = Tournament.from_events(json.loads(json.dumps(t.events)))
+    assert again == t and again.result_source(1, 1) == ("entered", "the tablet's battery died")
+
+
+def test_a_log_written_before_results_kept_a_reason_still_replays() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.record_result(1, default_totals(t.seating()[0]))
+    log = t.events
+    assert log[-1]["reason"] == ""
+    del log[-1]["reason"]
+    again = Tournament.from_events(log)
+    assert again.results() == t.results() and again.result_source(1, 1) == ("entered", "")
+
+
+def test_the_format_can_change_until_round_1_is_drawn_and_the_change_is_replayed() -> None:
+    t = event(6)
+    assert t.change_format(TWO_ROUNDS) is True
+    assert t.format == TWO_ROUNDS and t.events[-1]["type"] == "format_changed"
+    assert [p.describe() for p in t.plan()] == [
+        "Round 1: 6 players, 2 tables of 3, house rules; places 1 to 2 of each table go on.",
+        "Final: 4 players, 1 table of 4, house rules; the winner is the champion.",
+    ]
+    assert t.change_format(TWO_ROUNDS) is False  # the same format: nothing recorded
+    assert t.events[-1]["type"] == "format_changed" and len([e for e in t.events if e["type"] == "format_changed"]) == 1
+    again = Tournament.from_events(json.loads(json.dumps(t.events)))
+    assert again == t and again.format == TWO_ROUNDS
+    t.undo()
+    assert t.format == TournamentFormat.house()
+    t.change_format(TWO_ROUNDS)
+    t.draw_seats(seed=1)
+    with pytest.raises(IllegalAction, match="Round 1 is drawn: the format is fixed"):
+        t.change_format(TournamentFormat.house())
+    assert t.format == TWO_ROUNDS
+
+
+def test_a_format_whose_cap_is_below_the_sign_ups_is_refused_and_changes_nothing() -> None:
+    t = event(10)
+    events = t.events
+    with pytest.raises(IllegalAction, match="10 players are signed up: a cap of 8 would leave 2 without a seat"):
+        t.change_format(TWO_ROUNDS)
+    assert t.events == events and t.format == TournamentFormat.house()
+
+
+def test_a_log_changing_the_format_after_a_draw_is_refused_as_damaged() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    log = t.events + [{"type": "format_changed", "format": TWO_ROUNDS.to_dict()}]
+    with pytest.raises(InvalidInput, match="changes the format after a draw"):
+        Tournament.from_events(log)
+
+
 def test_a_round_waits_for_every_table() -> None:
     t = event(10)
     t.draw_seats(seed=1)
@@ -596,7 +670,7 @@ def test_standings_and_results_export_as_csv() -> None:
     assert len(standings) == 7
     results = list(csv.reader(io.StringIO(t.results_csv())))
     assert results[0][:6] == ["Round", "Table", "Seat", "Number", "Name", "Total"]
-    assert len(results) == 7 and results[1][7:] == ["entered", "counted"]
+    assert len(results) == 7 and results[1][7:] == ["entered", "counted", ""]
 
 
 def test_the_log_is_json_and_replays_into_an_equal_tournament() -> None:
