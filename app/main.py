@@ -94,6 +94,7 @@ class FarkleApp:
 
     async def open_table(self, game_id: str) -> None:
         self.table.reset_entry()
+        await self.keeper.open_game(game_id, reload=True)  # another screen may have played since
         await self.navigate(f"/game/{game_id}")
 
     async def rematch(self) -> None:

@@ -14,10 +14,14 @@ from typing import Any
 from app.storage import Document, Store, StoreError, new_id, utc_now_iso
 from engine import FarkleError, Game, Rules
 
-__all__ = ["Scorekeeper", "GameSummary", "RECENT_NAMES_KEPT"]
+__all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT"]
 
 RECENT_NAMES_KEPT = 16
 _SETTINGS_ID = "app"
+
+
+class GameChangedElsewhere(Exception):
+    """The stored game moved on since this screen read it (another tab or device played)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class Scorekeeper:
         self.game: Game | None = None
         self.game_id: str | None = None
         self.meta: dict[str, Any] = {}
+        self.revision = 0
+        """Saves of the open game so far, to notice another screen's saves in between."""
 
     # -- games -------------------------------------------------------------------------
 
@@ -57,7 +63,7 @@ class Scorekeeper:
         game_id = new_id()
         now = utc_now_iso()
         self.meta = {"created": now, **(meta or {})}
-        self.game, self.game_id = game, game_id
+        self.game, self.game_id, self.revision = game, game_id, 0
         try:
             await self._save()
         except StoreError:
@@ -66,17 +72,20 @@ class Scorekeeper:
         await self.remember_names(players)
         return game_id
 
-    async def open_game(self, game_id: str) -> Game | None:
+    async def open_game(self, game_id: str, reload: bool = False) -> Game | None:
         """Load a stored game by replaying its log; None if there is no such readable game."""
-        if self.game_id == game_id and self.game is not None:
+        if self.game_id == game_id and self.game is not None and not reload:
             return self.game
         document = await self.store.load("games", game_id)
         if document is None:
             return None
-        game = Game.from_events(document["events"])
-        self.game, self.game_id = game, game_id
+        self._adopt(game_id, document)
+        return self.game
+
+    def _adopt(self, game_id: str, document: Document) -> None:
+        self.game, self.game_id = Game.from_events(document["events"]), game_id
         self.meta = {key: document[key] for key in ("created", "tournament", "title") if key in document}
-        return game
+        self.revision = int(document.get("revision", 0))
 
     async def act(self, action: Callable[[Game], None]) -> None:
         """Apply an engine action to the open game and persist it before returning.
@@ -85,6 +94,7 @@ class Scorekeeper:
         the write fails, the game is restored as it was and the error raised.
         """
         game = self._open()
+        await self._check_not_changed_elsewhere()
         before = game.events
         try:
             action(game)
@@ -92,6 +102,17 @@ class Scorekeeper:
         except (FarkleError, StoreError):
             self.game = Game.from_events(before)
             raise
+
+    async def _check_not_changed_elsewhere(self) -> None:
+        """Refuse to write over what another tab or device saved; show theirs instead."""
+        assert self.game_id is not None
+        stored = await self.store.load("games", self.game_id)
+        if stored is not None and int(stored.get("revision", 0)) != self.revision:
+            self._adopt(self.game_id, stored)
+            raise GameChangedElsewhere(
+                "This game was changed on another screen meanwhile. It now shows that screen's "
+                "latest state: check it, then enter your action again."
+            )
 
     async def _save(self) -> None:
         game, game_id = self._open(), self.game_id
@@ -105,9 +126,11 @@ class Scorekeeper:
             "finished": game.is_over,
             "winner": game.players[game.winner] if game.winner is not None else None,
             "updated": utc_now_iso(),
+            "revision": self.revision + 1,
             "events": game.events,
         }
         await self.store.save("games", game_id, document)
+        self.revision += 1
 
     def _open(self) -> Game:
         if self.game is None:

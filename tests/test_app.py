@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.scorekeeper import Scorekeeper
 from app.storage import MemoryPrefs, PrefsStore, StoreWriteError
 from engine import Game
 from tests.app_driver import app_of, keep, run, saved_events, start_game, throw
@@ -403,3 +404,20 @@ def test_a_desktop_shows_the_keyboard_keys_and_a_phone_does_not(data_dir):
 
     assert run(test, platform="linux") is True
     assert run(test, platform="android") is False
+
+
+def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        mine = app_of(ui).keeper
+        other = Scorekeeper(mine.store)  # a second tab on the same server
+        await other.open_game(mine.game_id)
+        await other.act(lambda game: game.roll("2 2 3 3 4 6"))  # Ann farkles over there
+        await throw(ui, "1 1 1 5 2 3")
+        assert ui.text_of("refusal").startswith("This game was changed on another screen meanwhile.")
+        assert ui.text_of("turn-line").startswith("Bob's turn")
+        assert [event["type"] for event in saved_events(data_dir)] == ["started", "rolled"]
+        await throw(ui, "1 1 1 5 2 3")
+        assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
+
+    run(test)

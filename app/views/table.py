@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.scorekeeper import GameChangedElsewhere
 from app.storage import StoreError
 from app.views.widgets import FELT, big_button, die_button, notice_banner, on, section
 from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
@@ -52,6 +53,9 @@ class TableScreen:
             self.refusal = str(refusal)
         except StoreError as failure:
             self.refusal = f"Not saved, so not counted: {failure}"
+        except GameChangedElsewhere as changed:
+            self.entry, self.selection = [], []
+            self.refusal = str(changed)
         else:
             self.reset_entry()
         await self.app.render()
