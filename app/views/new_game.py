@@ -27,13 +27,13 @@ _NUMBER_FIELDS = {
 _SWITCHES = {
     "must_roll_after_hot_dice": "Must roll after hot dice",
     "progressive": "Progressive: pass dice and points on",
-    "steal": "Steal: the next player may take a farkled turn's points",
+    "steal": "Steal: take over a farkled turn's points",
 }
 _N_OF_A_KIND_TEXT = {
-    "fixed": "4/5/6 of a kind: 1,000 / 2,000 / 3,000",
-    "double": "4/5/6 of a kind: triple x2 / x4 / x8",
-    "multiply": "4/5/6 of a kind: triple x2 / x3 / x4",
-    "none": "No 4/5/6 of a kind",
+    "fixed": "1,000 / 2,000 / 3,000",
+    "double": "Triple x2 / x4 / x8",
+    "multiply": "Triple x2 / x3 / x4",
+    "none": "None (extra 1s, 5s singly)",
 }
 
 
@@ -219,7 +219,7 @@ class NewGameScreen:
         return [
             *(self.number_field(name) for name in _NUMBER_FIELDS if name != "target"),
             labelled_dropdown(
-                "Four or more of a kind",
+                "Four, five, six of a kind",
                 self.values["n_of_a_kind"],
                 [(model, _N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
                 on_value(self.option_chosen, "n_of_a_kind"),
