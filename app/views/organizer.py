@@ -2,13 +2,14 @@
 
 Routes (``<id>``: the stored tournament)::
 
-    /organizer                   events on this device, and a new one
-    /organizer/<id>              the event: format and plan, the address for result links
+    /organizer                   events on this device, and a new one (with its format)
+    /organizer/<id>              the event: format (editable until round 1 is drawn) and plan,
+                                 the address for result links
     /organizer/<id>/players      sign-up, check-in, withdrawal
     /organizer/<id>/seating      the draw and the table cards with their setup codes
     /organizer/<id>/print        the table cards alone, plainly, for printing
-    /organizer/<id>/results      import results, what arrived, is missing, held or refused;
-                                 roll-offs, closing the round
+    /organizer/<id>/results      import results (or type a table's paper totals), what arrived,
+                                 is missing, held or refused; roll-offs, closing the round
     /organizer/<id>/standings    per-round totals, cuts, corrections, CSV export
     /organizer/<id>/lookup       the room's quick lookup: table, seat, standing
     /organizer/<id>/final        the final's rules switch, the champion, the prize
@@ -21,15 +22,25 @@ refusal is shown in the engine's words and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import flet as ft
 
-from app.organizer import Organizer, describe_error, parse_whole
+from app.organizer import TABLE_SIZES, FormatDraft, Organizer, describe_error, parse_whole
 from app.qr import qr_image
 from app.views.scanner import CameraScanner
-from app.views.widgets import big_button, die_button, notice_banner, on, on_value, section
+from app.views.widgets import (
+    big_button,
+    die_button,
+    icon_button,
+    labelled_dropdown,
+    notice_banner,
+    on,
+    on_value,
+    section,
+)
 from engine import (
     CodeDamaged,
     FarkleError,
@@ -38,6 +49,7 @@ from engine import (
     Tournament,
     typing_form,
 )
+from engine.rules import PRESET_NAMES
 
 if TYPE_CHECKING:
     from app.main import FarkleApp
@@ -45,6 +57,13 @@ if TYPE_CHECKING:
 __all__ = ["OrganizerScreens"]
 
 Screen = tuple[str, list[ft.Control], list[ft.Control]]
+NEW_EVENT = "new"
+"""The draft format of the event being created (other drafts are keyed by tournament id)."""
+_CUTS = (
+    ("overall", "Best N totals over all tables"),
+    ("per_table", "Best k of each table"),
+    ("winners", "Each table's winner"),
+)
 
 _PAGES = (
     ("players", "Players", ft.Icons.PEOPLE),
@@ -68,6 +87,9 @@ class OrganizerScreens:
         self.shown_csv: str | None = None
         self.links_done: dict[str, str] = {}
         self.lookup_field: ft.TextField | None = None
+        self.drafts: dict[str, FormatDraft] = {}
+        self.plan_column: ft.Column | None = None
+        self.paper_table: int | None = None
         self.scanner = CameraScanner(app, "result code", lambda text: "FR1" in text.upper(), self.scanned,
                                      "result-scan")
 
@@ -205,14 +227,9 @@ class OrganizerScreens:
             *self.notices(),
             section(
                 "New tournament",
-                ft.Text("House format: round 1 house rules, the 32 best totals go on; round 2 progressive, "
-                        "2 per table; round 3 house, each table's winner; the final of 4 (may switch to "
-                        "progressive). Fewer players: tables of 3 or 4 and cuts scaled, shown before round 1."),
                 self.field("event_name", "Tournament name", key="event-name"),
-                ft.Row([
-                    self.field("event_cap", "Player cap (2 to 40)", key="event-cap", hint="40", expand=True),
-                    self.field("event_code", "Event code (optional)", key="event-code", hint="FT-…", expand=True),
-                ]),
+                self.field("event_code", "Event code (optional)", key="event-code", hint="FT-…"),
+                *self.format_editor(NEW_EVENT, None, cap_key="event-cap"),
                 big_button("Create the tournament", on(self.create), key="create-event", icon=ft.Icons.ADD),
             ),
             section("Tournaments on this device", *(tiles or [ft.Text("None yet.")])),
@@ -220,19 +237,137 @@ class OrganizerScreens:
 
     async def create(self) -> None:
         async def create() -> str:
-            cap_text = self.fields.get("event_cap", "").strip()
-            cap = parse_whole(cap_text, "The player cap", minimum=2) if cap_text else None
-            if cap is not None and cap > 40:
-                raise InvalidInput(f"The house format seats at most 40 players, not {cap}.")
+            fmt = self.draft(NEW_EVENT).build()
             return await self.organizer.create(
-                self.fields.get("event_name", ""), cap, self.fields.get("event_code", "").strip() or None,
-                self.default_link_base(),
+                self.fields.get("event_name", ""), None, self.fields.get("event_code", "").strip() or None,
+                self.default_link_base(), format=fmt,
             )
 
         if await self.do(create, lambda _: "Tournament created: sign the players up.",
-                         clear=("event_name", "event_cap", "event_code")):
+                         clear=("event_name", "event_code")):
+            self.drafts.pop(NEW_EVENT, None)
             self.notice = (f"{self.base()}/players", self.notice[1] if self.notice else [], False)
             await self.app.navigate(f"{self.base()}/players")
+
+    # -- the format editor ---------------------------------------------------------------
+
+    def draft(self, key: str) -> FormatDraft:
+        """The format being edited for a new event (``NEW_EVENT``) or for an event not yet drawn."""
+        if key not in self.drafts:
+            self.drafts[key] = (FormatDraft.house() if key == NEW_EVENT
+                                else FormatDraft.of(self.tournament.format))
+        return self.drafts[key]
+
+    def format_editor(self, key: str, players: int | None, *, cap_key: str = "fmt-cap") -> list[ft.Control]:
+        """Cap and rounds of a format, with its plan shown live (``players``: signed up now)."""
+        draft = self.draft(key)
+        last = len(draft.rounds) - 1
+        rows: list[ft.Control] = [
+            ft.Text("The format starts as the house tournament. Tables seat the size chosen or one less, as "
+                    "even as possible; a cut of best N totals keeps the same share of a smaller field. The "
+                    "plan below follows every change."),
+            ft.TextField(label="Player cap", value=draft.cap, key=cap_key, width=200,
+                         on_change=self.format_text(key, lambda d, v: setattr(d, "cap", v))),
+        ]
+        for index, round_ in enumerate(draft.rounds):
+            name = "Final" if index == last else f"Round {index + 1}"
+            controls: list[ft.Control] = [
+                labelled_dropdown(f"{name} rules", round_.rules, [(p, p.capitalize()) for p in PRESET_NAMES],
+                                  self.format_choice(key, partial(_set_rules, index)),
+                                  key=f"fmt-rules-{index}", width=170),
+                labelled_dropdown(f"{name} tables of", str(round_.table_size),
+                                  [(str(size), f"{size} players") for size in TABLE_SIZES],
+                                  self.format_choice(key, partial(_set_size, index)),
+                                  key=f"fmt-size-{index}", width=150),
+            ]
+            if index == last:
+                controls.append(labelled_dropdown(
+                    "The final may switch to", round_.switch_to or "none",
+                    [("none", "No switch"), *((p, p.capitalize()) for p in PRESET_NAMES if p != round_.rules)],
+                    self.format_choice(key, lambda d, v: setattr(d.rounds[-1], "switch_to",
+                                                                 "" if v == "none" else v)),
+                    key="fmt-switch", width=220))
+            else:
+                controls.append(labelled_dropdown(
+                    f"{name} cut", round_.cut, list(_CUTS),
+                    self.format_choice(key, partial(_set_cut, index)), key=f"fmt-cut-{index}",
+                    width=260))
+                if round_.cut != "winners":
+                    label = (f"{name}: how many totals go on" if round_.cut == "overall"
+                             else f"{name}: places per table going on")
+                    controls.append(ft.TextField(
+                        label=label, value=round_.count, key=f"fmt-count-{index}", width=230,
+                        on_change=self.format_text(key, partial(_set_count, index))))
+                controls.append(icon_button(ft.Icons.DELETE_OUTLINE, f"Remove {name.lower()}",
+                                            self.format_choice(key, partial(_remove_round, index)),
+                                            key=f"fmt-remove-{index}"))
+            rows.append(ft.Text(name, weight=ft.FontWeight.BOLD))
+            rows.append(ft.Row(controls, wrap=True, spacing=8, run_spacing=8))
+        rows.append(ft.Row([
+            big_button("Add a round before the final", self.format_choice(key, lambda d, v: d.add_round()),
+                       filled=False, key="fmt-add-round", icon=ft.Icons.ADD),
+            big_button("Start again from the house tournament",
+                       self.format_choice(key, lambda d, v: self.drafts.__setitem__(key, FormatDraft.house())),
+                       filled=False, key="fmt-house"),
+        ], wrap=True))
+        self.plan_column = ft.Column(self.format_plan(key, players), spacing=4, key="fmt-plan")
+        rows.append(self.plan_column)
+        return [section("Format", *rows)]
+
+    def format_plan(self, key: str, players: int | None) -> list[ft.Control]:
+        """The rounds the draft gives at the cap and for the players signed up now, or the engine's refusal."""
+        try:
+            fmt = self.draft(key).build()
+            if key != NEW_EVENT:  # the engine's own check of the change, on a copy of the event
+                Tournament.from_events(self.tournament.events).change_format(fmt)
+        except FarkleError as why:
+            return [ft.Text(f"Not possible: {why}", color=ft.Colors.ERROR, key="fmt-error")]
+        lines: list[ft.Control] = [ft.Text(f"{fmt.name}, at the cap of {fmt.cap} players:", weight=ft.FontWeight.BOLD)]
+        lines += [ft.Text(p.describe(), key=f"fmt-plan-cap-{p.number}") for p in fmt.plan(fmt.cap)]
+        if players is not None and 2 <= players and players != fmt.cap:
+            lines.append(ft.Text(f"For the {players} players signed up now:", weight=ft.FontWeight.BOLD))
+            lines += [ft.Text(p.describe(), key=f"fmt-plan-now-{p.number}") for p in fmt.plan(players)]
+        return lines
+
+    def format_text(self, key: str, apply: Callable[[FormatDraft, str], None]) -> Callable[[Any], Awaitable[None]]:
+        """A typed change: the draft takes it and the plan is redrawn in place (the field keeps its cursor)."""
+
+        async def handler(event: Any) -> None:
+            apply(self.draft(key), str(event.control.value or ""))
+            if self.plan_column is not None:
+                self.plan_column.controls = self.format_plan(key, self.signed_up() if key != NEW_EVENT else None)
+                self.plan_column.update()
+
+        return handler
+
+    def format_choice(self, key: str, apply: Callable[[FormatDraft, str], None]) -> Callable[[Any], Awaitable[None]]:
+        """A chosen option or a tapped button: the draft takes it and the screen is drawn again."""
+
+        async def handler(event: Any) -> None:
+            try:
+                apply(self.draft(key), str(getattr(event.control, "value", "") or ""))
+            except FarkleError as why:
+                self.tell(str(why), error=True)
+            await self.app.render()
+
+        return handler
+
+    def signed_up(self) -> int:
+        return sum(not p.withdrawn for p in self.tournament.players)
+
+    async def save_format(self) -> None:
+        key = self.organizer.tournament_id or ""
+
+        def report(changed: Any) -> str:
+            self.drafts.pop(key, None)
+            return f"Format saved: {self.tournament.format.name}." if changed else "The format is unchanged."
+
+        await self.do(lambda: self.organizer.change_format(self.draft(key)), report)
+
+    async def revert_format(self) -> None:
+        self.drafts.pop(self.organizer.tournament_id or "", None)
+        self.tell("Edits dropped: the event's format is shown again.")
+        await self.app.render()
 
     # -- the event -----------------------------------------------------------------------
 
@@ -243,11 +378,21 @@ class OrganizerScreens:
             plan = [ft.Text("Check players in to see the rounds: a round needs at least 2 players.")]
         state = self.state_line()
         self.fields.setdefault("link_base", self.organizer.link_base)
+        editor: list[ft.Control] = []
+        if not t.round and self.organizer.tournament_id:
+            editor = [
+                *self.format_editor(self.organizer.tournament_id, self.signed_up()),
+                ft.Row([
+                    big_button("Save the format", on(self.save_format), key="fmt-save", icon=ft.Icons.SAVE),
+                    big_button("Drop the edits", on(self.revert_format), filled=False, key="fmt-revert"),
+                ], wrap=True),
+            ]
         return [
             ft.Text(f"Event code {t.event_id} · {t.format.name} · at most {t.format.cap} players",
                     key="event-line"),
             ft.Text(state, size=16, weight=ft.FontWeight.BOLD, key="event-state"),
             section("The rounds", *plan),
+            *editor,
             section(
                 "Result links",
                 ft.Text("Result QR codes carry a link to this app, so a phone's camera app can open it here. "
@@ -481,7 +626,7 @@ class OrganizerScreens:
         plan = t.plan()[t.round - 1]
         results = t.results()
         arrived = [
-            ft.Text(f"Table {table}: {self.summary(result)}", key=f"arrived-{table}")
+            ft.Text(f"Table {table}: {self.summary(result)}{self.source_note(table)}", key=f"arrived-{table}")
             for table, result in results.items()
         ]
         missing = t.missing_tables()
@@ -494,6 +639,7 @@ class OrganizerScreens:
                 key="missing-tables", weight=ft.FontWeight.BOLD,
             ),
         ))
+        controls += self.paper_section()
         controls += self.held_section()
         controls += self.roll_off_section()
         if t.round_open:
@@ -516,6 +662,56 @@ class OrganizerScreens:
                 ], wrap=True),
             ))
         return controls + self.refused_section()
+
+    def source_note(self, table: int) -> str:
+        t = self.tournament
+        source, reason = t.result_source(t.round, table)
+        if source == "code":
+            return ""
+        return " · entered by hand" + (f" ({reason})" if reason else "")
+
+    def paper_section(self) -> list[ft.Control]:
+        """A missing table's final totals typed from its paper sheet (or a lost device's last screen)."""
+        t = self.tournament
+        missing = t.missing_tables()
+        if not missing:
+            return []
+        if self.paper_table not in missing:
+            self.paper_table = missing[0]
+        table = self.paper_table
+        numbers = t.seating()[table - 1]
+        return [section(
+            "Enter a table's result by hand",
+            ft.Text("When a table's device is lost or the table kept score on paper: type its final totals, one "
+                    "per seat in seat order. They are checked as a result code is, and kept as entered by hand "
+                    "with your reason."),
+            labelled_dropdown("Table", str(table), [(str(m), f"Table {m}") for m in missing], self.choose_paper_table,
+                              key="paper-table", width=200),
+            *(self.field(f"paper_{t.round}_{table}_{seat}",
+                         f"Seat {seat}: {self.name_of(n)} (number {n}), final total", key=f"paper-total-{seat}")
+              for seat, n in enumerate(numbers, 1)),
+            self.field("paper_reason", "Why by hand (device lost, paper score sheet…)", key="paper-reason"),
+            big_button(f"Record table {table}'s result by hand", on(self.record_paper), key="record-paper",
+                       icon=ft.Icons.EDIT_NOTE),
+        )]
+
+    async def choose_paper_table(self, event: Any) -> None:
+        self.paper_table = int(event.control.value or 0) or None
+        await self.app.render()
+
+    async def record_paper(self) -> None:
+        t = self.tournament
+        table = self.paper_table or 0
+        seats = len(t.seating()[table - 1]) if 1 <= table <= len(t.seating()) else 0
+        names = tuple(f"paper_{t.round}_{table}_{seat}" for seat in range(1, seats + 1))
+        totals = [self.fields.get(name, "") for name in names]
+        reason = self.fields.get("paper_reason", "")
+
+        def report(result: TableResult) -> str:
+            return f"Round {result.round}, table {result.table}: result entered by hand ({self.summary(result)})."
+
+        await self.do(lambda: self.organizer.enter_paper_result(table, totals, reason), report,
+                      clear=(*names, "paper_reason"))
 
     def held_section(self) -> list[ft.Control]:
         held = self.tournament.held_results()
@@ -867,3 +1063,26 @@ class OrganizerScreens:
 def _icon_button(icon: Any, label: str, on_click: Any, key: str) -> ft.Control:
     """An icon button a screen reader names (Flutter web reads the icon's label, not the tooltip)."""
     return ft.IconButton(icon=ft.Icon(icon, semantics_label=label), tooltip=label, on_click=on_click, key=key)
+
+
+# -- edits of a format draft (a round's index first, then the draft and the chosen value) ---------
+
+
+def _set_rules(index: int, draft: FormatDraft, value: str) -> None:
+    draft.set_rules(index, value)
+
+
+def _set_size(index: int, draft: FormatDraft, value: str) -> None:
+    draft.rounds[index].table_size = int(value)
+
+
+def _set_cut(index: int, draft: FormatDraft, value: str) -> None:
+    draft.set_cut(index, value)
+
+
+def _set_count(index: int, draft: FormatDraft, value: str) -> None:
+    draft.rounds[index].count = value
+
+
+def _remove_round(index: int, draft: FormatDraft, value: str) -> None:
+    draft.remove_round(index)
