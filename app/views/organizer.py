@@ -28,7 +28,13 @@ from urllib.parse import unquote, urlsplit
 
 import flet as ft
 
-from app.organizer import TABLE_SIZES, FormatDraft, Organizer, describe_error, parse_whole
+from app.organizer import (
+    TABLE_SIZES,
+    FormatDraft,
+    Organizer,
+    describe_error,
+    parse_whole,
+)
 from app.qr import qr_image
 from app.views.scanner import CameraScanner
 from app.views.widgets import (
