@@ -1,0 +1,49 @@
+"""The format editor and a paper result in real headless Chromium against the real server.
+
+The event is the one of tests/test_browser_organizer.py: 8 players, round 1 drawn at 2 tables.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser_support import FlutterPage
+from tests.test_browser_organizer import SCREENSHOTS, Event, event, open_page
+
+__all__ = ["event"]  # the fixture, shared with the organizer's other browser journeys
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_format_plan_follows_typing_and_choices_and_a_paper_result_is_entered_by_hand(
+    chromium_browser, event: Event
+):
+    page = FlutterPage.new_phone(chromium_browser)
+    try:
+        open_page(page, event.url("/organizer"))
+        page.wait_for_text("Round 1: 40 players, 10 tables of 4, house rules; the 32 best totals")
+        page.type_into("Player cap", "24")  # the plan is redrawn in place while the field keeps the cursor
+        page.wait_for_text("Round 1: 24 players, 6 tables of 4, house rules; the 24 best totals")
+        page.page.keyboard.insert_text("0")
+        page.wait_for_text("Round 1: 240 players, 60 tables of 4")
+        page.click_button("Round 1 cut: Best N totals over all tables")
+        page.click_button("Each table's winner")  # 60 winners: too many for rounds 2 and 3 to bring to 4
+        page.wait_for_text("Not possible: With ")
+        page.type_into("Player cap", "24")
+        page.wait_for_text("Round 1: 24 players, 6 tables of 4, house rules; each table's winner goes on.")
+        page.wait_for_text("Final: 4 players, 1 table of 4")
+        page.screenshot(SCREENSHOTS / "organizer-format.png")
+
+        t = event.tournament
+        numbers = t.seating()[0]
+        open_page(page, event.url(f"/organizer/{event.tournament_id}/results"))
+        page.wait_for_text("Enter a table's result by hand")
+        for seat, (number, total) in enumerate(zip(numbers, ["10,000", "5,000", "2,000", "0"]), 1):
+            page.type_into(f"Seat {seat}: {t.player(number).name} (number {number}), final total", total)
+        page.type_into("Why by hand (device lost, paper score sheet…)", "tablet lost, paper sheet")
+        page.click_button("Record table 1's result by hand")
+        page.wait_for_text("Round 1, table 1: result entered by hand")
+        page.wait_for_text("entered by hand (tablet lost, paper sheet)")
+        page.wait_for_text("Missing: table 2")
+    finally:
+        page.close()
