@@ -229,16 +229,40 @@ def patch_python_js(js: str, early_snippet: str) -> str:
     return js
 
 
-def patch_python_worker(js: str) -> str:
+def patch_python_worker(js: str, snapshot_snippet: str | None = None) -> str:
     """Check the worker still runs the app the way this build packages it, and let it tell
-    the early starter (templates/python-early.js) when Pyodide is loaded."""
+    the early starter (templates/python-early.js) when Pyodide is loaded.
+
+    With ``snapshot_snippet`` (templates/python-snapshot.js, its key filled in), Pyodide
+    starts from a memory snapshot kept in the browser when there is one, and the same
+    worker file can be started to make that snapshot."""
     f = "python-worker.js"
     js = replace_once(js, "        self.pythonModuleName = event.data.pythonModuleName;\n",
                       "        self.pythonModuleName = event.data.pythonModuleName;\n"
                       "        self.fletEarly = event.data.fletEarly === true;\n", file=f)
+    loaded = ('        if (self.fletEarly) self.postMessage({ fletEarly: "pyodide-loaded"'
+              + (", snapshot: fletSnapshot.info.used, reason: fletSnapshot.info.reason, "
+                 "ms: fletSnapshot.info.ms" if snapshot_snippet else "") + " });\n")
     js = replace_once(js, '        self.pyodide.registerJsModule("flet_js", flet_js);\n',
-                      '        if (self.fletEarly) self.postMessage({ fletEarly: "pyodide-loaded" });\n'
-                      '        self.pyodide.registerJsModule("flet_js", flet_js);\n', file=f)
+                      loaded + '        self.pyodide.registerJsModule("flet_js", flet_js);\n', file=f)
+    if snapshot_snippet:
+        js = replace_once(js, "self.pyodideUrl = null;\n",
+                          snapshot_snippet.rstrip() + "\n\nself.pyodideUrl = null;\n", file=f)
+        js = replace_once(js, "        self.pyodide = await loadPyodide({\n",
+                          "        self.pyodide = await fletSnapshot.load(loadPyodide, {\n", file=f)
+        js = replace_once(js, "    } catch (error) {\n        self.postMessage(error.toString());\n",
+                          "    } catch (error) {\n        await fletSnapshot.failed();\n"
+                          "        self.postMessage(error.toString());\n", file=f)
+        js = replace_once(js, "    // run only once\n    if (!self.initialized) {\n",
+                          "    if (event.data && event.data.fletMakeSnapshot) {\n"
+                          "        if (!self.initialized) {\n"
+                          "            self.initialized = true;\n"
+                          "            await fletSnapshot.make(event.data);\n"
+                          "        }\n"
+                          "        return;\n"
+                          "    }\n"
+                          "    // run only once\n    if (!self.initialized) {\n"
+                          "        fletSnapshot.prefetch();\n", file=f)
     for needed in ('pkgs_path = "__pypackages__"', 'if os.path.exists("requirements.txt"):',
                    'if os.path.exists("pyproject.toml"):',
                    "runpy.run_module(python_module_name, run_name=\"__main__\")"):
@@ -687,8 +711,25 @@ def input_fingerprint(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_EN
     return h.hexdigest()[:16]
 
 
+SNAPSHOT_INPUTS = ("app.tar.gz", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
+                   "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")
+
+
+def snapshot_snippet(site: Path, package: str) -> str:
+    """templates/python-snapshot.js with its key: a hash of everything the snapshot's
+    memory depends on (the app archive, the Pyodide runtime and stdlib, the template), so
+    a new build never restores another build's Python."""
+    template = (TEMPLATES / "python-snapshot.js").read_text(encoding="utf-8")
+    digest = hashlib.sha256(template.encode())
+    for rel in SNAPSHOT_INPUTS:
+        digest.update(rel.encode() + b"\0" + hashlib.sha256((site / rel).read_bytes()).digest())
+    js = replace_once(template, '"__SNAPSHOT_KEY__"', json.dumps(digest.hexdigest()[:16]),
+                      file="templates/python-snapshot.js")
+    return replace_once(js, '"__APP_PACKAGE__"', json.dumps(package), file="templates/python-snapshot.js")
+
+
 def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: Path,
-              no_precompile: bool, early_python: bool) -> dict[str, Any]:
+              no_precompile: bool, early_python: bool, snapshot: bool = True) -> dict[str, Any]:
     """Everything that writes into the staging folder (removed by the caller on failure)."""
     out = staging.with_name(staging.name.removesuffix(".tmp"))
 
@@ -717,8 +758,6 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     # 2. Flutter's loader and the Python worker.
     boot = staging / "flutter_bootstrap.js"
     boot.write_text(patch_flutter_bootstrap(boot.read_text(encoding="utf-8"), early_python), encoding="utf-8")
-    worker = staging / "python-worker.js"
-    worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8")), encoding="utf-8")
     pyjs = staging / "python.js"
     if early_python:
         pyjs.write_text(patch_python_js(pyjs.read_text(encoding="utf-8"),
@@ -737,6 +776,11 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     packed = pack_app(app_dir, engine_dir, staging / "app.tar.gz", vendor,
                       None if no_precompile else web / "pyodide")
     shutil.rmtree(vendor)
+    worker = staging / "python-worker.js"
+    snippet = None
+    if snapshot and early_python:
+        snippet = snapshot_snippet(staging, app_dir.name)
+    worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet), encoding="utf-8")
     app_assets = app_dir / "assets"
     if app_assets.is_dir():  # like `flet publish`: the app's assets are served from the root
         for path in _source_files(app_assets):
@@ -758,9 +802,10 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
 
 def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: Path = DEFAULT_OUT,
           icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False,
-          early_python: bool = True) -> BuildResult:
+          early_python: bool = True, snapshot: bool = True) -> BuildResult:
     """Build the site into ``out``. ``no_precompile`` and ``early_python=False`` exist to
-    measure what they gain (tests/bench_pwa.py --compare)."""
+    measure what they gain (tests/bench_pwa.py --compare); so does ``snapshot=False``
+    (--compare-snapshot)."""
     start = time.monotonic()
     app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()
     versions = check_versions()
@@ -771,7 +816,7 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        info = _assemble(staging, web, app_dir, engine_dir, icon, no_precompile, early_python)
+        info = _assemble(staging, web, app_dir, engine_dir, icon, no_precompile, early_python, snapshot)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(staging.parent / (out.name + ".vendor"), ignore_errors=True)
@@ -780,7 +825,8 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
     build_hash = info["build_hash"]
 
     report = size_report(staging)
-    report.update(options={"precompile": not no_precompile, "early_python": early_python},
+    report.update(options={"precompile": not no_precompile, "early_python": early_python,
+                           "snapshot": snapshot and early_python},
                   flet=versions, pruned_bytes=sum(s for _, s, _ in pruned), **info)
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
@@ -805,10 +851,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-early-python", action="store_true",
                         help="boot like flet publish: Flutter first, Python once Flutter is up "
                              "(only to measure the difference)")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="never start Python from a memory snapshot (only to measure the difference)")
     args = parser.parse_args(argv)
     try:
         build(args.app, args.engine, args.out, args.icon, no_precompile=args.no_precompile,
-              early_python=not args.no_early_python)
+              early_python=not args.no_early_python, snapshot=not args.no_snapshot)
     except PatchError as err:
         print(f"build_pwa: FAILED: {err}", file=sys.stderr)
         return 2

@@ -70,18 +70,27 @@ def one_run(site: Path, work: Path, games: dict[str, str] | None = None) -> dict
         with Browser(profile) as b:
             cold = time_to_interactive(b, server.url)
             b.wait_sw_control()
+            # the first visit's background set-up: the Python snapshot (if the build has them)
+            b.wait_python_snapshot()
             if games:
                 assert b.page.evaluate(FILL_LOCAL_STORAGE, games) >= len(games)
             # let the pre-cache finish and the browser settle before closing
             time.sleep(1.0)
         with Browser(profile) as b:
             warm = time_to_interactive(b, server.url)
+            warm_start = b.python_start()
             if games:  # the stored games are listed
                 b.flutter.wait_for_text("Delete the game Ann")
             server.stop()
             b.cut_network()
             offline = time_to_interactive(b, reload=True)
-    return {"cold": cold, "warm": warm, "offline_reload": offline}
+            offline_start = b.python_start()
+    if warm_start.get("snapshot") is False or offline_start.get("snapshot") is False:
+        print(f"  (Python started without its snapshot: warm {warm_start}, offline {offline_start})")
+    times = {"cold": cold, "warm": warm, "offline_reload": offline}
+    if "ms" in warm_start and "ms" in offline_start:  # Python's own start, in the worker
+        times.update(warm_python=warm_start["ms"] / 1000, offline_python=offline_start["ms"] / 1000)
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", action="store_true",
                         help="also time the site booted as `flet publish` does (Flutter first, no "
                              "bytecode), interleaving runs of both so machine load hits both alike")
+    parser.add_argument("--compare-snapshot", action="store_true",
+                        help="also time the same build without the Python memory snapshot, "
+                             "interleaving runs of both")
     args = parser.parse_args(argv)
 
     started = time.monotonic()
@@ -103,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         variants["flet publish boot order, no bytecode"] = built_site(
             no_precompile=True, early_python=False)[0]
+    if args.compare_snapshot:
+        variants["without the Python snapshot"] = built_site(snapshot=False)[0]
     games = stored_games(args.games) if args.games else None
     if games:
         print(f"{args.games} stored games: {sum(len(k) + len(v) for k, v in games.items()) / 1e6:.2f} MB "

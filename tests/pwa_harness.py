@@ -146,6 +146,26 @@ class Browser:
         self.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_ms)
         return str(self.page.evaluate("navigator.serviceWorker.controller.scriptURL"))
 
+    def wait_python_snapshot(self, timeout_s: float = 90) -> str:
+        """Once Python started without a memory snapshot, the page makes one in the
+        background (build/templates/python-snapshot.js): wait until it is saved or failed.
+        Returns the final state ("" for a build without snapshots)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            start = self.page.evaluate("globalThis.fletPythonStart || null")
+            if start is not None and "snapshot" not in start:
+                return ""  # built without snapshots
+            state = self.page.evaluate("globalThis.fletSnapshotState || ''")
+            if start is not None and (start.get("snapshot") or state in ("saved", "failed")):
+                return state or "used"
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"Python snapshot still {state!r} after {timeout_s} s")
+            time.sleep(0.2)
+
+    def python_start(self) -> dict[str, Any]:
+        """How Python started on this page: {"snapshot": bool, "reason": str, "ms": int}."""
+        return dict(self.page.evaluate("globalThis.fletPythonStart || {}"))
+
     def external_requests(self) -> list[str]:
         return [u for u in self.requests
                 if not u.startswith(("http://127.0.0.1", "data:", "blob:", "chrome-extension:"))]

@@ -69,6 +69,8 @@ def test_patches_apply_to_the_installed_flet_web(tmp_path: Path) -> None:
     assert 'canvasKitVariant: "full"' in boot
     assert bp.RIVE_CDN not in bp.patch_main_dart_js(flet_web_file("main.dart.js"))
     bp.patch_python_worker(flet_web_file("python-worker.js"))
+    worker = bp.patch_python_worker(flet_web_file("python-worker.js"), "const fletSnapshot = 1;")
+    assert "await fletSnapshot.load(loadPyodide, {" in worker and "fletMakeSnapshot" in worker
 
 
 @pytest.mark.parametrize(
@@ -110,6 +112,8 @@ def test_other_patches_fail_loudly() -> None:
     worker = flet_web_file("python-worker.js")
     with pytest.raises(bp.PatchError, match=r"python-worker\.js.*__pypackages__"):
         bp.patch_python_worker(worker.replace('pkgs_path = "__pypackages__"', 'pkgs_path = "x"'))
+    with pytest.raises(bp.PatchError, match=r"python-worker\.js.*loadPyodide"):
+        bp.patch_python_worker(worker.replace("self.pyodide = await loadPyodide({", "x"), "/* snapshot */")
     python_js = flet_web_file("python.js")
     assert "fletEarlyWorker.take(args)" in bp.patch_python_js(python_js, "/* early */")
     with pytest.raises(bp.PatchError, match=r"python\.js.*// initialize worker"):
@@ -243,11 +247,15 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
             game_url = b.page.url
             assert game_url.startswith(url + "game/"), game_url
 
+            assert b.python_start()["snapshot"] is False  # first visit: none yet
+            assert b.wait_python_snapshot() == "saved", b.page.evaluate("globalThis.fletSnapshotDetail")
+
             server.stop()
             b.cut_network()
             offline_tti = time_to_interactive(b, reload=True,
                                               ready=lambda p: p.wait_for_text("Enter Bob's throw", 90_000))
             assert b.page.evaluate("navigator.serviceWorker.controller !== null")
+            assert b.python_start()["snapshot"] is True, b.python_start()  # Python from the snapshot
             throw(page, "5 2 3 4 6 6")
             page.click_button("Die 4 shows 5")
             page.click_button("Roll five dice")
@@ -282,6 +290,48 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
         external += b.external_requests()
     assert external == [], f"requests left the machine: {external}"
     print(f"\nTTI cold {tti:.1f} s, offline reload {offline_tti:.1f} s, relaunch {relaunch_tti:.1f} s")
+
+
+SNAPSHOT_CACHE = "farkle-table-python-snapshot:/apps/farkle-table/"
+# A gzipped file that is not a Pyodide snapshot, stored where the snapshot is.
+SPOIL_SNAPSHOT = """async (name) => {
+  const cache = await caches.open(name);
+  const [request] = await cache.keys();
+  const junk = new Blob([new Uint8Array(4096).fill(7)]).stream().pipeThrough(new CompressionStream("gzip"));
+  await cache.put(request, new Response(await new Response(junk).blob()));
+  return request.url;
+}"""
+
+
+@pytest.mark.browser
+def test_python_snapshot_is_made_used_and_replaced_when_broken(
+        site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """After the first visit the page keeps a memory snapshot of the started Python; the
+    next start restores it (and the app works). A snapshot that cannot be restored is
+    dropped: Python starts the usual way and a good snapshot is made again."""
+    root, _ = site
+    with serving(root, tmp_path / "www") as server, Browser(tmp_path / "profile") as b:
+        time_to_interactive(b, server.url)
+        assert b.wait_python_snapshot() == "saved"
+        detail = b.page.evaluate("globalThis.fletSnapshotDetail")
+        assert detail["stored"] < detail["bytes"] / 2, detail  # kept gzipped
+
+        time_to_interactive(b, reload=True)
+        assert b.python_start()["snapshot"] is True, b.python_start()
+        new_game(b.flutter, "Ann", "Bob")  # the restored Python runs the app
+        throw(b.flutter, "2 2 3 3 4 6")
+        b.flutter.wait_for_text("Enter Bob's throw")
+
+        url = b.page.evaluate(SPOIL_SNAPSHOT, SNAPSHOT_CACHE)
+        assert "/apps/farkle-table/python-snapshot/" in url
+        time_to_interactive(b, server.url)
+        start = b.python_start()
+        assert start["snapshot"] is False and start["reason"].startswith("restore failed"), start
+        assert b.wait_python_snapshot() == "saved"
+        time_to_interactive(b, server.url)
+        assert b.python_start()["snapshot"] is True
+        assert b.page.evaluate("caches.open(arguments[0]).then(c => c.keys()).then(k => k.length)"
+                               .replace("arguments[0]", repr(SNAPSHOT_CACHE))) == 1
 
 
 @pytest.mark.browser

@@ -10,6 +10,7 @@
 // and replays whatever the worker already posted. Any other request gets a new worker.
 const fletEarlyWorker = (() => {
     const START_FLUTTER_AFTER_MS = 10000;
+    const MAKE_SNAPSHOT_AFTER_FIRST_FRAME_MS = 2000;
     let startFlutter = null, flutterStarted = false;
     const flutterGo = () => {
         if (flutterStarted) return;
@@ -29,6 +30,10 @@ const fletEarlyWorker = (() => {
     const queue = [];
     worker.onmessage = (event) => {
         if (!(event.data && event.data.fletEarly)) queue.push(event);
+        else if (event.data.fletEarly === "pyodide-loaded") {
+            globalThis.fletPythonStart = event.data;
+            if (event.data.snapshot === false) makeSnapshotLater();
+        }
         flutterGo();
     };
     worker.onerror = flutterGo;
@@ -41,6 +46,38 @@ const fletEarlyWorker = (() => {
         pythonModuleName: flet.pythonModuleName,
         fletEarly: true
     });
+    // Python started without a memory snapshot (first visit, new build, or the stored one
+    // failed): make one in a second worker once the app is up (python-snapshot.js), so the
+    // next start skips Pyodide's own start-up and the app's imports.
+    // globalThis.fletSnapshotState: "waiting", "making", then "saved" or "failed".
+    function makeSnapshotLater() {
+        if (globalThis.fletSnapshotState) return;
+        globalThis.fletSnapshotState = "waiting";
+        let started = false;
+        const make = () => {
+            if (started) return;
+            started = true;
+            globalThis.fletSnapshotState = "making";
+            const maker = new Worker(base + "/python-worker.js", { type: "module" });
+            const done = (state, detail) => {
+                globalThis.fletSnapshotState = state;
+                globalThis.fletSnapshotDetail = detail;
+                maker.terminate();
+            };
+            maker.onmessage = (event) => {
+                if (event.data && event.data.fletSnapshot) done(event.data.fletSnapshot, event.data);
+            };
+            maker.onerror = (event) => done("failed", { error: String(event.message || event) });
+            maker.postMessage({
+                fletMakeSnapshot: true,
+                pyodideUrl: flet.pyodideUrl || "pyodide/pyodide.mjs",
+                appPackageUrl: flet.appPackageUrl,
+            });
+        };
+        const later = () => setTimeout(make, MAKE_SNAPSHOT_AFTER_FIRST_FRAME_MS);
+        window.addEventListener("flutter-first-frame", later, { once: true });
+        setTimeout(make, START_FLUTTER_AFTER_MS + 20000); // no first frame: try anyway
+    }
     return {
         take(args) {
             const adopted = worker;
