@@ -261,8 +261,10 @@ def patch_python_worker(js: str, snapshot_snippet: str | None = None) -> str:
                           "        }\n"
                           "        return;\n"
                           "    }\n"
-                          "    // run only once\n    if (!self.initialized) {\n"
-                          "        fletSnapshot.prefetch();\n", file=f)
+                          "    // run only once\n    if (!self.initialized) {\n", file=f)
+        js = replace_once(js, "        self.fletEarly = event.data.fletEarly === true;\n",
+                          "        self.fletEarly = event.data.fletEarly === true;\n"
+                          "        fletSnapshot.prefetch(self.fletEarly);\n", file=f)
     for needed in ('pkgs_path = "__pypackages__"', 'if os.path.exists("requirements.txt"):',
                    'if os.path.exists("pyproject.toml"):',
                    "runpy.run_module(python_module_name, run_name=\"__main__\")"):

@@ -5,6 +5,8 @@
 // worker reports anything, or after START_FLUTTER_AFTER_MS). Booting both at once made them
 // fight for the CPU, and Flet's animated "Working..." screen cost more CPU than it showed;
 // the page's own splash stays up meanwhile. Flutter's boot then overlaps the app's imports.
+// When Python starts from its memory snapshot (python-snapshot.js), which takes a fraction
+// of that, the worker says so at once ("snapshot-found") and Flutter starts alongside.
 //
 // Dart connects with args {}; jsConnect() adopts this worker when it asks for exactly that
 // and replays whatever the worker already posted. Any other request gets a new worker.
@@ -28,14 +30,19 @@ const fletEarlyWorker = (() => {
         flet.entrypointBaseUrl.slice(0, -1) : flet.entrypointBaseUrl;
     let worker = new Worker(base + "/python-worker.js", { type: "module" });
     const queue = [];
-    worker.onmessage = (event) => {
-        if (!(event.data && event.data.fletEarly)) queue.push(event);
-        else if (event.data.fletEarly === "pyodide-loaded") {
-            globalThis.fletPythonStart = event.data;
-            if (event.data.snapshot === false) makeSnapshotLater();
-        }
+    let adopted = false;
+    // A listener, not onmessage: it stays ahead of the handler Flet sets once it adopts the
+    // worker, and keeps this file's own messages away from Flet (and Dart) even then.
+    worker.addEventListener("message", (event) => {
+        if (event.data && event.data.fletEarly) {
+            event.stopImmediatePropagation();
+            if (event.data.fletEarly === "pyodide-loaded") {
+                globalThis.fletPythonStart = event.data;
+                if (event.data.snapshot === false) makeSnapshotLater();
+            }
+        } else if (!adopted) queue.push(event);
         flutterGo();
-    };
+    });
     worker.onerror = flutterGo;
     worker.postMessage({
         pyodideUrl: flet.pyodideUrl || "pyodide/pyodide.mjs",
@@ -80,13 +87,14 @@ const fletEarlyWorker = (() => {
     }
     return {
         take(args) {
-            const adopted = worker;
+            const early = worker;
             worker = null;
-            if (adopted && JSON.stringify(args ?? {}) === "{}") {
-                adopted.fletEarlyQueue = queue;
-                return adopted;
+            if (early && JSON.stringify(args ?? {}) === "{}") {
+                early.fletEarlyQueue = queue;
+                adopted = true;
+                return early;
             }
-            if (adopted) adopted.terminate();
+            if (early) early.terminate();
             return null;
         }
     };

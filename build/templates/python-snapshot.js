@@ -28,10 +28,12 @@ const fletSnapshot = (() => {
     let reading = null;
     const info = { used: false, reason: "", ms: 0 };
 
-    async function read() {
+    async function read(announce) {
         if (!supported) return null;
         const hit = await (await caches.open(CACHE)).match(URL_);
         if (!hit) return null;
+        // Python will be up in a moment: python-early.js starts Flutter now, alongside.
+        if (announce) self.postMessage({ fletEarly: "snapshot-found" });
         const raw = hit.body.pipeThrough(new DecompressionStream("gzip"));
         return new Uint8Array(await new Response(raw).arrayBuffer());
     }
@@ -43,8 +45,8 @@ const fletSnapshot = (() => {
     return {
         info,
         // Start reading early (the init message), so it overlaps importing pyodide.mjs.
-        prefetch() {
-            if (!reading) reading = read().catch((err) => {
+        prefetch(announce = false) {
+            if (!reading) reading = read(announce).catch((err) => {
                 console.warn("Python snapshot: cannot read it:", err);
                 return null;
             });
@@ -99,6 +101,17 @@ try:
     # what flet.messaging.pyodide_connection imports, but flet_js
     import flet.messaging.connection, flet.messaging.protocol, flet.messaging.session
     import flet.pubsub.pubsub_hub
+    # flet loads its controls on first use (ft.Text, ...): load the ones the app names
+    import pathlib, re
+    ft = sys.modules["flet"]
+    for name in sorted({n for path in pathlib.Path(fletsnap_package).rglob("*.py")
+                        for n in re.findall(r"\\bft\\.([A-Za-z_]\\w*)", path.read_text("utf-8"))}):
+        try:
+            getattr(ft, name)
+        except Exception:
+            pass
+    del ft
+    globals().pop("name", None)
 finally:
     # the app's main module itself runs as __main__ at every start
     sys.modules.pop(fletsnap_package + ".main", None)
