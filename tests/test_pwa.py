@@ -283,6 +283,7 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
     with Browser(profile, offline=True) as b:  # browser restart: still offline, no server
         page = b.flutter
         relaunch_tti = time_to_interactive(b, url)
+        assert b.python_start()["snapshot"] is True, b.python_start()
         finished = b.page.get_by_role("button", name=re.compile(r"Ann 2,050, Bob 1,050\s+Ann won"))
         finished.wait_for(timeout=10_000)
         b.page.get_by_role("button", name=re.compile(r"Cy 0, Di 0\s+last played")).click()
