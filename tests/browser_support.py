@@ -279,8 +279,13 @@ class FlutterPage:
         (``fill()`` on an unfocused Flutter field is flaky)."""
         field = self.page.get_by_role("textbox", name=name, exact=True)
         field.click(timeout=timeout_ms)
+        # The focus must have moved to this field, not stayed on the one typed into before
+        # (a labelled input names itself; a multi-line one carries no label to compare).
         self.page.wait_for_function(
-            "() => ['INPUT', 'TEXTAREA'].includes(document.activeElement && document.activeElement.tagName)",
+            "(name) => { const e = document.activeElement;"
+            " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
+            " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }",
+            arg=name,
             timeout=timeout_ms,
         )
         if replace:
