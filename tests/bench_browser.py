@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser_support import AppServer, FlutterPage
-from tests.test_browser_journeys import new_game, throw
+from tests.browser_support import AppServer, FlutterPage, new_game, throw
 
 pytestmark = pytest.mark.browser
 

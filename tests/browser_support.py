@@ -322,3 +322,27 @@ class FlutterPage:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(path))
         return path
+
+
+def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
+    """Start a game from the home screen as a person does: names in seat order, a target."""
+    page.click_button("New game")
+    for seat, name in enumerate(names, start=1):
+        page.type_into(f"Player {seat} name", name)
+    if target:
+        page.type_into("Target", target)
+    page.click_button("Start game")
+    page.wait_for_text(f"Enter {names[0]}'s throw")
+
+
+def throw(page: FlutterPage, faces: str) -> None:
+    """Tap the faces in, waiting for each to show before the next tap, then enter the throw."""
+    import re
+
+    from playwright.sync_api import expect
+
+    entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
+    for count, face in enumerate(faces.split(), start=1):
+        page.click_button(f"Face {face}")
+        expect(entered).to_have_count(count)
+    page.click_button("Enter throw")

@@ -11,30 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import AppServer, FlutterPage
+from tests.browser_support import AppServer, FlutterPage, new_game, throw
 
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
-
-
-def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
-    page.click_button("New game")
-    for seat, name in enumerate(names, start=1):
-        page.type_into(f"Player {seat} name", name)
-    if target:
-        page.type_into("Target", target)
-    page.click_button("Start game")
-    page.wait_for_text(f"Enter {names[0]}'s throw")
-
-
-def throw(page: FlutterPage, faces: str) -> None:
-    """Tap the faces in, waiting for each to show before the next tap, then enter the throw."""
-    entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
-    for count, face in enumerate(faces.split(), start=1):
-        page.click_button(f"Face {face}")
-        expect(entered).to_have_count(count)
-    page.click_button("Enter throw")
 
 
 def test_a_house_game_through_entry_farkle_hot_dice_final_round_and_win(browser_page: FlutterPage):

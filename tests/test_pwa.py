@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import FlutterPage
+from tests.browser_support import new_game, throw
 from tests.pwa_harness import (
     ROOT,
     Browser,
@@ -200,27 +200,6 @@ def test_manifest_is_installable(site: tuple[Path, dict[str, Any]]) -> None:
 
 
 # --------------------------------------------------------------------- in Chromium
-
-
-def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
-    page.click_button("New game")
-    for seat, name in enumerate(names, start=1):
-        page.type_into(f"Player {seat} name", name)
-    if target:
-        page.type_into("Target", target)
-    page.click_button("Start game")
-    page.wait_for_text(f"Enter {names[0]}'s throw")
-
-
-def throw(page: FlutterPage, faces: str) -> None:
-    """Tap the faces in (each shown before the next tap), then enter the throw."""
-    from playwright.sync_api import expect
-
-    entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
-    for count, face in enumerate(faces.split(), start=1):
-        page.click_button(f"Face {face}")
-        expect(entered).to_have_count(count)
-    page.click_button("Enter throw")
 
 
 @pytest.mark.browser
