@@ -1,0 +1,81 @@
+"""Where games, tournaments and settings are kept, behind one small async interface.
+
+The app never talks to a file or to ``localStorage`` directly: it asks a
+:class:`Store` to ``save``/``load``/``list_ids``/``delete`` JSON documents by
+collection and id.  Three backends share that interface (one module each):
+
+- :class:`MemoryStore`: the twin for tests (documents still go through JSON, so
+  a test catches what a real store would refuse).
+- :class:`FileStore`: the local app.  One small JSON file per game and per
+  tournament (both written after every action or result), and a TinyDB database
+  for settings; every file is replaced atomically (temp file, fsync,
+  ``os.replace``), so a crash never leaves half a file.
+- :class:`PrefsStore`: the browser (PWA) build, over ``ft.SharedPreferences``
+  (``localStorage``, about 5 MB per origin): documents are stored compressed and
+  the store counts what it uses so the app can warn long before space runs out.
+
+Every document carries an integer ``"revision"``.  A writer that read revision
+*n* saves with ``expect_revision=n``: the store writes revision *n + 1* only if
+the stored one is still *n*, else raises :class:`DocumentChanged` with the
+stored document, so one screen never writes over another's newer save.
+
+A file or entry that cannot be read never stops a store from opening: it is kept
+aside untouched and listed in :attr:`Store.problems` so the app can name it.
+
+Methods are async because the browser backend is; the file backend does its
+(millisecond) I/O inline so that writes keep their order.
+
+Typical use::
+
+    store = FileStore(data_dir or default_data_dir())         # local app
+    store = await PrefsStore.open(shared_preferences)          # browser build
+    for problem in store.problems:                             # damaged files
+        show(problem.message())
+    revision = await store.save("games", game_id, {"id": game_id, "events": [...]})
+    try:
+        revision = await store.save("games", game_id, later, expect_revision=revision)
+    except DocumentChanged as changed:
+        show(changed.stored)                                   # theirs, not ours
+    if (await store.usage()).nearly_full:
+        offer_export_or_cleanup()
+"""
+
+from app.storage.atomic import CRASH_POINTS, AtomicJSONStorage, FaultHook, atomic_write_bytes
+from app.storage.base import NEARLY_FULL_FRACTION, StorageUsage, Store, StoreProblem
+from app.storage.documents import COLLECTIONS, Document, encode_compact, new_id, revision_of, utc_now_iso
+from app.storage.errors import DocumentChanged, StorageFullError, StoreError, StoreWriteError
+from app.storage.file import FileStore
+from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, default_data_dir
+from app.storage.memory import MemoryStore
+from app.storage.prefs import PREFS_QUOTA_ESTIMATE_BYTES, MemoryPrefs, PrefsLike, PrefsStore
+
+__all__ = [
+    "APP_DIR_NAME",
+    "COLLECTIONS",
+    "CRASH_POINTS",
+    "DATA_DIR_ENV",
+    "FLET_DATA_DIR_ENV",
+    "NEARLY_FULL_FRACTION",
+    "PREFS_QUOTA_ESTIMATE_BYTES",
+    "AtomicJSONStorage",
+    "Document",
+    "DocumentChanged",
+    "FaultHook",
+    "FileStore",
+    "MemoryPrefs",
+    "MemoryStore",
+    "PrefsLike",
+    "PrefsStore",
+    "StorageFullError",
+    "StorageUsage",
+    "Store",
+    "StoreError",
+    "StoreProblem",
+    "StoreWriteError",
+    "atomic_write_bytes",
+    "default_data_dir",
+    "encode_compact",
+    "new_id",
+    "revision_of",
+    "utc_now_iso",
+]

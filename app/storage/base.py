@@ -1,0 +1,208 @@
+"""The one interface every store has, and the one place revisions are checked.
+
+:class:`Store` implements ``save``/``load``/``list_ids``/``delete`` once, on top of
+four small primitives a backend provides (``_read``, ``_write``, ``_remove``,
+``_ids``), the way TinyDB's ``Storage`` asks a backend for ``read``/``write`` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, Final, Optional
+
+from app.storage.documents import (
+    REVISION_FIELD,
+    Document,
+    check_collection,
+    check_key,
+    encode_compact,
+    revision_of,
+)
+from app.storage.errors import DocumentChanged, StoreWriteError
+
+__all__ = ["NEARLY_FULL_FRACTION", "StorageUsage", "Store", "StoreProblem"]
+
+NEARLY_FULL_FRACTION: Final = 0.8
+
+
+@dataclass(frozen=True)
+class StoreProblem:
+    """A stored file or entry that could not be read, and where it was kept.
+
+    :param location: the file path or storage key that failed.
+    :param reason: why it could not be read (parser message).
+    :param kept_as: where the untouched bytes now are, or ``None`` when they
+        were left in place.
+    """
+
+    location: str
+    reason: str
+    kept_as: Optional[str] = None
+
+    def message(self) -> str:
+        """A sentence for the person at the table."""
+        where = f"kept aside as {self.kept_as}" if self.kept_as else "left where it was"
+        return f"Could not read {self.location} ({self.reason}); it was {where}."
+
+
+@dataclass(frozen=True)
+class StorageUsage:
+    """How much space the store takes and how much it may take.
+
+    :param bytes_used: bytes (characters, for the browser) held by this store.
+    :param quota_bytes: the most it may hold, ``None`` when unbounded.
+    """
+
+    bytes_used: int
+    quota_bytes: Optional[int]
+
+    @property
+    def fraction_used(self) -> float:
+        """0.0 to 1.0 (can exceed 1.0 if the estimate was too low)."""
+        if not self.quota_bytes:
+            return 0.0
+        return self.bytes_used / self.quota_bytes
+
+    @property
+    def nearly_full(self) -> bool:
+        """True when the app should warn and offer export or cleanup."""
+        return self.fraction_used >= NEARLY_FULL_FRACTION
+
+
+class Store(ABC):
+    """Save, load, list and delete JSON documents by collection and id.
+
+    Every ``save`` is durable when it returns: the caller may show the action
+    as accepted.  A refused save raises :class:`~app.storage.StoreWriteError`,
+    or :class:`~app.storage.DocumentChanged` when another screen saved first.
+
+    A backend implements the primitives below and :meth:`usage`; it never checks
+    a revision itself.
+    """
+
+    def __init__(self) -> None:
+        self._problems: list[StoreProblem] = []
+        self._lock = asyncio.Lock()
+
+    @property
+    def problems(self) -> tuple[StoreProblem, ...]:
+        """Files or entries that could not be read since the store opened."""
+        return tuple(self._problems)
+
+    # -- the interface ------------------------------------------------------------------
+
+    async def save(
+        self,
+        collection: str,
+        doc_id: str,
+        document: Mapping[str, Any],
+        *,
+        expect_revision: int | None = None,
+    ) -> int:
+        """Create or replace one document; its revision when it returns.
+
+        :param expect_revision: the revision the caller read (0 for "there is no
+            such document yet").  The save then happens only if the stored
+            document is still at that revision, and is written with revision
+            ``expect_revision + 1``; the check and the write are one step.
+            ``None`` writes unconditionally, keeping the document's own
+            ``"revision"`` (for a first creation).
+        :returns: the revision now stored.
+        :raises DocumentChanged: the stored revision differs; nothing was written
+            and the error carries the stored document.
+        :raises StoreWriteError: the document was not saved (not JSON, disk or
+            browser storage full or refusing).
+        :raises ValueError: unknown collection, unusable id, or a negative
+            ``expect_revision``.
+        """
+        check_key(collection, doc_id)
+        if not isinstance(document, Mapping):
+            raise TypeError(f"A document must be a JSON object (dict), not {type(document).__name__}")
+        if expect_revision is not None:
+            if not isinstance(expect_revision, int) or isinstance(expect_revision, bool) or expect_revision < 0:
+                raise ValueError(f"expect_revision must be a revision (0 or more), not {expect_revision!r}")
+            document = {**document, REVISION_FIELD: expect_revision + 1}
+        text = _encode_for_save(document)
+        async with self._exclusive():
+            if expect_revision is not None:
+                stored = await self._read(collection, doc_id)
+                if revision_of(stored) != expect_revision:
+                    raise DocumentChanged(collection, doc_id, expect_revision, stored)
+            await self._write(collection, doc_id, text)
+        return revision_of(document)
+
+    async def load(self, collection: str, doc_id: str) -> Optional[Document]:
+        """The document as stored now, or ``None`` if there is none (or it was unreadable)."""
+        check_key(collection, doc_id)
+        return await self._read(collection, doc_id)
+
+    async def list_ids(self, collection: str) -> list[str]:
+        """Ids of the readable documents in a collection, sorted."""
+        check_collection(collection)
+        return sorted(await self._ids(collection))
+
+    async def delete(self, collection: str, doc_id: str) -> bool:
+        """Remove a document; ``False`` if there was none."""
+        check_key(collection, doc_id)
+        async with self._exclusive():
+            return await self._remove(collection, doc_id)
+
+    async def load_all(self, collection: str) -> dict[str, Document]:
+        """Every readable document of a collection, by id (e.g. the home list)."""
+        documents: dict[str, Document] = {}
+        for doc_id in await self.list_ids(collection):
+            document = await self._read(collection, doc_id)
+            if document is not None:
+                documents[doc_id] = document
+        return documents
+
+    @abstractmethod
+    async def usage(self) -> StorageUsage:
+        """Space used and available, so the app can warn before it runs out."""
+
+    async def bytes_used(self) -> int:
+        """Shortcut for ``(await usage()).bytes_used``."""
+        return (await self.usage()).bytes_used
+
+    def close(self) -> None:
+        """Release resources; every save is already durable, so nothing is lost."""
+
+    # -- what a backend provides --------------------------------------------------------
+
+    @abstractmethod
+    async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
+        """The stored document, read through any cache (another screen may have
+        written it); ``None`` if missing or unreadable (then noted in problems)."""
+
+    @abstractmethod
+    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+        """Durably replace the document with ``text`` (compact JSON of an object).
+
+        :raises StoreWriteError: if it could not be.
+        """
+
+    @abstractmethod
+    async def _remove(self, collection: str, doc_id: str) -> bool:
+        """Remove the document; ``False`` if there was none."""
+
+    @abstractmethod
+    async def _ids(self, collection: str) -> list[str]:
+        """Ids of the readable documents in ``collection``, any order."""
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        """Held around a check and its write, and around a delete: one at a time
+        per store.  A backend used from several threads narrows this further."""
+        async with self._lock:
+            yield
+
+
+def _encode_for_save(document: Mapping[str, Any]) -> str:
+    try:
+        return encode_compact(document)
+    except (TypeError, ValueError) as error:
+        raise StoreWriteError(f"Document cannot be stored as JSON: {error}") from error

@@ -1,0 +1,41 @@
+"""Why a store refused: every error the app may show to a person."""
+
+from __future__ import annotations
+
+from app.storage.documents import Document, revision_of
+
+__all__ = ["DocumentChanged", "StorageFullError", "StoreError", "StoreWriteError"]
+
+
+class StoreError(Exception):
+    """Base of every storage failure the app should show to a person."""
+
+
+class StoreWriteError(StoreError):
+    """A document could not be saved: the action must not be shown as accepted."""
+
+
+class StorageFullError(StoreWriteError):
+    """The disk or the browser refused the write for lack of space: offer export or cleanup."""
+
+
+class DocumentChanged(StoreError):
+    """A save expected the stored document at one revision and found another: some
+    other screen (tab, device) saved it meanwhile.  Nothing was written.
+
+    :param collection: where the document is.
+    :param doc_id: its id.
+    :param expected: the revision the writer had read.
+    :param stored: the document as stored now (``None`` if it was deleted), so the
+        writer can show it instead of writing over it.
+    """
+
+    def __init__(self, collection: str, doc_id: str, expected: int, stored: Document | None) -> None:
+        self.collection = collection
+        self.doc_id = doc_id
+        self.expected = expected
+        self.stored = stored
+        now = "it was deleted" if stored is None else f"it is at revision {revision_of(stored)}"
+        super().__init__(
+            f"{collection}/{doc_id} was changed elsewhere: this screen had revision {expected}, {now}"
+        )

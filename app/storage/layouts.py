@@ -1,0 +1,188 @@
+"""How one collection sits in the local data folder.
+
+:class:`~app.storage.FileStore` maps each collection to one :class:`Layout` when it
+opens and then only ever calls that layout: no method asks which collection it has.
+Two layouts exist: :class:`OneFilePerDocument` (a small JSON file each, for what is
+written after every action) and :class:`TinyDBTable` (a table in one TinyDB
+database, for small documents written now and then).  Both write atomically.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, MutableMapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Final, Optional, cast
+
+from tinydb import TinyDB
+from tinydb.table import Document as TinyDocument
+from tinydb.table import Table
+
+from app.storage.atomic import TEMP_SUFFIX, FaultHook, atomic_write_bytes, fsync_directory
+from app.storage.base import StoreProblem
+from app.storage.documents import Document, decode_document, is_usable_id
+
+__all__ = ["UNREADABLE_MARK", "Layout", "OneFilePerDocument", "TinyDBTable", "keep_aside"]
+
+UNREADABLE_MARK: Final = ".unreadable-"
+
+ProblemSink = Callable[[StoreProblem], None]
+
+
+def keep_aside(path: Path, reason: str) -> StoreProblem:
+    """Rename an unreadable file ``<name>.unreadable-<UTC time>`` (bytes untouched)
+    and say where it went; it stays in place if it cannot be renamed."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    kept_as = path.with_name(f"{path.name}{UNREADABLE_MARK}{stamp}")
+    try:
+        os.replace(path, kept_as)
+    except OSError:
+        return StoreProblem(str(path), reason, None)
+    return StoreProblem(str(path), reason, str(kept_as))
+
+
+def remove_stale_temp_files(folder: Path) -> None:
+    """A temp file left by a crash belongs to a save that never returned, so its
+    action was never shown as accepted: drop it."""
+    for temp_path in folder.glob(f".*{TEMP_SUFFIX}"):
+        temp_path.unlink(missing_ok=True)
+
+
+class Layout(ABC):
+    """One collection's documents on disk.  Called under the store's lock only."""
+
+    @abstractmethod
+    def read(self, doc_id: str) -> Optional[Document]:
+        """The document, ``None`` if missing (or unreadable: then kept aside and reported)."""
+
+    @abstractmethod
+    def write(self, doc_id: str, text: str) -> None:
+        """Replace the document atomically with ``text`` (compact JSON)."""
+
+    @abstractmethod
+    def remove(self, doc_id: str) -> bool:
+        """Remove the document durably; ``False`` if there was none."""
+
+    @abstractmethod
+    def ids(self) -> list[str]:
+        """Ids of the stored documents, any order."""
+
+
+class OneFilePerDocument(Layout):
+    """``<folder>/<id>.json``, one small file per document, so a write late in a
+    long game or tournament costs one small file.  Opening drops stale temp files
+    and keeps aside unreadable files.
+
+    :param folder: the collection's folder (created if missing).
+    :param report: told of every unreadable file.
+    :param faults: passed to :func:`~app.storage.atomic.atomic_write_bytes`.
+    """
+
+    def __init__(self, folder: Path, report: ProblemSink, faults: Optional[FaultHook] = None) -> None:
+        self.folder = folder
+        self._report = report
+        self._faults = faults
+        folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temp_files(folder)
+        for path in sorted(folder.glob("*.json")):
+            try:
+                decode_document(path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as error:
+                report(keep_aside(path, str(error)))
+
+    def _path(self, doc_id: str) -> Path:
+        return self.folder / f"{doc_id}.json"
+
+    def read(self, doc_id: str) -> Optional[Document]:
+        path = self._path(doc_id)
+        try:
+            return decode_document(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, UnicodeDecodeError) as error:
+            self._report(keep_aside(path, str(error)))
+            return None
+
+    def write(self, doc_id: str, text: str) -> None:
+        atomic_write_bytes(self._path(doc_id), text.encode("ascii"), self._faults)
+
+    def remove(self, doc_id: str) -> bool:
+        path = self._path(doc_id)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        fsync_directory(self.folder)
+        return True
+
+    def ids(self) -> list[str]:
+        return [path.stem for path in self.folder.glob("*.json") if is_usable_id(path.stem)]
+
+
+class _StrIdTable(Table):
+    """A TinyDB table whose document ids are our string ids."""
+
+    document_id_class = str  # type: ignore[assignment]
+
+
+def _tinydb_id(doc_id: str) -> int:
+    """TinyDB's annotations say ids are ints; :class:`_StrIdTable` uses strings."""
+    return cast(int, doc_id)
+
+
+class TinyDBTable(Layout):
+    """One table of a TinyDB database (keyed by our ids).  TinyDB rewrites the whole
+    database on each write, so this suits small, seldom-written documents
+    (settings); the database's storage must write atomically
+    (:class:`~app.storage.atomic.AtomicJSONStorage`).
+
+    :param database: the open database.
+    :param name: the table's name.
+    """
+
+    def __init__(self, database: TinyDB, name: str) -> None:
+        self.database = database
+        self.name = name
+
+    def _table(self) -> Table:
+        # No query cache: the file is the truth, read afresh on every call.
+        return _StrIdTable(self.database.storage, self.name, cache_size=0)
+
+    def read(self, doc_id: str) -> Optional[Document]:
+        found = self._table().get(doc_id=_tinydb_id(doc_id))
+        return None if found is None else dict(found)
+
+    def write(self, doc_id: str, text: str) -> None:
+        stored = decode_document(text)
+        table = self._table()
+        if table.contains(doc_id=_tinydb_id(doc_id)):
+            table.update(_replace_with(stored), doc_ids=[_tinydb_id(doc_id)])
+        else:
+            table.insert(TinyDocument(stored, doc_id=_tinydb_id(doc_id)))
+
+    def remove(self, doc_id: str) -> bool:
+        table = self._table()
+        if not table.contains(doc_id=_tinydb_id(doc_id)):
+            return False
+        table.remove(doc_ids=[_tinydb_id(doc_id)])
+        return True
+
+    def ids(self) -> list[str]:
+        return [str(document.doc_id) for document in self._table().all()]
+
+    def drop(self) -> None:
+        """Remove the whole table from the database."""
+        self.database.drop_table(self.name)
+
+
+def _replace_with(new_document: Document) -> Callable[[MutableMapping[Any, Any]], None]:
+    """A TinyDB update that replaces the whole document (TinyDB's ``update``
+    only merges fields, which would keep fields the app removed)."""
+
+    def replace(stored: MutableMapping[Any, Any]) -> None:
+        stored.clear()
+        stored.update(new_document)
+
+    return replace

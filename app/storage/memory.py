@@ -1,0 +1,36 @@
+"""The in-memory store: the twin of the real ones for tests."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from app.storage.base import StorageUsage, Store
+from app.storage.documents import Document, decode_document
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore(Store):
+    """Same rules and errors as the real stores; documents are kept as JSON
+    text, so later changes to a saved dict do not leak in and non-JSON values
+    are refused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._texts: dict[tuple[str, str], str] = {}
+
+    async def usage(self) -> StorageUsage:
+        return StorageUsage(sum(len(text) for text in self._texts.values()), None)
+
+    async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
+        text = self._texts.get((collection, doc_id))
+        return None if text is None else decode_document(text)
+
+    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+        self._texts[(collection, doc_id)] = text
+
+    async def _remove(self, collection: str, doc_id: str) -> bool:
+        return self._texts.pop((collection, doc_id), None) is not None
+
+    async def _ids(self, collection: str) -> list[str]:
+        return [doc_id for (kept_in, doc_id) in self._texts if kept_in == collection]

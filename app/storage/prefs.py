@@ -1,0 +1,222 @@
+"""The browser (PWA) store: documents in ``localStorage`` through ``ft.SharedPreferences``."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import zlib
+from typing import Any, Final, Optional, Protocol
+
+from app.storage.base import StorageUsage, Store, StoreProblem
+from app.storage.documents import Document, decode_document, is_usable_id
+from app.storage.errors import StorageFullError, StoreWriteError
+from app.storage.location import APP_DIR_NAME
+
+__all__ = ["PREFS_QUOTA_ESTIMATE_BYTES", "MemoryPrefs", "PrefsLike", "PrefsStore"]
+
+PREFS_QUOTA_ESTIMATE_BYTES: Final = 5_000_000
+"""What we assume ``localStorage`` grants one origin.  Chromium and Firefox
+allow 5 MiB of characters, Safari 5 MB of (here ASCII) bytes; we count stored
+characters and stay below all three."""
+
+
+class PrefsLike(Protocol):
+    """What :class:`PrefsStore` needs: ``ft.SharedPreferences`` has exactly this."""
+
+    async def get(self, key: str) -> Any: ...
+
+    async def set(self, key: str, value: Any) -> bool: ...
+
+    async def remove(self, key: str) -> bool: ...
+
+    async def get_keys(self, key_prefix: str) -> list[str]: ...
+
+
+def _stored_chars(key: str, value: str) -> int:
+    """Characters ``localStorage`` holds for one entry: Flutter's web plugin
+    stores ``"flutter." + key`` and the JSON encoding of the value."""
+    return len("flutter.") + len(key) + len(json.dumps(value))
+
+
+class MemoryPrefs:
+    """An in-memory stand-in for ``ft.SharedPreferences`` (tests, and the app's
+    own client-less tests).  Two stores over one ``MemoryPrefs`` behave like two
+    tabs of one origin.  With ``quota_bytes`` it refuses writes past that many
+    stored characters, the way a full ``localStorage`` does."""
+
+    def __init__(self, quota_bytes: Optional[int] = None) -> None:
+        self.values: dict[str, Any] = {}
+        self.quota_bytes = quota_bytes
+
+    def stored_chars(self) -> int:
+        """Characters all entries take, counted like ``localStorage`` does."""
+        return sum(_stored_chars(k, v if isinstance(v, str) else json.dumps(v)) for k, v in self.values.items())
+
+    async def get(self, key: str) -> Any:
+        return self.values.get(key)
+
+    async def set(self, key: str, value: Any) -> bool:
+        if self.quota_bytes is not None:
+            previous = self.values.get(key)
+            before = self.stored_chars() - (0 if previous is None else _stored_chars(key, str(previous)))
+            if before + _stored_chars(key, str(value)) > self.quota_bytes:
+                raise RuntimeError("QuotaExceededError: Failed to execute 'setItem' on 'Storage'")
+        self.values[key] = value
+        return True
+
+    async def remove(self, key: str) -> bool:
+        return self.values.pop(key, None) is not None
+
+    async def get_keys(self, key_prefix: str) -> list[str]:
+        return [key for key in self.values if key.startswith(key_prefix)]
+
+
+_PLAIN_TAG: Final = "j:"
+_ZLIB_TAG: Final = "z:"
+
+
+def _encode_for_prefs(text: str) -> str:
+    """The shorter of plain JSON and base64 zlib (an event log of a finished
+    game shrinks about tenfold); base64 needs no escaping in ``localStorage``,
+    whereas JSON's quotes double up when the plugin JSON-encodes the string."""
+    plain = _PLAIN_TAG + text
+    packed = _ZLIB_TAG + base64.b64encode(zlib.compress(text.encode("ascii"), 9)).decode("ascii")
+    return min(plain, packed, key=lambda value: len(json.dumps(value)))
+
+
+def _decode_from_prefs(value: Any) -> Document:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, found {type(value).__name__}")
+    if value.startswith(_PLAIN_TAG):
+        return decode_document(value[len(_PLAIN_TAG):])
+    if value.startswith(_ZLIB_TAG):
+        try:
+            raw = zlib.decompress(base64.b64decode(value[len(_ZLIB_TAG):], validate=True))
+        except (zlib.error, ValueError) as error:
+            raise ValueError(f"damaged compressed data: {error}") from error
+        return decode_document(raw.decode("ascii"))
+    raise ValueError("unknown format")
+
+
+class PrefsStore(Store):
+    """Documents in the browser's ``localStorage`` through ``ft.SharedPreferences``.
+
+    One entry per document, key ``<namespace><collection>/<id>``, value
+    compressed (see :func:`_encode_for_prefs`).  Open it with
+    ``await PrefsStore.open(prefs)``: that reads every entry once (each read is
+    a round trip to the client), reports the unreadable ones (left in place,
+    skipped) and counts the space used.
+
+    Several tabs of the app may share the origin's storage, so a ``load`` and the
+    revision check of a ``save`` read that document's entry afresh; the entries
+    kept in memory serve only listings (:meth:`load_all`, e.g. the home screen's
+    game list) and :meth:`usage`.  ``localStorage`` offers no compare-and-set
+    across tabs: a save in another tab landing within the one round trip between
+    this store's check and its write is not detected.
+    """
+
+    def __init__(self, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
+                 quota_bytes: int = PREFS_QUOTA_ESTIMATE_BYTES) -> None:
+        """Prefer :meth:`open`; this constructor reads nothing (entries are then
+        fetched on first use)."""
+        super().__init__()
+        self.prefs = prefs
+        self.namespace = namespace
+        self.quota_bytes = quota_bytes
+        self._values: dict[str, str] = {}
+        self._sizes: dict[str, int] = {}
+        self._unreadable: dict[str, Any] = {}
+
+    @classmethod
+    async def open(cls, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
+                   quota_bytes: int = PREFS_QUOTA_ESTIMATE_BYTES) -> PrefsStore:
+        """Open the store, checking, measuring and caching every entry it owns."""
+        store = cls(prefs, namespace, quota_bytes)
+        keys = sorted(await prefs.get_keys(namespace))
+        values = await asyncio.gather(*(prefs.get(key) for key in keys))  # one round trip's wait, not one each
+        for key, value in zip(keys, values):
+            store._remember(key, value)
+        return store
+
+    def _remember(self, key: str, value: Any) -> Optional[Document]:
+        """Record what is stored under ``key`` now; returns it decoded, or ``None``
+        if there is nothing or it is unreadable (reported once per value)."""
+        if value is None:
+            self._forget(key)
+            return None
+        self._sizes[key] = _stored_chars(key, value if isinstance(value, str) else json.dumps(value))
+        try:
+            document = _decode_from_prefs(value)
+        except (ValueError, UnicodeDecodeError) as error:
+            self._values.pop(key, None)
+            if key not in self._unreadable or self._unreadable[key] != value:
+                self._problems.append(StoreProblem(key, str(error), None))
+            self._unreadable[key] = value
+            return None
+        self._values[key] = value
+        self._unreadable.pop(key, None)
+        return document
+
+    def _forget(self, key: str) -> None:
+        self._values.pop(key, None)
+        self._sizes.pop(key, None)
+        self._unreadable.pop(key, None)
+
+    def _key(self, collection: str, doc_id: str) -> str:
+        return f"{self.namespace}{collection}/{doc_id}"
+
+    async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
+        key = self._key(collection, doc_id)
+        return self._remember(key, await self.prefs.get(key))
+
+    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+        key = self._key(collection, doc_id)
+        value = _encode_for_prefs(text)
+        size = _stored_chars(key, value)
+        try:
+            accepted = await self.prefs.set(key, value)
+        except Exception as error:  # the browser's QuotaExceededError arrives as RuntimeError
+            if "quota" in str(error).lower():
+                raise StorageFullError(
+                    f"Browser storage is full: could not save {collection}/{doc_id} ({size} bytes)"
+                ) from error
+            raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
+        if accepted is False:
+            raise StoreWriteError(f"The browser refused to save {collection}/{doc_id} ({size} bytes)")
+        self._remember(key, value)
+
+    async def _remove(self, collection: str, doc_id: str) -> bool:
+        key = self._key(collection, doc_id)
+        existed = key in self._values or key in self._unreadable or await self.prefs.get(key) is not None
+        if existed:
+            await self.prefs.remove(key)
+        self._forget(key)
+        return existed
+
+    async def _ids(self, collection: str) -> list[str]:
+        prefix = self._key(collection, "")
+        return [
+            key[len(prefix):]
+            for key in await self.prefs.get_keys(prefix)
+            if key not in self._unreadable and is_usable_id(key[len(prefix):])
+        ]
+
+    async def load_all(self, collection: str) -> dict[str, Document]:
+        """Every readable document of a collection, by id: a listing, served from the
+        entries kept in memory; only entries this store has not seen are fetched
+        (all at once)."""
+        doc_ids = await self.list_ids(collection)
+        unseen = [self._key(collection, doc_id) for doc_id in doc_ids
+                  if self._key(collection, doc_id) not in self._values]
+        for key, value in zip(unseen, await asyncio.gather(*(self.prefs.get(key) for key in unseen))):
+            self._remember(key, value)
+        documents: dict[str, Document] = {}
+        for doc_id in doc_ids:
+            value = self._values.get(self._key(collection, doc_id))
+            if value is not None:
+                documents[doc_id] = _decode_from_prefs(value)
+        return documents
+
+    async def usage(self) -> StorageUsage:
+        return StorageUsage(sum(self._sizes.values()), self.quota_bytes)
