@@ -9,9 +9,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from app.storage import Document, Store, StoreError, new_id, utc_now_iso
+from app.storage import (
+    REVISION_FIELD,
+    Document,
+    DocumentChanged,
+    Store,
+    StoreError,
+    new_id,
+    revision_of,
+    utc_now_iso,
+)
 from engine import FarkleError, Game, Rules
 
 __all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT"]
@@ -51,7 +60,8 @@ class Scorekeeper:
         self.game_id: str | None = None
         self.meta: dict[str, Any] = {}
         self.revision = 0
-        """Saves of the open game so far, to notice another screen's saves in between."""
+        """The open game's stored revision as this screen last read or wrote it: a save
+        over any other is refused (another screen saved in between)."""
 
     # -- games -------------------------------------------------------------------------
 
@@ -85,36 +95,53 @@ class Scorekeeper:
     def _adopt(self, game_id: str, document: Document) -> None:
         self.game, self.game_id = Game.from_events(document["events"]), game_id
         self.meta = {key: document[key] for key in ("created", "tournament", "title") if key in document}
-        self.revision = int(document.get("revision", 0))
+        self.revision = revision_of(document)
 
     async def act(self, action: Callable[[Game], None]) -> None:
         """Apply an engine action to the open game and persist it before returning.
 
         An action may take several engine steps (keep, then bank): if any is refused, or
-        the write fails, the game is restored as it was and the error raised.
+        the write fails, the game is restored as it was and the error raised.  If another
+        screen saved the game since this one read it, nothing is written: the game shown
+        becomes theirs and :class:`GameChangedElsewhere` is raised.
         """
         game = self._open()
-        await self._check_not_changed_elsewhere()
         before = game.events
         try:
             action(game)
             await self._save()
-        except (FarkleError, StoreError):
+        except FarkleError:
+            self.game = Game.from_events(before)
+            await self._refuse_if_changed_elsewhere()
+            raise
+        except DocumentChanged as changed:
+            self.game = Game.from_events(before)
+            self._changed_elsewhere(changed)
+        except StoreError:
             self.game = Game.from_events(before)
             raise
 
-    async def _check_not_changed_elsewhere(self) -> None:
-        """Refuse to write over what another tab or device saved; show theirs instead."""
+    async def _refuse_if_changed_elsewhere(self) -> None:
+        """A refusal judged against a screen another one has moved on from is no answer:
+        show theirs instead (nothing is written, so a read is enough)."""
         assert self.game_id is not None
         stored = await self.store.load("games", self.game_id)
-        if stored is not None and int(stored.get("revision", 0)) != self.revision:
-            self._adopt(self.game_id, stored)
-            raise GameChangedElsewhere(
-                "This game was changed on another screen meanwhile. It now shows that screen's "
-                "latest state: check it, then enter your action again."
-            )
+        if stored is not None and revision_of(stored) != self.revision:
+            self._changed_elsewhere(DocumentChanged("games", self.game_id, self.revision, stored))
+
+    def _changed_elsewhere(self, changed: DocumentChanged) -> NoReturn:
+        """Show what another tab or device saved instead of writing over it."""
+        assert self.game_id is not None
+        if changed.stored is not None:
+            self._adopt(self.game_id, changed.stored)
+        raise GameChangedElsewhere(
+            "This game was changed on another screen meanwhile. It now shows that screen's "
+            "latest state: check it, then enter your action again."
+        ) from changed
 
     async def _save(self) -> None:
+        """Persist the open game: unconditionally when new (revision 0), else only over
+        the revision this screen read (a game deleted elsewhere meanwhile is kept again)."""
         game, game_id = self._open(), self.game_id
         assert game_id is not None
         document: dict[str, Any] = {
@@ -126,11 +153,14 @@ class Scorekeeper:
             "finished": game.is_over,
             "winner": game.players[game.winner] if game.winner is not None else None,
             "updated": utc_now_iso(),
-            "revision": self.revision + 1,
             "events": game.events,
         }
-        await self.store.save("games", game_id, document)
-        self.revision += 1
+        try:
+            self.revision = await self.store.save("games", game_id, document, expect_revision=self.revision)
+        except DocumentChanged as changed:
+            if changed.stored is not None:
+                raise
+            self.revision = await self.store.save("games", game_id, document, expect_revision=0)
 
     def _open(self) -> Game:
         if self.game is None:
@@ -165,12 +195,12 @@ class Scorekeeper:
     # -- settings ----------------------------------------------------------------------
 
     async def settings(self) -> Document:
-        return await self.store.load("settings", _SETTINGS_ID) or {}
+        settings = await self.store.load("settings", _SETTINGS_ID) or {}
+        settings.pop(REVISION_FIELD, None)
+        return settings
 
     async def update_settings(self, **changes: Any) -> None:
-        settings = await self.settings()
-        settings.update(changes)
-        await self.store.save("settings", _SETTINGS_ID, settings)
+        await self._change_settings(lambda settings: settings.update(changes))
 
     async def recent_names(self) -> list[str]:
         return list((await self.settings()).get("recent_names", []))
@@ -179,8 +209,31 @@ class Scorekeeper:
         """Put these names first in the recent list offered on the next new game."""
         recent = [name.strip() for name in names if name.strip()]
         seen = {name.casefold() for name in recent}
-        recent += [name for name in await self.recent_names() if name.casefold() not in seen]
-        await self.update_settings(recent_names=recent[:RECENT_NAMES_KEPT])
+
+        def put_first(settings: Document) -> None:
+            kept = recent + [name for name in settings.get("recent_names", []) if name.casefold() not in seen]
+            settings["recent_names"] = kept[:RECENT_NAMES_KEPT]
+
+        await self._change_settings(put_first)
+
+    async def _change_settings(self, change: Callable[[Document], None]) -> None:
+        """Apply ``change`` to the stored settings and save them over the revision read.
+
+        Settings are merged, not a screen's state: if another screen saved them in
+        between, the change is applied again to theirs, once; a second clash raises
+        :class:`~app.storage.DocumentChanged`.
+        """
+        stored = await self.store.load("settings", _SETTINGS_ID)
+        for attempt in (1, 2):
+            settings = dict(stored or {})
+            change(settings)
+            try:
+                await self.store.save("settings", _SETTINGS_ID, settings, expect_revision=revision_of(stored))
+                return
+            except DocumentChanged as changed:
+                if attempt == 2:
+                    raise
+                stored = changed.stored
 
 
 def _summary(doc_id: str, document: Document) -> GameSummary:
