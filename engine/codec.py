@@ -15,6 +15,16 @@ Why this shape:
 * Base45 uses space, ``$ % * + /``, which a URL route or a hand-typed code loses, so
   the *safe form* escapes them with ``-`` and uses only ``A-Z 0-9 . : -``. It is used
   for deep links (``/import/FR1-...``) and for typing (whitespace and case ignored).
+
+A setup code reads back as the setup it was made from, in any of its forms:
+
+>>> ann, bob = SeatedPlayer(7, "Ann"), SeatedPlayer(3, "Bob")
+>>> setup = TableSetup("SPRING-26", 1, 2, (ann, bob), Rules.preset("house"), bytes(KEY_SIZE))
+>>> code = encode_setup(setup)
+>>> code.startswith(SETUP_PREFIX + ":"), decode_setup(code) == setup
+(True, True)
+>>> read_code(typing_form(code).lower()) == code
+True
 """
 
 from __future__ import annotations
@@ -24,12 +34,13 @@ import hmac
 import json
 import re
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import Game
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from engine.ranking import places_from
 from engine.rules import PRESET_NAMES, Rules
 
 __all__ = [
@@ -58,7 +69,6 @@ __all__ = [
     "read_code",
     "table_key",
     "log_digest",
-    "order_by_roll_offs",
     "places_from",
     "check_possible",
     "result_from_game",
@@ -79,7 +89,6 @@ DIGEST_SIZE: Final = 16
 _MAC_SIZE: Final = 16
 _CRC_SIZE: Final = 4
 _MAX_EVENT_ID: Final = 24
-_MAX_PLAYERS: Final = 8
 
 # Base45 characters a route or a typed code would lose, and their escapes after "-".
 _ESCAPES: Final = {" ": "S", "$": "D", "%": "P", "*": "X", "+": "A", "/": "L", "-": "M"}
@@ -327,17 +336,9 @@ class TableResult:
         return dict(zip(self.numbers, self.totals))
 
     @property
-    def places_by_number(self) -> dict[int, int]:
-        return dict(zip(self.numbers, self.places))
-
-    @property
     def roll_offs_by_number(self) -> tuple[tuple[tuple[int, int], ...], ...]:
         """The roll-off rounds with player numbers instead of seats."""
         return tuple(tuple((self.numbers[seat], face) for seat, face in round_) for round_ in self.roll_offs)
-
-    def same_outcome(self, other: TableResult) -> bool:
-        """Equal in every field: the same game reported twice."""
-        return self == other
 
 
 @dataclass(frozen=True)
@@ -368,8 +369,8 @@ def _check_header(event_id: str, round_: int, table: int) -> None:
 
 
 def _check_numbers(numbers: tuple[int, ...]) -> None:
-    if not 2 <= len(numbers) <= _MAX_PLAYERS:
-        raise InvalidInput(f"A table seats 2 to {_MAX_PLAYERS} players, not {len(numbers)}.")
+    if not MIN_PLAYERS <= len(numbers) <= MAX_PLAYERS:
+        raise InvalidInput(f"A table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(numbers)}.")
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise InvalidInput(f"{number!r} is not a player number: numbers start at 1.")
@@ -568,7 +569,7 @@ def decode_result(code: str) -> SignedResult:
         round_, table = data.uint(), data.uint()
         rules = data.rules()
         count = data.uint()
-        if count > _MAX_PLAYERS:
+        if count > MAX_PLAYERS:
             raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
         values = [data.uint() for _ in range(3 * count)]
         roll_offs: list[tuple[tuple[int, int], ...]] = []
@@ -597,49 +598,7 @@ def decode_result(code: str) -> SignedResult:
     return SignedResult(result, signed, signature)
 
 
-# -- ranking and plausibility ------------------------------------------------------------
-
-
-def order_by_roll_offs(
-    scores: Mapping[int, int], roll_offs: Iterable[Iterable[tuple[int, int]]]
-) -> list[list[int]]:
-    """Rank ``scores`` best first into blocks of players still tied.
-
-    Each roll-off round must be thrown by exactly one block of tied players; it splits
-    that block by face, highest first (equal faces stay tied). Raises
-    :class:`InvalidInput` for a roll-off that is not among one tied block.
-
-    >>> order_by_roll_offs({1: 500, 2: 900, 3: 900, 4: 100}, [[(2, 3), (3, 5)]])
-    [[3], [2], [1], [4]]
-    """
-    by_score: dict[int, list[int]] = {}
-    for key, value in scores.items():
-        by_score.setdefault(value, []).append(key)
-    blocks = [sorted(by_score[value]) for value in sorted(by_score, reverse=True)]
-    for round_ in roll_offs:
-        faces = dict(round_)
-        at = next((index for index, block in enumerate(blocks) if set(block) == set(faces)), None)
-        if at is None or len(blocks[at]) < 2:
-            raise InvalidInput(
-                f"A roll-off among {sorted(faces)} does not match any group of tied players: "
-                "each roll-off is thrown by all the players still tied, and only them."
-            )
-        by_face: dict[int, list[int]] = {}
-        for key in blocks[at]:
-            by_face.setdefault(faces[key], []).append(key)
-        blocks[at : at + 1] = [by_face[face] for face in sorted(by_face, reverse=True)]
-    return blocks
-
-
-def places_from(totals: Sequence[int], roll_offs: Iterable[Iterable[tuple[int, int]]]) -> tuple[int, ...]:
-    """Each seat's place from totals and roll-offs (seats as keys): shared when still tied."""
-    places = [0] * len(totals)
-    done = 0
-    for block in order_by_roll_offs(dict(enumerate(totals)), roll_offs):
-        for seat in block:
-            places[seat] = done + 1
-        done += len(block)
-    return tuple(places)
+# -- interim (moves to engine.tournament) ---
 
 
 def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = True) -> None:
@@ -681,6 +640,10 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
             + (" and the roll-off" if result.roll_offs else "")
             + f"; they would be {list(places)}."
         )
+
+
+
+# -- a finished game -------------------------------------------------------------------
 
 
 def result_from_game(game: Game, setup: TableSetup) -> TableResult:

@@ -25,6 +25,7 @@ from engine.events import (
     RulesChanged,
     event_from_dict,
 )
+from engine.ranking import places_from, ranked_seats
 from engine.rules import Rules
 from engine.scoring import best_score, breakdown, score
 
@@ -628,20 +629,12 @@ class Game:
     @property
     def standings(self) -> tuple[int, ...]:
         """Seats ranked best first: by total, then by roll-off; equal totals keep seat order."""
-        return tuple(sorted(range(len(self.players)), key=self._rank_key, reverse=True))
+        return ranked_seats(self.scores, self.state.roll_offs)
 
     @property
     def places(self) -> tuple[int, ...]:
         """Each seat's place (1 is first); equal totals not settled by a roll-off share a place."""
-        keys = [self._rank_key(seat) for seat in range(len(self.players))]
-        return tuple(1 + sum(other > key for other in keys) for key in keys)
-
-    def _rank_key(self, seat: int) -> tuple[int, tuple[int, ...]]:
-        faces = tuple(dict(round_).get(seat, 0) for round_ in self.state.roll_offs)
-        return (self.scores[seat], faces if seat in self._rolled_off_seats() else ())
-
-    def _rolled_off_seats(self) -> set[int]:
-        return {seat for round_ in self.state.roll_offs for seat, _ in round_}
+        return places_from(self.scores, self.state.roll_offs)
 
     def bank_refusal(self) -> str | None:
         """Why Bank is not allowed now (shown beside a disabled button), or None."""

@@ -36,12 +36,12 @@ from engine.codec import (
     check_possible,
     decode_result,
     encode_setup,
-    order_by_roll_offs,
-    places_from,
     read_code,
     table_key,
 )
 from engine.errors import IllegalAction, InvalidInput
+from engine.ranking import places_from
+from engine.ranking import rank_blocks as order_by_roll_offs
 from engine.rules import Rules
 
 __all__ = [

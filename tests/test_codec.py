@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, IllegalAction, InvalidInput, Rules
+from engine import Game, IllegalAction, InvalidInput, Rules, check_possible
 from engine.codec import (
     B45_ALPHABET,
     CodeAltered,
@@ -20,14 +20,12 @@ from engine.codec import (
     TableSetup,
     b45decode,
     b45encode,
-    check_possible,
     decode_result,
     decode_setup,
     encode_result,
     encode_setup,
     link_form,
     log_digest,
-    order_by_roll_offs,
     places_from,
     read_code,
     result_from_game,
@@ -290,12 +288,6 @@ def test_a_roll_off_among_players_who_were_not_tied_is_impossible() -> None:
     wrong = make_result(totals=(10_250, 6_400, 10_250, 0), places=(1, 2, 3, 4), roll_offs=(((0, 6), (1, 5)),))
     with pytest.raises(ResultImpossible, match=r"roll-off among \[0, 1\] does not match any group of tied players"):
         check_possible(wrong, HOUSE)
-
-
-def test_roll_offs_split_ties_by_face_and_keep_equal_faces_tied() -> None:
-    blocks = order_by_roll_offs({1: 900, 2: 900, 3: 900, 4: 100}, [[(1, 4), (2, 6), (3, 4)]])
-    assert blocks == [[2], [1, 3], [4]]
-    assert places_from((900, 900, 900, 100), [[(0, 4), (1, 6), (2, 4)]]) == (2, 1, 2, 4)
 
 
 def test_a_table_result_refuses_a_mismatch_of_players_and_totals() -> None:
