@@ -1,31 +1,37 @@
-"""The Flet app: routes, the screens they show, keyboard entry, theme.
+"""The app shell: opens the store, provides the services, routes to screens, owns the keyboard.
 
-Routes: ``/`` home, ``/new`` new game, ``/game/<id>`` the table, ``/game/<id>/history``,
-``/lookup`` quick score lookup; ``/organizer/...`` the tournament organizer, ``/import/<code>``
-a table's result opened from its QR link, ``/join[/<code>]`` a table joining its tournament.
+Routes: ``/`` home, ``/new`` new game (``/new/<id>`` a rematch of that game),
+``/game/<id>`` the table, ``/game/<id>/history``, ``/lookup`` quick score lookup
+(``/lookup/<id>`` under that game's rules); ``/organizer/...`` the tournament organizer,
+``/import/<code>`` a table's result opened from its QR link, ``/join[/<code>]`` a table
+joining its tournament.
+
+Every screen is a Flet component over plain state (see ``app/views``): an action
+updates that state and Flet sends only what changed, so the controls a person is
+tapping stay the same controls between taps.
 """
 
 from __future__ import annotations
 
 import sys
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import flet as ft
 
+from app.context import Services, ServicesContext
+from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
-from app.storage import FileStore, PrefsStore, Store, default_data_dir
+from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
 from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
-from app.views.table import TableScreen, history_controls
-from app.views.widgets import FELT, icon_button, on
+from app.views.not_found import NotFoundScreen
+from app.views.history import HistoryScreen
+from app.views.table import TableScreen
+from app.views.widgets import FELT
 
-if TYPE_CHECKING:
-    from app.views.organizer import OrganizerScreens
-    from app.views.tournament_table import JoinScreen
-
-__all__ = ["main", "FarkleApp"]
+__all__ = ["main", "app_on", "open_store"]
 
 _stores: dict[str, Store] = {}
 
@@ -45,203 +51,103 @@ async def open_store(page: ft.Page) -> Store:
     return _stores[folder]
 
 
-class FarkleApp:
-    """One browser tab's app: which screen shows, and the screens' in-progress entries."""
+@ft.component
+def App(services: Services, initial: Route) -> list[ft.View]:
+    """The shown screen for the current route, under the shared services."""
+    route, set_route = ft.use_state(initial)
+    page = ft.context.page
 
-    def __init__(self, page: ft.Page, keeper: Scorekeeper) -> None:
-        self.page = page
-        self.keeper = keeper
-        self.view = ft.View(route="/", padding=12, scroll=ft.ScrollMode.AUTO)
-        self.table = TableScreen(self)
-        self.lookup = LookupScreen(self)
-        self.home_screen = HomeScreen(self)
-        self.new_game: NewGameScreen | None = None
+    async def route_changed(event: ft.RouteChangeEvent) -> None:
+        set_route(parse_route(event.route))
 
-    @cached_property
-    def organizer(self) -> OrganizerScreens:
-        """The organizer's screens, loaded on first use: most devices only keep score."""
-        from app.views.organizer import OrganizerScreens
+    async def key_pressed(event: ft.KeyboardEvent) -> None:
+        handler = services.route_keys.handler
+        if handler is not None and not (event.ctrl or event.alt or event.meta):
+            await handler(event.key)
 
-        return OrganizerScreens(self)
+    def listen() -> None:
+        page.on_route_change = route_changed
+        page.on_keyboard_event = key_pressed
 
-    @cached_property
-    def join(self) -> JoinScreen:
-        from app.views.tournament_table import JoinScreen
+    ft.on_mounted(listen)
+    return ServicesContext(services, lambda: [screen_for(route)])
 
-        return JoinScreen(self)
 
-    async def start(self) -> None:
-        self.page.title = "Farkle Table"
-        self.page.theme = ft.Theme(color_scheme_seed=FELT)
-        self.page.dark_theme = ft.Theme(color_scheme_seed=FELT)
-        settings = await self.keeper.settings()
-        self.page.theme_mode = ft.ThemeMode.DARK if settings.get("theme") == "dark" else ft.ThemeMode.LIGHT
-        self.page.views.clear()
-        self.page.views.append(self.view)
-        self.page.on_route_change = self.route_changed
-        self.page.on_keyboard_event = self.key_pressed
-        await self.render()
+def screen_for(route: Route) -> ft.View:
+    """The screen component a parsed route names (a new key gives the screen fresh state)."""
+    if route.screen == "home":
+        return keyed(HomeScreen, "home")
+    if route.screen == "new":
+        return keyed(NewGameScreen, f"new-{route.game_id}", route.game_id)
+    if route.screen == "lookup":
+        return keyed(LookupScreen, f"lookup-{route.game_id}", route.game_id)
+    if route.screen == "game":
+        return keyed(TableScreen, f"game-{route.game_id}", route.game_id)
+    if route.screen == "history":
+        return keyed(HistoryScreen, f"history-{route.game_id}", route.game_id)
+    if route.screen in ("organizer", "import"):
+        from app.views.organizer import OrganizerScreen  # most devices only keep score
 
-    async def route_changed(self, event: ft.RouteChangeEvent) -> None:
-        await self.render()
+        return keyed(OrganizerScreen, "organizer-" + "/".join(route.parts[:3]), route.parts)
+    if route.screen == "join":
+        from app.views.join import JoinScreen
 
-    async def navigate(self, route: str) -> None:
-        self.home_screen.message = None
-        if route == self.page.route:
-            await self.render()
-        else:
-            await self.page.push_route(route)
+        return keyed(JoinScreen, f"join-{route.payload}", route.payload)
+    return keyed(NotFoundScreen, "not-found", route.path)
 
-    async def open_table(self, game_id: str) -> None:
-        self.table.reset_entry()
-        await self.keeper.open_game(game_id, reload=True)  # another screen may have played since
-        await self.navigate(f"/game/{game_id}")
 
-    async def rematch(self) -> None:
-        game = self.keeper.game
-        if game is None:
-            return
-        self.new_game = NewGameScreen(self, list(game.players), game.rules)
-        await self.navigate("/new")
-
-    def service(self, kind: type[Any]) -> Any:
-        """The page's one service of this kind (file picker, clipboard), created on first use."""
-        found = next((service for service in self.page.services if isinstance(service, kind)), None)
-        if found is None:
-            found = kind()
-            self.page.services.append(found)
-        return found
-
-    def confirm(self, title: str, text: str, action_label: str, action: Any, key: str) -> None:
-        """Ask before something that cannot be undone; ``action`` runs only on yes."""
-
-        async def confirmed(event: Any) -> None:
-            self.page.pop_dialog()
-            await action()
-
-        async def cancelled(event: Any) -> None:
-            self.page.pop_dialog()
-
-        self.page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(title),
-                content=ft.Text(text),
-                actions=[ft.TextButton("Cancel", on_click=cancelled, key=f"{key}-cancel"),
-                         ft.FilledButton(action_label, on_click=confirmed, key=key)],
-            )
-        )
-
-    async def toggle_theme(self) -> None:
-        dark = self.page.theme_mode != ft.ThemeMode.DARK
-        self.page.theme_mode = ft.ThemeMode.DARK if dark else ft.ThemeMode.LIGHT
-        await self.keeper.update_settings(theme="dark" if dark else "light")
-        await self.render()
-
-    async def key_pressed(self, event: ft.KeyboardEvent) -> None:
-        if event.ctrl or event.alt:
-            return
-        route = self.page.route or "/"
-        if route.startswith("/game/") and not route.endswith("/history") and self.keeper.game is not None:
-            await self.table.on_key(event.key)
-        elif route == "/lookup":
-            await self.lookup.on_key(event.key)
-
-    # -- rendering -------------------------------------------------------------------
-
-    async def render(self) -> None:
-        """Draw the screen the route names from the current state."""
-        route = (self.page.route or "/").rstrip("/") or "/"
-        parts = route.strip("/").split("/")
-        title, controls, actions = await self.screen(parts)
-        self.view.route = route
-        self.view.appbar = ft.AppBar(
-            title=ft.Text(title),
-            leading=None if route == "/" else icon_button(ft.Icons.HOME, "Home", on_click=on(self.navigate, "/")),
-            actions=actions,
-            bgcolor=FELT,
-            color=ft.Colors.WHITE,
-        )
-        self.view.controls = controls
-        self.page.update()
-
-    async def screen(self, parts: list[str]) -> tuple[str, list[ft.Control], list[ft.Control]]:
-        lookup_button = icon_button(ft.Icons.CALCULATE, "Score lookup",
-                                      on_click=on(self.navigate, "/lookup"))
-        if parts[0] == "organizer" or parts[0].lower() == "import":
-            return await self.organizer.screen(parts)
-        if parts[0] == "join":
-            return await self.join.screen(parts)
-        if parts[0] == "new":
-            if self.new_game is None:
-                self.new_game = NewGameScreen(self)
-            return "New game", self.new_game.build_controls(await self.keeper.recent_names()), [lookup_button]
-        if parts[0] == "lookup":
-            return "Score lookup", self.lookup.build_controls(), []
-        if parts[0] == "game" and len(parts) >= 2:
-            game = await self.load_game(parts[1])
-            if game is None:
-                return "Not found", [ft.Text(f"There is no readable game {parts[1]!r} on this device.")], []
-            if len(parts) > 2 and parts[2] == "history":
-                back = icon_button(ft.Icons.ARROW_BACK, "Back to the table",
-                                     on_click=on(self.navigate, f"/game/{parts[1]}"))
-                return "History", history_controls(game), [back]
-            title = self.keeper.meta.get("title") or " · ".join(game.players)
-            return title, self.table.build_controls(), self.table_actions(parts[1]) + [
-                lookup_button]
-        return "Farkle Table", await self.home(), [
-            icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",
-                          on_click=on(self.toggle_theme)),
-        ]
-
-    async def load_game(self, game_id: str) -> Any:
-        if self.keeper.game_id != game_id:
-            self.table.reset_entry()
-            self.new_game = None
-        return await self.keeper.open_game(game_id)
-
-    def table_actions(self, game_id: str) -> list[ft.Control]:
-        return [
-            icon_button(ft.Icons.UNDO, "Undo", on_click=on(self.table.undo), key="undo"),
-            icon_button(ft.Icons.HISTORY, "History", key="history",
-                          on_click=on(self.navigate, f"/game/{game_id}/history")),
-            icon_button(ft.Icons.TUNE, "Change rules", on_click=on(self.show_rules_dialog), key="change-rules"),
-        ]
-
-    async def home(self) -> list[ft.Control]:
-        self.new_game = None
-        return await self.home_screen.build_controls()
-
-    async def show_rules_dialog(self) -> None:
-        game = self.keeper.game
-        if game is None:
-            return
-        rules = game.rules
-        import dataclasses
-
-        progressive = ft.Switch(label="Progressive passing", value=rules.progressive, key="switch-progressive")
-        steal = ft.Switch(label="Steal after a farkle", value=rules.steal, key="switch-steal")
-
-        async def apply(event: Any) -> None:
-            new_rules = dataclasses.replace(rules, progressive=bool(progressive.value), steal=bool(steal.value))
-            self.page.pop_dialog()
-            await self.table.act(lambda g: g.set_rules(new_rules))
-
-        self.page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text("Change rules from the next turn"),
-                content=ft.Column([ft.Text(rules.describe()), progressive, steal], tight=True),
-                actions=[
-                    ft.TextButton("Cancel", on_click=lambda e: self.page.pop_dialog()),
-                    ft.FilledButton("Apply from next turn", on_click=apply, key="apply-rules"),
-                ],
-            )
-        )
+def keyed(component: Callable[..., ft.View], key: str, *args: Any) -> ft.View:
+    """Call a screen component with Flet's ``key``, which its typed signature does not show."""
+    return component(*args, key=key)
 
 
 async def main(page: ft.Page) -> None:
-    store = await open_store(page)
-    app = FarkleApp(page, Scorekeeper(store))
-    await app.start()
+    await start(page, await open_store(page))
+
+
+def app_on(store: Store) -> Callable[[ft.Page], Awaitable[None]]:
+    """``main`` over a given store: tests hold the same store the screens write to."""
+
+    async def main_on_store(page: ft.Page) -> None:
+        await start(page, store)
+
+    return main_on_store
+
+
+async def start(page: ft.Page, store: Store) -> None:
+    """Theme from the settings, then the shell over this store's services."""
+    keeper = Scorekeeper(store)
+    page.title = "Farkle Table"
+    page.theme = ft.Theme(color_scheme_seed=FELT)
+    page.dark_theme = ft.Theme(color_scheme_seed=FELT)
+    try:
+        settings = await keeper.settings()
+    except StoreError:
+        settings = {}
+    page.theme_mode = ft.ThemeMode.DARK if settings.get("theme") == "dark" else ft.ThemeMode.LIGHT
+
+    async def navigate(route: str) -> None:
+        if route != page.route:
+            await page.push_route(route)
+
+    async def toggle_theme() -> None:
+        dark = page.theme_mode != ft.ThemeMode.DARK
+        await keeper.update_settings(theme="dark" if dark else "light")  # kept before it shows
+        page.theme_mode = ft.ThemeMode.DARK if dark else ft.ThemeMode.LIGHT
+        page.update()
+
+    services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
+                        toggle_theme=toggle_theme)
+    page.render_views(App, services, parse_route(page.route or "/"))
+
+
+def _service(page: ft.Page, kind: type[Any]) -> Any:
+    """The page's one service of this kind (file picker, clipboard), created on first use."""
+    found = next((service for service in page.services if isinstance(service, kind)), None)
+    if found is None:
+        found = kind()
+        page.services.append(found)
+    return found
 
 
 if __name__ == "__main__":

@@ -12,26 +12,26 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from app.main import FarkleApp, main
+from app.main import app_on, main
+from app.storage import Store
 from tests.flet_harness import FletHarness
 
-__all__ = ["run", "app_of", "start_game", "throw", "keep", "saved_events"]
+__all__ = ["run", "start_game", "throw", "keep", "saved_events"]
 
 
-def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", **options: Any) -> Any:
-    """Open the app on ``route`` and run ``test`` against it (options go to the harness)."""
+def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", *, store: Store | None = None,
+        **options: Any) -> Any:
+    """Open the app on ``route`` and run ``test`` against it (options go to the harness).
+
+    With ``store`` the app runs over that store, so the test can read and write what the
+    screens do through a ``Scorekeeper`` or ``Organizer`` of its own on the same store.
+    """
 
     async def session() -> Any:
-        async with FletHarness(main, route=route, **options) as ui:
+        async with FletHarness(main if store is None else app_on(store), route=route, **options) as ui:
             return await test(ui)
 
     return asyncio.run(session())
-
-
-def app_of(ui: FletHarness) -> FarkleApp:
-    app = getattr(ui.page.on_route_change, "__self__", None)
-    assert isinstance(app, FarkleApp)
-    return app
 
 
 async def start_game(ui: FletHarness, *names: str, preset: str | None = None, target: str | None = None) -> None:

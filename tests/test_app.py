@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from app.scorekeeper import Scorekeeper
-from app.storage import MemoryPrefs, PrefsStore, StoreWriteError
-from engine import Game
-from tests.app_driver import app_of, keep, run, saved_events, start_game, throw
+from app.storage import FileStore, MemoryPrefs, PrefsStore, StoreWriteError
+from app.views.table import TableState
+from engine import Game, Rules
+from tests.app_driver import keep, run, saved_events, start_game, throw
 from tests.flet_harness import FletHarness, control_key
 
 
@@ -361,38 +363,40 @@ def test_switching_to_progressive_mid_game_takes_effect_next_turn(data_dir):
 
 
 def test_a_two_step_action_refused_half_way_leaves_the_game_as_it_was(data_dir):
-    async def test(ui: FletHarness) -> None:
-        await start_game(ui, "Ann", "Bob")
-        await throw(ui, "1 2 3 3 3 5")
-        keeper = app_of(ui).keeper
+    async def test() -> None:
+        keeper = Scorekeeper(FileStore(data_dir))
+        table = TableState(keeper, await keeper.start_game(["Ann", "Bob"], Rules.preset("house")))
+        await table.load()
+        await table.act(lambda game: game.roll("1 2 3 3 3 5"))
         before = keeper.game.events
 
         def keep_then_bank(game: Game) -> None:
             game.keep("3 3 3")
             game.bank()  # 300 is below the entry threshold
 
-        await app_of(ui).table.act(keep_then_bank)
-        assert "300 is not enough" in ui.text_of("refusal")
+        await table.act(keep_then_bank)
+        assert table.refusal is not None and "300 is not enough" in table.refusal
         assert keeper.game.events == before == saved_events(data_dir)
 
-    run(test)
+    asyncio.run(test())
 
 
 def test_a_failed_write_is_not_shown_as_accepted(data_dir, monkeypatch):
+    store = FileStore(data_dir)
+
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob")
-        keeper = app_of(ui).keeper
 
-        async def disk_full(*args: Any) -> None:
+        async def disk_full(*args: Any, **options: Any) -> None:
             raise StoreWriteError("No space left on the device")
 
-        monkeypatch.setattr(keeper.store, "save", disk_full)
+        monkeypatch.setattr(store, "save", disk_full)
         await throw(ui, "1 2 3 3 3 5")
         assert ui.text_of("refusal") == "Not saved, so not counted: No space left on the device"
-        assert len(keeper.game.events) == 1
+        assert len(saved_events(data_dir)) == 1
         assert ui.text_of("turn-line") == "Ann's turn · turn total 0 · six dice in hand"
 
-    run(test)
+    run(test, store=store)
 
 
 def test_a_desktop_shows_the_keyboard_keys_and_a_phone_does_not(data_dir):
@@ -407,11 +411,13 @@ def test_a_desktop_shows_the_keyboard_keys_and_a_phone_does_not(data_dir):
 
 
 def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs(data_dir):
+    store = FileStore(data_dir)
+
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob")
-        mine = app_of(ui).keeper
-        other = Scorekeeper(mine.store)  # a second tab on the same server
-        await other.open_game(mine.game_id)
+        other = Scorekeeper(store)  # a second tab on the same server
+        (game,) = await other.summaries()
+        await other.open_game(game.id)
         await other.act(lambda game: game.roll("2 2 3 3 4 6"))  # Ann farkles over there
         await throw(ui, "1 1 1 5 2 3")
         assert ui.text_of("refusal").startswith("This game was changed on another screen meanwhile.")
@@ -420,4 +426,4 @@ def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs
         await throw(ui, "1 1 1 5 2 3")
         assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
 
-    run(test)
+    run(test, store=store)

@@ -1,110 +1,140 @@
 """The table screen: who is where, the throw being entered, what can be set aside.
 
-The screen keeps only what the scorekeeper is in the middle of entering (the faces of
-a throw, the dice tapped to set aside); everything else is the engine's state.
+:class:`TableState` holds only what the scorekeeper is in the middle of entering (the
+faces of a throw, the dice tapped to set aside, a refusal) beside the engine's state
+of the open game; :func:`TableScreen` draws both. Every action goes through the
+scorekeeper, which stores it before the screen shows it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.scorekeeper import GameChangedElsewhere
+from app.context import use_keys, use_model, use_services
+from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
-from app.views.widgets import FELT, big_button, die_button, notice_banner, on, section
-from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
-from engine.game import bank_refusal
+from app.views.table_panels import DICE_WORDS, game_over_panel, keep_panel, roll_off_panel, scoreboard, throw_panel, turn_line
+from app.views.widgets import icon_button, notice_banner, on, screen_view
+from engine import FarkleError, Game, GameState, format_dice
 
-if TYPE_CHECKING:
-    from app.main import FarkleApp
+__all__ = ["TableScreen", "TableState"]
 
-__all__ = ["TableScreen", "history_controls", "scoreboard"]
-
-_DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
+FACE_KEYS = {"1", "2", "3", "4", "5", "6"}
 
 
-class TableScreen:
-    """The open game's screen and the entry in progress."""
+@dataclass
+class TableState(ft.Observable):
+    """The open game as the engine has it, and the entry in progress on this screen."""
 
-    def __init__(self, app: FarkleApp) -> None:
-        self.app = app
-        self.entry: list[int] = []
-        self.selection: list[int] = []  # positions in the last throw
-        self.refusal: str | None = None
-        self.roll_off_faces: dict[int, int] = {}
+    keeper: Scorekeeper
+    game_id: str
+    state: GameState | None = None
+    missing: bool = False
+    entry: list[int] = field(default_factory=list)
+    selection: list[int] = field(default_factory=list)  # positions in the last throw
+    refusal: str | None = None
+    roll_off_faces: dict[int, int] = field(default_factory=dict)
+    rules_draft: tuple[bool, bool] | None = None  # (progressive, steal) while the rules dialog is open
 
     @property
     def game(self) -> Game:
-        game = self.app.keeper.game
-        assert game is not None
+        game = self.keeper.game
+        if game is None or self.keeper.game_id != self.game_id:
+            raise LookupError(f"The game {self.game_id!r} is not open.")
         return game
 
+    async def load(self) -> None:
+        """Read the game from the store (another screen may have played since)."""
+        try:
+            game = await self.keeper.open_game(self.game_id, reload=True)
+        except (StoreError, FarkleError) as problem:
+            self.refusal, game = f"This game cannot be opened: {problem}", None
+        self.missing = game is None
+        self.state = game.state if game is not None else None
+
     def reset_entry(self) -> None:
-        self.entry, self.selection, self.refusal, self.roll_off_faces = [], [], None, {}
+        self.entry.clear()
+        self.selection.clear()
+        self.roll_off_faces.clear()
+        self.refusal = None
 
     # -- actions ---------------------------------------------------------------------
 
-    async def act(self, action: Any) -> None:
+    async def act(self, action: Callable[[Game], None]) -> None:
         """Run an engine action through the keeper; a refusal is shown and changes nothing."""
         try:
-            await self.app.keeper.act(action)
+            await self.keeper.act(action)
         except FarkleError as refusal:
             self.refusal = str(refusal)
+        except GameChangedElsewhere as changed:
+            self.entry.clear()
+            self.selection.clear()
+            self.refusal = str(changed)
         except StoreError as failure:
             self.refusal = f"Not saved, so not counted: {failure}"
-        except GameChangedElsewhere as changed:
-            self.entry, self.selection = [], []
-            self.refusal = str(changed)
         else:
             self.reset_entry()
-        await self.app.render()
+        self.state = self.game.state
 
-    async def add_face(self, face: int) -> None:
-        wanted = self.game.state.dice_to_throw
-        if wanted is None:
-            return
-        if len(self.entry) >= wanted:
-            self.refusal = f"{self.player_name()} throws {_DICE_WORDS[wanted]}: {format_dice(self.entry)} is complete."
+    def player_name(self, seat: int | None = None) -> str:
+        state = self.game.state
+        return state.players[state.current if seat is None else seat]
+
+    def add_face(self, face: int) -> None:
+        state = self.game.state
+        wanted = state.dice_to_throw
+        if state.phase == "keep":
+            self.refusal = f"{face} is a face to enter for a new throw: first set dice aside from this one."
+        elif wanted is None:
+            self.refusal = "No throw is expected now."
+        elif len(self.entry) >= wanted:
+            self.refusal = f"{self.player_name()} throws {DICE_WORDS[wanted]}: {format_dice(self.entry)} is complete."
         else:
             self.entry.append(face)
             self.refusal = None
-        await self.app.render()
 
-    async def remove_entry(self, position: int | None = None) -> None:
+    def remove_entry(self, position: int | None = None) -> None:
         if self.entry:
             self.entry.pop(len(self.entry) - 1 if position is None else position)
         self.refusal = None
-        await self.app.render()
+
+    def clear_entry(self) -> None:
+        self.entry.clear()
+        self.refusal = None
 
     async def enter_throw(self) -> None:
         entry = list(self.entry)
         await self.act(lambda game: game.roll(entry))
 
-    async def toggle_die(self, position: int) -> None:
+    def toggle_die(self, position: int) -> None:
         if position in self.selection:
             self.selection.remove(position)
         else:
             self.selection.append(position)
         self.refusal = None
-        await self.app.render()
 
-    async def select_face(self, face: int) -> None:
+    def select_face(self, face: int) -> None:
         """Keyboard: select the next unselected die showing ``face``."""
         throw = self.game.state.last_throw or ()
         for position, shown in enumerate(throw):
             if shown == face and position not in self.selection:
-                await self.toggle_die(position)
+                self.toggle_die(position)
                 return
+        shown_text = format_dice(throw)
+        self.refusal = (f"{face} was not thrown: the throw is {shown_text}." if face not in throw else
+                        f"Every {face} in {shown_text} is already set aside.")
 
-    async def choose_option(self, keep: tuple[int, ...]) -> None:
+    def choose_option(self, keep: tuple[int, ...]) -> None:
         throw = list(self.game.state.last_throw or ())
-        self.selection = []
+        chosen: list[int] = []
         for face in keep:
-            position = next(i for i, shown in enumerate(throw) if shown == face and i not in self.selection)
-            self.selection.append(position)
+            chosen.append(next(i for i, shown in enumerate(throw) if shown == face and i not in chosen))
+        self.selection[:] = chosen
         self.refusal = None
-        await self.app.render()
 
     def kept_dice(self) -> tuple[int, ...]:
         throw = self.game.state.last_throw or ()
@@ -132,340 +162,147 @@ class TableScreen:
     async def undo(self) -> None:
         if self.entry or self.selection:
             self.reset_entry()
-            await self.app.render()
             return
         await self.act(lambda game: game.undo())
 
-    async def pick_roll_off(self, seat: int, face: int) -> None:
+    def pick_roll_off(self, seat: int, face: int) -> None:
         self.roll_off_faces[seat] = face
         self.refusal = None
-        await self.app.render()
 
     async def record_roll_off(self) -> None:
         faces = dict(self.roll_off_faces)
         await self.act(lambda game: game.roll_off(faces))
 
+    def ask_rules(self, asking: bool = True) -> None:
+        rules = self.game.rules
+        self.rules_draft = (rules.progressive, rules.steal) if asking else None
+
+    def draft_rules(self, progressive: bool, steal: bool) -> None:
+        self.rules_draft = (progressive, steal)
+
+    async def change_rules(self) -> None:
+        if self.rules_draft is None:
+            return
+        progressive, steal = self.rules_draft
+        self.rules_draft = None
+        rules = dataclasses.replace(self.game.rules, progressive=progressive, steal=steal)
+        await self.act(lambda game: game.set_rules(rules))
+
     async def on_key(self, key: str) -> None:
         """Digits enter faces (or pick dice to set aside); Enter confirms; Backspace takes back."""
+        if self.state is None:
+            return
         phase = self.game.phase
-        if key in {"1", "2", "3", "4", "5", "6"}:
+        if key in FACE_KEYS:
             if phase in ("throw", "choose"):
-                await self.add_face(int(key))
+                self.add_face(int(key))
             elif phase == "keep":
-                await self.select_face(int(key))
+                self.select_face(int(key))
         elif key == "Backspace":
             if phase == "keep" and self.selection:
                 self.selection.pop()
-                await self.app.render()
             else:
-                await self.remove_entry()
+                self.remove_entry()
         elif key == "Enter":
-            if phase in ("throw", "choose") and len(self.entry) == self.game.state.dice_to_throw:
+            await self._enter_key(phase)
+        elif key.upper() == "B":
+            await self._bank_key(phase)
+        elif len(key) == 1 and key.isalnum():
+            self.refusal = f"{key} is not a die face: type 1 to 6 (Enter throws, Backspace takes back, B banks)."
+
+    async def _enter_key(self, phase: str) -> None:
+        wanted = self.game.state.dice_to_throw
+        if phase in ("throw", "choose"):
+            if len(self.entry) == wanted:
                 await self.enter_throw()
-            elif phase == "keep" and self.selection:
-                await self.keep_and_roll()
-        elif key.upper() == "B" and phase in ("keep", "choose"):
-            await (self.keep_and_bank() if phase == "keep" else self.bank())
-
-    # -- rendering -------------------------------------------------------------------
-
-    def player_name(self, seat: int | None = None) -> str:
-        state = self.game.state
-        return state.players[state.current if seat is None else seat]
-
-    def build_controls(self) -> list[ft.Control]:
-        state = self.game.state
-        controls: list[ft.Control] = [scoreboard(state)]
-        if self.refusal:
-            controls.append(notice_banner([self.refusal], error=True, key="refusal"))
-        elif state.notices:
-            controls.append(notice_banner([notice.text for notice in state.notices]))
-        phase = state.phase
-        if phase == "over":
-            controls.append(self.game_over(state))
-        elif phase == "roll_off":
-            controls.append(self.roll_off_panel(state))
-        else:
-            controls.append(turn_line(state))
-            if phase == "keep":
-                controls.append(self.keep_panel(state))
             else:
-                controls.append(self.throw_panel(state))
-        return controls
+                self.refusal = f"Enter all {DICE_WORDS[wanted or 6]} of the throw first ({len(self.entry)} so far)."
+        elif phase == "keep":
+            if self.selection:
+                await self.keep_and_roll()
+            else:
+                self.refusal = "Set aside a scoring die first: tap it, or type its face."
 
-    def throw_panel(self, state: GameState) -> ft.Control:
-        wanted = state.dice_to_throw or 0
-        name = self.player_name()
-        parts: list[ft.Control] = []
-        if state.offer and not state.building and state.phase == "throw":
-            parts.append(
-                ft.Container(
-                    ft.Column(
-                        [
-                            ft.Text(f"On offer to {name}: {state.offer}", size=16, weight=ft.FontWeight.BOLD),
-                            ft.Row(
-                                [
-                                    big_button(f"Build on {state.offer.points:,}", on(self.build),
-                                               key="build", expand=True),
-                                    ft.Text("or enter six fresh dice below", expand=True),
-                                ]
-                            ),
-                        ]
-                    ),
-                    bgcolor=ft.Colors.with_opacity(0.12, FELT),
-                    padding=10,
-                    border_radius=8,
-                )
-            )
-        title = f"Enter {name}'s throw: {_DICE_WORDS[wanted]}"
-        entered: list[ft.Control] = [
-            die_button(face, f"Entered {face}, tap to remove", on(self.remove_entry, i), size=44)
-            for i, face in enumerate(self.entry)
-        ]
-        entered += [
-            ft.Container(width=44, height=44, border_radius=9, border=ft.Border.all(1, ft.Colors.OUTLINE))
-            for _ in range(max(0, wanted - len(self.entry)))
-        ]
-        pad = ft.Row(
-            [die_button(face, f"Face {face}", on(self.add_face, face), key=f"face-{face}")
-             for face in range(1, 7)],
-            spacing=8,
-            wrap=True,
-        )
-        complete = len(self.entry) == wanted
-        buttons: list[ft.Control] = [
-            big_button("Enter throw", on(self.enter_throw), key="enter-throw",
-                       disabled=not complete, expand=True),
-            big_button("Clear", on(self.clear_entry), filled=False, key="clear-entry"),
-        ]
-        parts += [ft.Text(title, size=16), ft.Row(entered, spacing=6), pad, ft.Row(buttons)]
-        if self.app.page.platform not in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS):
-            parts.append(ft.Text("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; "
-                                 "on a throw, 1-6 pick dice to set aside and B banks.",
-                                 size=12, color=ft.Colors.ON_SURFACE_VARIANT))
-        if state.phase == "choose":
-            refusal = bank_refusal(state)
-            parts.append(
-                ft.Row(
-                    [
-                        big_button(f"Bank {state.turn_points:,} instead", on(self.bank), key="bank",
-                                   filled=False, disabled=refusal is not None, expand=True),
-                    ]
-                )
-            )
-            if refusal:
-                parts.append(ft.Text(refusal, color=ft.Colors.ON_SURFACE_VARIANT))
-        return ft.Column(parts, spacing=10)
-
-    async def clear_entry(self) -> None:
-        self.entry, self.refusal = [], None
-        await self.app.render()
-
-    def keep_panel(self, state: GameState) -> ft.Control:
-        throw = state.last_throw or ()
-        rules = state.rules
-        scoring = list(scoring_dice(throw, rules))
-        dice_controls: list[ft.Control] = []
-        for position, face in enumerate(throw):
-            chosen = position in self.selection
-            scores = face in scoring
-            if scores:
-                scoring.remove(face)
-            label = f"Die {position + 1} shows {face}" + (", set aside" if chosen else "")
-            dice_controls.append(
-                die_button(face, label, on(self.toggle_die, position), key=f"die-{position}",
-                           selected=chosen, dim=not scores and not chosen, size=54)
-            )
-        kept = self.kept_dice()
-        preview: GameState | None = None
-        problem = None
-        if kept:
-            try:
-                preview = self.game.preview_keep(kept)
-            except FarkleError as refusal:
-                problem = str(refusal)
-        if preview is not None:
-            points = preview.turn_points - state.points_before_throw
-            summary = f"Set aside {format_dice(kept)}: {self.game.breakdown(kept)} = {points:,}"
-            summary += f" · turn {preview.turn_points:,}"
-        elif problem:
-            summary = problem
+    async def _bank_key(self, phase: str) -> None:
+        state = self.game.state
+        if phase == "keep":
+            if self.selection:
+                await self.keep_and_bank()
+            else:
+                self.refusal = "Set aside a scoring die first: tap it, or type its face."
+        elif phase == "choose":
+            await self.bank()
+        elif state.offer is not None and not state.building:
+            self.refusal = f"Decide on the offer first: Build on {state.offer.points:,}, or enter six fresh dice."
         else:
-            summary = "Tap the dice to set aside, or pick an option below."
-        left = preview.dice_in_hand if preview else None
-        roll_text = (
-            "Hot dice! Roll six again" if preview and preview.hot_dice else
-            f"Roll {_DICE_WORDS[left]}" if left else "Roll again"
-        )
-        refusal = bank_refusal(preview) if preview else "Set aside scoring dice first."
-        bank_text = f"Bank {preview.turn_points:,}" if preview else "Bank"
-        options = scoring_options(throw, rules)
-        option_rows = [
-            ft.ListTile(
-                title=ft.Text(f"{option.points:,}  ·  keep {format_dice(option.keep)}"),
-                subtitle=ft.Text(
-                    f"{option.breakdown} · "
-                    + ("hot dice" if option.hot_dice else f"{_DICE_WORDS[option.dice_left]} left")
-                ),
-                on_click=on(self.choose_option, option.keep),
-                key=f"option-{index}",
-                dense=True,
-            )
-            for index, option in enumerate(options[:8])
-        ]
-        best = options[0]
-        return ft.Column(
-            [
-                ft.Text(f"{self.player_name()} threw {format_dice(throw)}", size=16),
-                ft.Row(dice_controls, spacing=8, wrap=True),
-                ft.Text(summary, size=16, weight=ft.FontWeight.W_500, key="keep-preview",
-                        color=ft.Colors.ERROR if problem else None),
-                ft.Row(
-                    [
-                        big_button(roll_text, on(self.keep_and_roll), key="roll",
-                                   disabled=preview is None, expand=True),
-                        big_button(bank_text, on(self.keep_and_bank), key="bank",
-                                   disabled=refusal is not None, expand=True),
-                    ]
-                ),
-                ft.Text(refusal or "", color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
-                big_button(f"Best: keep {format_dice(best.keep)} for {best.points:,}",
-                           on(self.choose_option, best.keep), filled=False, key="best-option"),
-                section("All options", *option_rows),
-            ],
-            spacing=10,
-        )
-
-    def roll_off_panel(self, state: GameState) -> ft.Control:
-        rows: list[ft.Control] = [
-            ft.Text(
-                f"Tie for the win at {state.scores[state.tied[0]]:,}: each tied player throws one die.",
-                size=16,
-            )
-        ]
-        for seat in state.tied:
-            chosen = self.roll_off_faces.get(seat)
-            rows.append(ft.Text(state.players[seat], weight=ft.FontWeight.BOLD))
-            rows.append(
-                ft.Row(
-                    [
-                        die_button(face, f"{state.players[seat]} threw {face}",
-                                   on(self.pick_roll_off, seat, face), key=f"roll-off-{seat}-{face}",
-                                   selected=chosen == face, size=44)
-                        for face in range(1, 7)
-                    ],
-                    spacing=6,
-                    wrap=True,
-                )
-            )
-        complete = set(self.roll_off_faces) == set(state.tied)
-        rows.append(big_button("Record roll-off", on(self.record_roll_off), key="record-roll-off",
-                               disabled=not complete))
-        return ft.Column(rows, spacing=8)
-
-    def game_over(self, state: GameState) -> ft.Control:
-        assert state.winner is not None
-        places = self.game.places
-        lines: list[ft.Control] = [
-            ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18)
-            for seat in self.game.standings
-        ]
-        handover = None
-        if self.app.keeper.meta.get("tournament"):  # a tournament table hands its signed result over
-            from app.views.tournament_table import result_panel
-
-            handover = result_panel(self.app, self.game)
-        buttons = [big_button("Home", on(self.app.navigate, "/"), filled=False, expand=True)]
-        if handover is None:
-            buttons.insert(0, big_button("Rematch", on(self.app.rematch), key="rematch", expand=True))
-        else:
-            lines.append(handover)
-        return ft.Column(
-            [
-                ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD),
-                ft.Text("Final standings", size=16),
-                *lines,
-                ft.Row(buttons),
-            ],
-            spacing=8,
-        )
+            self.refusal = "Nothing to bank yet: enter the throw first."
 
 
-def scoreboard(state: GameState) -> ft.Control:
-    """Every player's total, on-board mark, farkle streak and whose turn it is, at a glance."""
-    rows = []
-    for seat, name in enumerate(state.players):
-        playing = seat == state.current and state.phase not in ("over", "roll_off")
-        marks = []
-        if not state.on_board[seat]:
-            marks.append("not on board")
-        if state.farkle_streak[seat]:
-            marks.append(f"farkles {state.farkle_streak[seat]}")
-        if state.final_round:
-            marks.append("last turn" if seat in state.last_turns else "done")
-        rows.append(
-            ft.Container(
-                ft.Row(
-                    [
-                        ft.Icon(ft.Icons.PLAY_ARROW, color=FELT, size=18) if playing else ft.Container(width=18),
-                        ft.Column(
-                            [
-                                ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None),
-                                ft.Text(", ".join(marks), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                            ],
-                            spacing=0,
-                            expand=True,
-                        ),
-                        ft.Text(f"{state.scores[seat]:,}", size=22, weight=ft.FontWeight.BOLD,
-                                key=f"total-{seat}"),
-                    ]
-                ),
-                bgcolor=ft.Colors.with_opacity(0.15, FELT) if playing else None,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=4),
-                border_radius=8,
-            )
-        )
-    header = []
-    if state.final_round and state.phase not in ("over", "roll_off"):
-        names = ", ".join(state.players[seat] for seat in state.last_turns)
-        header.append(ft.Text(f"Final round · last turns: {names}", color=ft.Colors.ERROR,
-                              weight=ft.FontWeight.BOLD))
-    return ft.Column(header + rows, spacing=2)
-
-
-def turn_line(state: GameState) -> ft.Control:
-    name = state.players[state.current]
-    if state.phase == "keep":
-        text = f"{name}'s turn · turn total {state.turn_points:,} before this throw"
+@ft.component
+def TableScreen(game_id: str) -> ft.View:
+    services = use_services()
+    table = use_model(lambda: TableState(services.keeper, game_id))
+    use_keys(table.on_key)
+    ft.on_mounted(table.load)
+    route = f"/game/{game_id}"
+    home = on(services.navigate, "/")
+    rules_dialog = RulesDialog(table, table.rules_draft) if table.rules_draft and table.state is not None else None
+    ft.use_dialog(rules_dialog)
+    state = table.state
+    if state is None:
+        text = (f"There is no readable game {game_id!r} on this device." if table.missing
+                else "Opening the game…")
+        body: list[ft.Control] = [ft.Text(table.refusal or text, size=16, key="table-missing")]
+        return screen_view(route, "Not found" if table.missing else "Farkle Table", body, on_home=home)
+    meta = services.keeper.meta
+    title = str(meta.get("title") or " · ".join(state.players))
+    actions = [
+        icon_button(ft.Icons.UNDO, "Undo", on_click=on(table.undo), key="undo"),
+        icon_button(ft.Icons.HISTORY, "History", key="history", on_click=on(services.navigate, f"{route}/history")),
+        icon_button(ft.Icons.TUNE, "Change rules", on_click=on(table.ask_rules), key="change-rules"),
+        icon_button(ft.Icons.CALCULATE, "Score lookup", on_click=on(services.navigate, f"/lookup/{game_id}"),
+                    key="table-lookup"),
+    ]
+    controls: list[ft.Control] = [scoreboard(state)]
+    if table.refusal:
+        controls.append(notice_banner([table.refusal], error=True, key="refusal"))
+    elif state.notices:
+        controls.append(notice_banner([notice.text for notice in state.notices]))
+    if state.phase == "over":
+        controls.append(game_over_panel(table.game, services, game_id, meta.get("tournament")))
+    elif state.phase == "roll_off":
+        controls.append(roll_off_panel(table, state))
     else:
-        text = f"{name}'s turn · turn total {state.turn_points:,} · {_DICE_WORDS[state.dice_in_hand]} in hand"
-    return ft.Text(text, size=16, weight=ft.FontWeight.BOLD, key="turn-line")
-
-
-def history_controls(game: Game) -> list[ft.Control]:
-    """The turn-by-turn history, newest first."""
-    rows: list[ft.Control] = []
-    for number, record in reversed(list(enumerate(game.history, start=1))):
-        name = game.players[record.seat]
-        throws = "; ".join(
-            f"{format_dice(throw.dice)}" + (f" → kept {format_dice(throw.kept)}" if throw.kept else " → farkle")
-            for throw in record.throws
-        )
-        if record.outcome == "banked":
-            result = f"banked {record.points:,}"
+        controls.append(turn_line(state))
+        if state.phase == "keep":
+            controls.append(keep_panel(table, state))
         else:
-            result = f"farkled, lost {record.points:,}" if record.points else "farkled"
-        if record.penalty:
-            result += f", third farkle -{record.penalty:,}"
-        built = f" (built on {record.built_on})" if record.built_on else ""
-        rows.append(
-            ft.ListTile(
-                title=ft.Text(f"{number}. {name}: {result}{built} · total {record.total:,}"),
-                subtitle=ft.Text(throws),
-                dense=True,
-            )
-        )
-    if not rows:
-        rows.append(ft.Text("No turn has ended yet."))
-    return rows
+            touch = ft.context.page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+            controls.append(throw_panel(table, state, keyboard_hint=not touch))
+    return screen_view(route, title, controls, actions=actions, on_home=home)
 
+
+def RulesDialog(table: TableState, draft: tuple[bool, bool]) -> ft.AlertDialog:
+    """Progressive passing and steals, switched on or off from the next turn."""
+    progressive, steal = draft
+
+    async def progressive_switched(event: ft.Event[ft.Switch]) -> None:
+        table.draft_rules(bool(event.control.value), steal)
+
+    async def steal_switched(event: ft.Event[ft.Switch]) -> None:
+        table.draft_rules(progressive, bool(event.control.value))
+
+    return ft.AlertDialog(
+        title=ft.Text("Change rules from the next turn"),
+        content=ft.Column([
+            ft.Text(table.game.rules.describe()),
+            ft.Switch(label="Progressive passing", value=progressive, key="switch-progressive",
+                      on_change=progressive_switched),
+            ft.Switch(label="Steal after a farkle", value=steal, key="switch-steal", on_change=steal_switched),
+        ], tight=True),
+        actions=[
+            ft.TextButton("Cancel", on_click=on(table.ask_rules, False), key="cancel-rules"),
+            ft.FilledButton("Apply from next turn", on_click=on(table.change_rules), key="apply-rules"),
+        ],
+        on_dismiss=on(table.ask_rules, False),
+    )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -10,11 +11,16 @@ import flet as ft
 Handler = Callable[[Any], Awaitable[None] | None]
 
 
-def on(action: Callable[..., Awaitable[None]], *args: Any) -> Callable[[Any], Awaitable[None]]:
-    """An event handler that awaits ``action(*args)``: Flet awaits only coroutine functions."""
+def on(action: Callable[..., Awaitable[None] | None], *args: Any) -> Callable[[Any], Awaitable[None]]:
+    """An event handler running ``action(*args)`` (awaited if it is a coroutine function).
+
+    Flet awaits only coroutine handlers; state changes without I/O may be plain methods.
+    """
 
     async def handler(event: Any) -> None:
-        await action(*args)
+        outcome = action(*args)
+        if inspect.isawaitable(outcome):
+            await outcome
 
     return handler
 
@@ -47,9 +53,9 @@ def die_face(face: int, size: int = DIE_SIZE, *, selected: bool = False, dim: bo
     """A die drawn with pips (no font needed offline)."""
     pip = size * 0.16
     colour = ft.Colors.BLACK if not dim else ft.Colors.BLACK_38
-    rows = []
+    rows: list[ft.Control] = []
     for row in range(3):
-        cells = []
+        cells: list[ft.Control] = []
         for col in range(3):
             cells.append(
                 ft.Container(
@@ -95,10 +101,6 @@ def die_button(
         button=True,
         selected=selected,
     )
-
-
-def dice_row(faces: tuple[int, ...] | list[int], size: int = 36) -> ft.Control:
-    return ft.Row([die_face(face, size) for face in faces], spacing=6, wrap=True)
 
 
 def notice_banner(texts: list[str], *, error: bool = False, key: str = "notice") -> ft.Control:
@@ -162,4 +164,26 @@ def big_button(text: str, on_click: Handler | None, *, key: str | None = None, f
         disabled=disabled,
         height=TAP_HEIGHT,
         expand=expand,
+    )
+
+
+def screen_view(route: str, title: str, controls: Sequence[ft.Control], *,
+                actions: list[ft.Control] | None = None, on_home: Handler | None = None,
+                leading: ft.Control | None = None) -> ft.View:
+    """One screen: the felt app bar (Home unless this is home) over scrolling content."""
+    if leading is None and on_home is not None:
+        leading = icon_button(ft.Icons.HOME, "Home", on_click=on_home, key="home")
+    return ft.View(
+        route=route,
+        padding=12,
+        scroll=ft.ScrollMode.AUTO,
+        appbar=ft.AppBar(
+            title=ft.Text(title),
+            leading=leading,
+            automatically_imply_leading=False,
+            actions=actions or [],
+            bgcolor=FELT,
+            color=ft.Colors.WHITE,
+        ),
+        controls=list(controls),
     )

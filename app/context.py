@@ -1,0 +1,94 @@
+"""What every screen shares, provided once by the shell: services, navigation, keys.
+
+Screens never import the shell (``app.main``). They read this context with
+:func:`use_services` and render their own plain state; the shell owns routing, the
+theme and the page's keyboard. A screen that wants the keyboard registers a handler
+with :func:`use_keys` while it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+import flet as ft
+
+from app.scorekeeper import Scorekeeper
+from app.storage import Store
+
+__all__ = ["Services", "KeyHandler", "ServicesContext", "use_services", "use_keys", "use_model"]
+
+KeyHandler = Callable[[str], Awaitable[None]]
+"""Receives a key name as Flet reports it ("5", "Backspace", "Enter", "B")."""
+
+ServiceT = TypeVar("ServiceT")
+ModelT = TypeVar("ModelT")
+
+
+@dataclass
+class KeyRoute:
+    """The one screen handler the page's keyboard goes to (the shown screen's)."""
+
+    handler: KeyHandler | None = None
+    owner: object | None = None
+
+
+@dataclass(frozen=True)
+class Services:
+    """The app's services as one value: what a screen may use besides its own state.
+
+    :param keeper: the scorekeeper (open game, games, settings).
+    :param navigate: go to a route (``"/game/<id>"``); the shell renders it.
+    :param platform: the page's one service of a kind (``ft.Clipboard``, ``ft.FilePicker``),
+        created on first use.
+    :param toggle_theme: switch light and dark, remembered in the settings.
+    :param route_keys: where the page's key presses go; set through :func:`use_keys`.
+    """
+
+    keeper: Scorekeeper
+    navigate: Callable[[str], Awaitable[None]]
+    platform: Callable[[type[Any]], Any]
+    toggle_theme: Callable[[], Awaitable[None]]
+    route_keys: KeyRoute = field(default_factory=KeyRoute)
+
+    @property
+    def store(self) -> Store:
+        return self.keeper.store
+
+    def service(self, kind: type[ServiceT]) -> ServiceT:
+        """The page's one ``kind`` service (clipboard, file picker), typed."""
+        return cast(ServiceT, self.platform(kind))
+
+
+ServicesContext = ft.create_context(cast(Services, None))
+
+
+def use_services() -> Services:
+    """The services the shell provides; only inside a component under the shell."""
+    services = ft.use_context(ServicesContext)
+    if services is None:
+        raise LookupError("use_services() is called outside the app shell's ServicesContext.")
+    return services
+
+
+def use_keys(handler: KeyHandler | None) -> None:
+    """Send the page's key presses to ``handler`` while this component is shown."""
+    route = use_services().route_keys
+    owner = ft.use_ref(cast(Callable[[], Any], object)).current
+    route.handler, route.owner = handler, owner
+
+    def release() -> None:
+        if route.owner is owner:
+            route.handler = route.owner = None
+
+    ft.use_effect(lambda: None, dependencies=[], cleanup=release)
+
+
+def use_model(factory: Callable[[], ModelT]) -> ModelT:
+    """This component's state object, made by ``factory`` on the first render only.
+
+    Make it an ``ft.Observable`` dataclass: changing its fields re-renders the component.
+    """
+    model, _ = ft.use_state(cast(Callable[[], Any], factory))
+    return cast(ModelT, model)

@@ -1,0 +1,68 @@
+"""Routes as values: any address, however odd, parses to a screen (``not_found`` at worst).
+
+>>> parse_route("/game/20261129-160700-3fa9c2/history")
+Route(screen='history', path='/game/20261129-160700-3fa9c2/history', parts=('game', '20261129-160700-3fa9c2', 'history'), game_id='20261129-160700-3fa9c2', payload='')
+>>> parse_route("/game/..").screen, parse_route("/IMPORT/FR1ABC").screen
+('not_found', 'import')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+__all__ = ["Route", "parse_route", "DOCUMENT_ID"]
+
+DOCUMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+"""What a game or tournament id looks like (the stores refuse anything else)."""
+
+_LONGEST_ROUTE = 4_000
+
+
+@dataclass(frozen=True)
+class Route:
+    """The screen an address names, with its parameters.
+
+    :param screen: ``home``, ``new``, ``lookup``, ``game``, ``history``, ``organizer``,
+        ``import``, ``join`` or ``not_found``.
+    :param parts: the path's segments (``/organizer/<id>/results`` -> three).
+    :param game_id: the game a table, history, rematch or lookup is about ("" if none).
+    :param payload: a join link's code (the rest of the path after ``/join/``).
+    """
+
+    screen: str
+    path: str
+    parts: tuple[str, ...] = ()
+    game_id: str = ""
+    payload: str = ""
+
+
+def parse_route(path: str) -> Route:
+    """The route an address names; never raises."""
+    text = (path or "/").split("?", 1)[0].split("#", 1)[0]
+    if len(text) > _LONGEST_ROUTE:
+        return Route("not_found", text[:80] + "…")
+    parts = tuple(part for part in text.strip("/").split("/") if part)
+    if not parts:
+        return Route("home", "/")
+    head, rest = parts[0].lower(), parts[1:]
+    if head == "import":
+        return Route("import", text, parts)
+    if head == "join":
+        return Route("join", text, parts, payload=unquote("/".join(rest)))
+    if head == "organizer":
+        if rest and not DOCUMENT_ID.fullmatch(rest[0]):
+            return Route("not_found", text, parts)
+        return Route("organizer", text, parts)
+    if head in ("new", "lookup") and len(rest) <= 1:
+        game_id = rest[0] if rest else ""
+        if game_id and not DOCUMENT_ID.fullmatch(game_id):
+            return Route("not_found", text, parts)
+        return Route(head, text, parts, game_id=game_id)
+    if head == "game" and rest and DOCUMENT_ID.fullmatch(rest[0]):
+        if len(rest) == 1:
+            return Route("game", text, parts, game_id=rest[0])
+        if rest[1:] == ("history",):
+            return Route("history", text, parts, game_id=rest[0])
+    return Route("not_found", text, parts)

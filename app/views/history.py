@@ -1,0 +1,73 @@
+"""A game's history: every turn, newest first, with the throws and what was kept."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flet as ft
+
+from app.context import use_model, use_services
+from app.scorekeeper import Scorekeeper
+from app.storage import StoreError
+from app.views.widgets import icon_button, on, screen_view
+from engine import FarkleError, Game, format_dice
+
+__all__ = ["HistoryScreen", "history_lines"]
+
+
+@dataclass
+class HistoryState(ft.Observable):
+    """The game whose history shows, once read from the store."""
+
+    keeper: Scorekeeper
+    game_id: str
+    game: Game | None = None
+    problem: str | None = None
+    loaded: bool = False
+
+    async def load(self) -> None:
+        try:
+            self.game = await self.keeper.open_game(self.game_id, reload=True)
+        except (StoreError, FarkleError) as problem:
+            self.problem = f"This game cannot be opened: {problem}"
+        self.loaded = True
+
+
+@ft.component
+def HistoryScreen(game_id: str) -> ft.View:
+    services = use_services()
+    history = use_model(lambda: HistoryState(services.keeper, game_id))
+    ft.on_mounted(history.load)
+    back = icon_button(ft.Icons.ARROW_BACK, "Back to the table", on_click=on(services.navigate, f"/game/{game_id}"),
+                       key="back-to-table")
+    if history.game is None:
+        text = history.problem or (f"There is no readable game {game_id!r} on this device." if history.loaded
+                                   else "Opening the game…")
+        return screen_view(f"/game/{game_id}/history", "History", [ft.Text(text, size=16, key="history-missing")],
+                           on_home=on(services.navigate, "/"))
+    rows: list[ft.Control] = [
+        ft.ListTile(title=ft.Text(title), subtitle=ft.Text(throws), dense=True)
+        for title, throws in history_lines(history.game)
+    ] or [ft.Text("No turn has ended yet.")]
+    return screen_view(f"/game/{game_id}/history", "History", rows, actions=[back],
+                       on_home=on(services.navigate, "/"))
+
+
+def history_lines(game: Game) -> list[tuple[str, str]]:
+    """Each ended turn as (what happened, the throws), newest first."""
+    lines: list[tuple[str, str]] = []
+    for number, record in reversed(list(enumerate(game.history, start=1))):
+        name = game.players[record.seat]
+        throws = "; ".join(
+            format_dice(throw.dice) + (f" → kept {format_dice(throw.kept)}" if throw.kept else " → farkle")
+            for throw in record.throws
+        )
+        if record.outcome == "banked":
+            result = f"banked {record.points:,}"
+        else:
+            result = f"farkled, lost {record.points:,}" if record.points else "farkled"
+        if record.penalty:
+            result += f", third farkle -{record.penalty:,}"
+        built = f" (built on {record.built_on})" if record.built_on else ""
+        lines.append((f"{number}. {name}: {result}{built} · total {record.total:,}", throws))
+    return lines

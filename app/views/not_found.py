@@ -1,0 +1,21 @@
+"""What any address the app does not know shows: where you are and the way home."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from app.context import use_services
+from app.views.widgets import big_button, on, screen_view
+
+__all__ = ["NotFoundScreen"]
+
+
+@ft.component
+def NotFoundScreen(path: str) -> ft.View:
+    services = use_services()
+    shown = path if len(path) <= 80 else path[:80] + "…"
+    return screen_view("/", "Not found", [
+        ft.Text(f"There is nothing at {shown!r} on this device: the address may be mistyped, "
+                "or the game or event was deleted.", size=16, key="not-found"),
+        big_button("Home", on(services.navigate, "/"), key="not-found-home", icon=ft.Icons.HOME),
+    ], on_home=on(services.navigate, "/"))

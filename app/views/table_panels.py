@@ -1,0 +1,259 @@
+"""What the table screen draws, as functions of the engine's state and the entry in progress.
+
+Nothing here changes state: each control's handler calls a :class:`TableState` method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app.context import Services
+from app.views.widgets import FELT, big_button, die_button, on, section
+from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
+from engine.game import bank_refusal
+
+if TYPE_CHECKING:
+    from app.views.table import TableState
+
+__all__ = ["DICE_WORDS", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel", "game_over_panel"]
+
+DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
+
+
+def scoreboard(state: GameState) -> ft.Control:
+    """Every player's total, on-board mark, farkle streak and whose turn it is, at a glance."""
+    rows: list[ft.Control] = []
+    for seat, name in enumerate(state.players):
+        playing = seat == state.current and state.phase not in ("over", "roll_off")
+        marks = []
+        if not state.on_board[seat]:
+            marks.append("not on board")
+        if state.farkle_streak[seat]:
+            marks.append(f"farkles {state.farkle_streak[seat]}")
+        if state.final_round:
+            marks.append("last turn" if seat in state.last_turns else "done")
+        rows.append(
+            ft.Container(
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.PLAY_ARROW, color=FELT, size=18) if playing else ft.Container(width=18),
+                        ft.Column(
+                            [
+                                ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None),
+                                ft.Text(", ".join(marks), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+                            ],
+                            spacing=0,
+                            expand=True,
+                        ),
+                        ft.Text(f"{state.scores[seat]:,}", size=22, weight=ft.FontWeight.BOLD,
+                                key=f"total-{seat}"),
+                    ]
+                ),
+                bgcolor=ft.Colors.with_opacity(0.15, FELT) if playing else None,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+                border_radius=8,
+                key=f"seat-{seat}",
+            )
+        )
+    header: list[ft.Control] = []
+    if state.final_round and state.phase not in ("over", "roll_off"):
+        names = ", ".join(state.players[seat] for seat in state.last_turns)
+        header.append(ft.Text(f"Final round · last turns: {names}", color=ft.Colors.ERROR,
+                              weight=ft.FontWeight.BOLD))
+    return ft.Column(header + rows, spacing=2, key="scoreboard")
+
+
+def turn_line(state: GameState) -> ft.Control:
+    name = state.players[state.current]
+    if state.phase == "keep":
+        text = f"{name}'s turn · turn total {state.turn_points:,} before this throw"
+    else:
+        text = f"{name}'s turn · turn total {state.turn_points:,} · {DICE_WORDS[state.dice_in_hand]} in hand"
+    return ft.Text(text, size=16, weight=ft.FontWeight.BOLD, key="turn-line")
+
+
+def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> ft.Control:
+    """The faces of the next throw, tapped in; Bank instead while a choice is open."""
+    wanted = state.dice_to_throw or 0
+    name = state.players[state.current]
+    parts: list[ft.Control] = []
+    if state.offer and not state.building and state.phase == "throw":
+        parts.append(
+            ft.Container(
+                ft.Column(
+                    [
+                        ft.Text(f"On offer to {name}: {state.offer}", size=16, weight=ft.FontWeight.BOLD),
+                        ft.Row(
+                            [
+                                big_button(f"Build on {state.offer.points:,}", on(table.build),
+                                           key="build", expand=True),
+                                ft.Text("or enter six fresh dice below", expand=True),
+                            ]
+                        ),
+                    ]
+                ),
+                bgcolor=ft.Colors.with_opacity(0.12, FELT),
+                padding=10,
+                border_radius=8,
+                key="offer",
+            )
+        )
+    entered: list[ft.Control] = [
+        die_button(face, f"Entered {face}, tap to remove", on(table.remove_entry, i), size=48, key=f"entered-{i}")
+        for i, face in enumerate(table.entry)
+    ]
+    entered += [
+        ft.Container(width=48, height=48, border_radius=9, border=ft.Border.all(1, ft.Colors.OUTLINE),
+                     key=f"empty-{i}")
+        for i in range(len(table.entry), wanted)
+    ]
+    pad = ft.Row(
+        [die_button(face, f"Face {face}", on(table.add_face, face), key=f"face-{face}") for face in range(1, 7)],
+        spacing=8,
+        wrap=True,
+        key="face-pad",
+    )
+    buttons: list[ft.Control] = [
+        big_button("Enter throw", on(table.enter_throw), key="enter-throw",
+                   disabled=len(table.entry) != wanted, expand=True),
+        big_button("Clear", on(table.clear_entry), filled=False, key="clear-entry"),
+    ]
+    parts += [ft.Text(f"Enter {name}'s throw: {DICE_WORDS[wanted]}", size=16, key="throw-title"),
+              ft.Row(entered, spacing=6, key="entered"), pad, ft.Row(buttons, key="throw-buttons")]
+    if keyboard_hint:
+        parts.append(ft.Text("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; "
+                             "on a throw, 1-6 pick dice to set aside and B banks.",
+                             size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="keyboard-hint"))
+    if state.phase == "choose":
+        refusal = bank_refusal(state)
+        parts.append(ft.Row([big_button(f"Bank {state.turn_points:,} instead", on(table.bank), key="bank",
+                                        filled=False, disabled=refusal is not None, expand=True)]))
+        if refusal:
+            parts.append(ft.Text(refusal, color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"))
+    return ft.Column(parts, spacing=10, key="throw-panel")
+
+
+def keep_panel(table: TableState, state: GameState) -> ft.Control:
+    """The last throw's dice to tap aside, the live preview, Roll and Bank, every option."""
+    throw = state.last_throw or ()
+    rules = state.rules
+    scoring = list(scoring_dice(throw, rules))
+    dice_controls: list[ft.Control] = []
+    for position, face in enumerate(throw):
+        chosen = position in table.selection
+        scores = face in scoring
+        if scores:
+            scoring.remove(face)
+        label = f"Die {position + 1} shows {face}" + (", set aside" if chosen else "")
+        dice_controls.append(
+            die_button(face, label, on(table.toggle_die, position), key=f"die-{position}",
+                       selected=chosen, dim=not scores and not chosen, size=54)
+        )
+    game = table.game
+    kept = table.kept_dice()
+    preview: GameState | None = None
+    problem = None
+    if kept:
+        try:
+            preview = game.preview_keep(kept)
+        except FarkleError as refused:
+            problem = str(refused)
+    if preview is not None:
+        points = preview.turn_points - state.points_before_throw
+        summary = f"Set aside {format_dice(kept)}: {game.breakdown(kept)} = {points:,} · turn {preview.turn_points:,}"
+    elif problem:
+        summary = problem
+    else:
+        summary = "Tap the dice to set aside, or pick an option below."
+    left = preview.dice_in_hand if preview else None
+    roll_text = ("Hot dice! Roll six again" if preview and preview.hot_dice else
+                 f"Roll {DICE_WORDS[left]}" if left else "Roll again")
+    refusal = bank_refusal(preview) if preview else "Set aside scoring dice first."
+    options = scoring_options(throw, rules)
+    option_rows = [
+        ft.ListTile(
+            title=ft.Text(f"{option.points:,}  ·  keep {format_dice(option.keep)}"),
+            subtitle=ft.Text(f"{option.breakdown} · "
+                             + ("hot dice" if option.hot_dice else f"{DICE_WORDS[option.dice_left]} left")),
+            on_click=on(table.choose_option, option.keep),
+            key=f"option-{index}",
+            dense=True,
+        )
+        for index, option in enumerate(options[:8])
+    ]
+    best = options[0]
+    return ft.Column(
+        [
+            ft.Text(f"{state.players[state.current]} threw {format_dice(throw)}", size=16, key="thrown"),
+            ft.Row(dice_controls, spacing=8, wrap=True, key="thrown-dice"),
+            ft.Text(summary, size=16, weight=ft.FontWeight.W_500, key="keep-preview",
+                    color=ft.Colors.ERROR if problem else None),
+            ft.Row(
+                [
+                    big_button(roll_text, on(table.keep_and_roll), key="roll", disabled=preview is None, expand=True),
+                    big_button(f"Bank {preview.turn_points:,}" if preview else "Bank", on(table.keep_and_bank),
+                               key="bank", disabled=refusal is not None, expand=True),
+                ],
+                key="keep-buttons",
+            ),
+            ft.Text(refusal or "", color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
+            big_button(f"Best: keep {format_dice(best.keep)} for {best.points:,}",
+                       on(table.choose_option, best.keep), filled=False, key="best-option"),
+            section("All options", *option_rows),
+        ],
+        spacing=10,
+        key="keep-panel",
+    )
+
+
+def roll_off_panel(table: TableState, state: GameState) -> ft.Control:
+    """A tie for the win: one die per tied player."""
+    rows: list[ft.Control] = [
+        ft.Text(f"Tie for the win at {state.scores[state.tied[0]]:,}: each tied player throws one die.", size=16)
+    ]
+    for seat in state.tied:
+        chosen = table.roll_off_faces.get(seat)
+        rows.append(ft.Text(state.players[seat], weight=ft.FontWeight.BOLD))
+        rows.append(ft.Row(
+            [die_button(face, f"{state.players[seat]} threw {face}", on(table.pick_roll_off, seat, face),
+                        key=f"roll-off-{seat}-{face}", selected=chosen == face, size=48)
+             for face in range(1, 7)],
+            spacing=6,
+            wrap=True,
+        ))
+    complete = set(table.roll_off_faces) == set(state.tied)
+    rows.append(big_button("Record roll-off", on(table.record_roll_off), key="record-roll-off",
+                           disabled=not complete))
+    return ft.Column(rows, spacing=8, key="roll-off-panel")
+
+
+def game_over_panel(game: Game, services: Services, game_id: str, tournament: Mapping[str, Any] | None) -> ft.Control:
+    """The winner and standings; a tournament table hands its signed result over."""
+    state = game.state
+    assert state.winner is not None
+    places = game.places
+    lines: list[ft.Control] = [
+        ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18, key=f"place-{seat}")
+        for seat in game.standings
+    ]
+    buttons = [big_button("Home", on(services.navigate, "/"), filled=False, expand=True, key="over-home")]
+    if tournament:
+        from app.views.table_result import ResultHandover  # only tournament tables need QR codes
+
+        lines.append(ResultHandover(game, tournament))
+    else:
+        buttons.insert(0, big_button("Rematch", on(services.navigate, f"/new/{game_id}"), key="rematch",
+                                     expand=True))
+    return ft.Column(
+        [
+            ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD, key="winner"),
+            ft.Text("Final standings", size=16),
+            *lines,
+            ft.Row(buttons),
+        ],
+        spacing=8,
+        key="game-over",
+    )
