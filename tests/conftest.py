@@ -13,13 +13,14 @@ A test module can run another server by overriding ``app_server_command``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import pytest
 
-from app.storage import DATA_DIR_ENV
+from app.storage import DATA_DIR_ENV, FileStore, MemoryPrefs, MemoryStore, PrefsStore, Store
 
 from tests.browser_support import FlutterPage, chromium_missing_reason, launch_chromium, start_app_server
 
@@ -85,3 +86,54 @@ def browser_page(chromium_browser: Browser, app_server: AppServer) -> Iterator[F
         yield page
     finally:
         page.close()
+
+
+STORE_BACKENDS = ("memory", "file", "prefs")
+"""Every :class:`~app.storage.Store` backend: a test taking ``store_backend`` (or a
+fixture built on it) runs once per backend, like TinyDB's ``params=['memory', 'json']``."""
+
+
+class RoundTripPrefs(MemoryPrefs):
+    """:class:`~app.storage.MemoryPrefs` that gives way to other tasks on every call,
+    as each call to the browser is a round trip: interleavings a real client allows
+    happen here too."""
+
+    async def get(self, key: str) -> Any:
+        await asyncio.sleep(0)
+        return await super().get(key)
+
+    async def set(self, key: str, value: Any) -> bool:
+        await asyncio.sleep(0)
+        return await super().set(key, value)
+
+
+@pytest.fixture(params=STORE_BACKENDS)
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """The name of one backend; the test runs for each."""
+    return str(request.param)
+
+
+@pytest.fixture
+def open_store(store_backend: str, tmp_path: Path) -> Iterator[Callable[[], Store]]:
+    """Opens a store of this backend over one shared storage; each call opens another
+    view of it: a restart or a second process for files, another tab for the browser
+    (its ``localStorage`` is a :class:`RoundTripPrefs`); the memory store has one view,
+    returned every time.  Every store opened is closed at the end."""
+    opened: list[Store] = []
+    prefs = RoundTripPrefs()
+    memory = MemoryStore()
+
+    def open_one() -> Store:
+        store: Store
+        if store_backend == "memory":
+            store = memory
+        elif store_backend == "file":
+            store = FileStore(tmp_path / "store")
+        else:
+            store = asyncio.run(PrefsStore.open(prefs))
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()

@@ -181,13 +181,15 @@ class Store(ABC):
     @abstractmethod
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
         """Durably replace the document with ``text`` (compact JSON of an object).
+        Called only inside :meth:`_exclusive`, right after any revision check.
 
         :raises StoreWriteError: if it could not be.
         """
 
     @abstractmethod
     async def _remove(self, collection: str, doc_id: str) -> bool:
-        """Remove the document; ``False`` if there was none."""
+        """Remove the document; ``False`` if there was none.  Called only inside
+        :meth:`_exclusive`."""
 
     @abstractmethod
     async def _ids(self, collection: str) -> list[str]:

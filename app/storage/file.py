@@ -98,17 +98,15 @@ class FileStore(Store):
             return self._layout[collection].read(doc_id)
 
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
-        try:
-            with self._thread_lock:
-                self._layout[collection].write(doc_id, text)
+        try:  # under _exclusive, like _remove
+            self._layout[collection].write(doc_id, text)
         except OSError as error:
             if error.errno == errno.ENOSPC:
                 raise StorageFullError(f"The disk is full: could not save {collection}/{doc_id}") from error
             raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
 
     async def _remove(self, collection: str, doc_id: str) -> bool:
-        with self._thread_lock:
-            return self._layout[collection].remove(doc_id)
+        return self._layout[collection].remove(doc_id)
 
     async def _ids(self, collection: str) -> list[str]:
         with self._thread_lock:
