@@ -116,6 +116,9 @@ class AppServer:
     log_path: Path
     env: dict[str, str] = field(default_factory=dict)
     process: Optional[subprocess.Popen[bytes]] = None
+    cwd: Path = REPO_ROOT
+    """Where the command runs: ``python -m app`` imports the ``app`` and ``engine`` found
+    there (tests/baseline_app.py serves another commit's copy this way)."""
 
     @property
     def url(self) -> str:
@@ -126,7 +129,7 @@ class AppServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                self.command, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT,
+                self.command, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT,
                 env={**os.environ, **self.env}, start_new_session=True,
             )
         self.wait_until_ready(timeout_s)
@@ -186,6 +189,7 @@ def start_app_server(
     command: Optional[Sequence[str]] = None,
     port: Optional[int] = None,
     env: Optional[dict[str, str]] = None,
+    cwd: Optional[Path] = None,
 ) -> Iterator[AppServer]:
     """Run the app (or ``command``, where ``{port}`` and ``{data_dir}`` are
     filled in) until the block ends.
@@ -194,13 +198,15 @@ def start_app_server(
     :param command: another server command, e.g. a stand-in app.
     :param port: a fixed port; a free one by default.
     :param env: extra environment variables for the server.
+    :param cwd: where to run it (the repository by default).
     """
     chosen_port = port or free_port()
     if command is None:
         argv = app_command(chosen_port, data_dir)
     else:
         argv = [part.format(port=chosen_port, data_dir=data_dir) for part in command]
-    server = AppServer(argv, chosen_port, data_dir, data_dir.parent / f"server-{chosen_port}.log", dict(env or {}))
+    server = AppServer(argv, chosen_port, data_dir, data_dir.parent / f"server-{chosen_port}.log", dict(env or {}),
+                       cwd=cwd or REPO_ROOT)
     server.start()
     try:
         yield server

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import http.server
 import importlib.util
+import re
 import shutil
 import sys
 import threading
@@ -38,19 +39,23 @@ def load_build_module() -> ModuleType:
 
 
 def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine",
-               **options: Any) -> tuple[Path, dict[str, Any]]:
+               label: str | None = None, **options: Any) -> tuple[Path, dict[str, Any]]:
     """The built site for these inputs (and build options): reused from build/cache/ when
-    nothing changed."""
+    nothing changed. ``label`` names the cache slot (default: the app folder's name); a
+    new build replaces the older builds of the same slot only, so the working tree's and
+    another commit's builds (tests/baseline_app.py) are both kept."""
     import json
 
     bp = load_build_module()
     key = bp.input_fingerprint(app_dir, engine_dir)
     variant = "".join(f"-{k}={v}" for k, v in sorted(options.items()))
-    out = CACHE / f"pwa-{app_dir.name}{variant}-{key}" / "site"
+    slot = f"pwa-{label or app_dir.name}{variant}-"
+    out = CACHE / f"{slot}{key}" / "site"
     report_file = out.with_name("site-report.json")
     if not (out / "sw.js").is_file() or not report_file.is_file():
-        for stale in CACHE.glob(f"pwa-{app_dir.name}{variant}-*"):
-            shutil.rmtree(stale, ignore_errors=True)
+        for stale in CACHE.glob(f"{slot}*"):  # not another variant's slot (same prefix)
+            if re.fullmatch(r"[0-9a-f]+", stale.name.removeprefix(slot)):
+                shutil.rmtree(stale, ignore_errors=True)
         bp.build(app_dir, engine_dir, out, quiet=True, **options)
     return out, json.loads(report_file.read_text(encoding="utf-8"))
 
@@ -146,16 +151,19 @@ class Browser:
         self.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_ms)
         return str(self.page.evaluate("navigator.serviceWorker.controller.scriptURL"))
 
-    def wait_python_snapshot(self, timeout_s: float = 90) -> str:
-        """Once Python started without a memory snapshot, the page makes one in the
-        background (build/templates/python-snapshot.js): wait until it is saved or failed.
-        Returns the final state ("" for a build without snapshots)."""
+    def wait_python_snapshot(self, timeout_s: float = 90, page: Any = None) -> str:
+        """Once Python started without a memory snapshot, the page (``page``, by default
+        this browser's first) makes one in the background (build/templates/python-snapshot.js):
+        wait until it is saved or failed. Returns the final state ("" for a build without
+        snapshots). A build without the early Python start (``early_python=False``) never
+        says how Python started: do not wait on it (it would time out)."""
+        page = page or self.page
         deadline = time.monotonic() + timeout_s
         while True:
-            start = self.page.evaluate("globalThis.fletPythonStart || null")
+            start = page.evaluate("globalThis.fletPythonStart || null")
             if start is not None and "snapshot" not in start:
                 return ""  # built without snapshots
-            state = self.page.evaluate("globalThis.fletSnapshotState || ''")
+            state = page.evaluate("globalThis.fletSnapshotState || ''")
             if start is not None and (start.get("snapshot") or state in ("saved", "failed")):
                 return state or "used"
             if time.monotonic() > deadline:

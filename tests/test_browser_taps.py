@@ -1,0 +1,227 @@
+"""Fast taps all land: 30 taps 80 ms apart on a phone (390x844), on the table's face pad
+and on the score lookup, served by ``python -m app`` and as the offline PWA; 20 runs of
+each, every tap of every run must land.
+
+How a run counts (every one of the 30 taps changes what is shown):
+
+- Before the run the screen holds the dice 1 2 3 (tapped in one by one, each awaited).
+- The 30 taps are sent from inside the page (``setTimeout``, 80 ms apart, so Playwright's
+  round trips do not space them): even taps add a face ("Face N" on the table, "Add N" on
+  the lookup), odd taps tap the first entered die ("Entered N, tap to remove" /
+  "Remove N"), which takes it out. The dice are a queue: three or four of them at any
+  time, never more than six, and a "first die" to tap is there even when the previous
+  tap has not been drawn yet.
+- A MutationObserver on Flutter's accessibility tree records every distinct list of
+  entered dice. Each landed tap adds or removes exactly one die, so the taps that
+  landed are the sum of the (multiset) differences between successive lists; a lost
+  tap changes nothing. The added faces are chosen so that the final list (6 6 6) is
+  shown only once all 30 taps are in: the run is over (settled) when it is shown and
+  stays for 300 ms, or when nothing has changed for 3 s.
+- Between runs the app's own Clear button empties the screen; one browser (one
+  profile) and one page per screen and mode serve all 20 runs.
+
+``FARKLE_APP_COMMIT=b9d2d65 pytest tests/test_browser_taps.py`` drives that commit's app
+(tests/baseline_app.py) instead of the working tree's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.baseline_app import AppSource, app_source, served
+from tests.browser_support import AppServer, FlutterPage, new_game
+from tests.pwa_harness import BOOT_TIMEOUT_MS, Browser, Server, built_site, serving
+
+pytestmark = pytest.mark.browser
+
+RUNS = int(os.environ.get("FARKLE_TAP_RUNS", "20"))  # fewer only to try the test out
+TAPS = 30
+INTERVAL_MS = 80
+PREFILL = (1, 2, 3)
+# Faces added by the even taps: the list left at the end (6 6 6) is never shown earlier.
+ADDED = (4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 6, 6, 6)
+assert len(ADDED) * 2 == TAPS
+EXPECTED_FINAL = list((PREFILL + ADDED)[len(ADDED):])
+
+
+@dataclass(frozen=True)
+class Screen:
+    name: str
+    add: str  # "Face {}" / "Add {}"
+    chip: str  # how an entered die's name starts: "Entered " / "Remove "
+
+    def plan(self) -> list[dict[str, Any]]:
+        taps: list[dict[str, Any]] = []
+        for face in ADDED:
+            taps.append({"name": self.add.format(face)})
+            taps.append({"first_chip": True})
+        return taps
+
+
+SCREENS = {
+    "table": Screen("table", "Face {}", "Entered "),
+    "lookup": Screen("lookup", "Add {}", "Remove "),
+}
+
+# Send the taps `interval` ms apart; watch the entered dice until the app settles.
+_TAPS = """async ([chip, taps, interval, expected, settledMs, quietMs, giveUpMs]) => {
+  const host = document.querySelector('flt-semantics-host');
+  const label = (e) => (e.getAttribute('aria-label') || e.textContent || '').trim();
+  const buttons = () => [...host.querySelectorAll('flt-semantics[role=button]')];
+  const chips = () => buttons().filter(e => label(e).startsWith(chip));
+  const faces = () => chips().map(e => parseInt(label(e).slice(chip.length), 10));
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const start = performance.now();
+  const states = [{t: 0, faces: faces()}];
+  let changed = start;
+  const observer = new MutationObserver(() => {
+    const now = faces();
+    if (!same(now, states[states.length - 1].faces)) {
+      changed = performance.now();
+      states.push({t: Math.round(changed - start), faces: now});
+    }
+  });
+  observer.observe(host, {subtree: true, childList: true, characterData: true, attributes: true});
+  const sent = [];
+  await new Promise(resolve => taps.forEach((tap, i) => setTimeout(() => {
+    const target = tap.first_chip ? chips()[0] : buttons().find(e => label(e) === tap.name);
+    sent.push({i, t: Math.round(performance.now() - start), target: target ? label(target) : null});
+    if (target) target.click();
+    if (i === taps.length - 1) resolve();
+  }, i * interval)));
+  const lastTap = performance.now();
+  await new Promise(resolve => {
+    const check = () => {
+      const now = performance.now();
+      const quiet = now - changed;
+      const atEnd = same(faces(), expected) && quiet >= settledMs;
+      if (atEnd || (now - lastTap >= quietMs && quiet >= quietMs) || now - lastTap >= giveUpMs) resolve();
+      else setTimeout(check, 50);
+    };
+    check();
+  });
+  observer.disconnect();
+  return {states, sent, final: faces(), settled_ms: Math.round(performance.now() - lastTap)};
+}"""
+
+
+def landed(states: list[list[int]]) -> int:
+    """Taps that took effect: each adds or removes one die, so count the dice that
+    differ (as multisets) between one shown list and the next."""
+    from collections import Counter
+
+    total = 0
+    for before, after in zip(states, states[1:]):
+        a, b = Counter(before), Counter(after)
+        total += sum(((a - b) + (b - a)).values())
+    return total
+
+
+def chips_locator(page: FlutterPage, screen: Screen) -> Any:
+    return page.page.get_by_role("button", name=re.compile("^" + re.escape(screen.chip) + r"\d"))
+
+
+def press_until(page: FlutterPage, name: str, chips: Any, count: int) -> None:
+    """Tap ``name`` until ``count`` dice are entered (one tap, awaited; again if lost)."""
+    for attempt in range(3):
+        page.click_button(name)
+        try:
+            expect(chips).to_have_count(count, timeout=5_000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
+def reset(page: FlutterPage, screen: Screen) -> None:
+    """The app's own Clear, then the dice 1 2 3, each tap awaited."""
+    chips = chips_locator(page, screen)
+    if chips.count():
+        press_until(page, "Clear", chips, 0)
+    for count, face in enumerate(PREFILL, start=1):
+        press_until(page, screen.add.format(face), chips, count)
+
+
+def open_screen(page: FlutterPage, url: str, screen: Screen, timeout_ms: int) -> None:
+    page.open(url, timeout_ms)
+    page.button("New game").wait_for(timeout=timeout_ms)
+    if screen.name == "table":
+        new_game(page, "Ann", "Bob")
+    else:
+        page.click_button("Score lookup")
+        page.button("Add 1").wait_for()
+
+
+# --------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def source() -> AppSource:
+    return app_source()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One Chromium (one profile) for every run of the module, server and PWA alike."""
+    with Browser(tmp_path_factory.mktemp("taps-profile")) as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def app_server(source: AppSource, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    with served(source, tmp_path_factory.mktemp("taps-server") / "data") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def pwa_server(source: AppSource, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    label = None if source.root == Path(__file__).resolve().parent.parent else source.root.name
+    site, _ = built_site(source.app_dir, source.engine_dir, label=label)
+    with serving(site, tmp_path_factory.mktemp("taps-www")) as server:
+        yield server
+
+
+@pytest.fixture
+def url(request: pytest.FixtureRequest, mode: str) -> str:
+    server = request.getfixturevalue("app_server" if mode == "server" else "pwa_server")
+    return str(server.url)
+
+
+# --------------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("screen_name", ["table", "lookup"])
+@pytest.mark.parametrize("mode", ["server", "pwa"])
+def test_thirty_fast_taps_all_land(browser: Browser, url: str, mode: str, screen_name: str,
+                                   source: AppSource) -> None:
+    screen = SCREENS[screen_name]
+    page = FlutterPage(browser.context.new_page())
+    try:
+        open_screen(page, url, screen, BOOT_TIMEOUT_MS)
+        if mode == "pwa":  # the first visit makes a Python snapshot in the background: not during the runs
+            browser.wait_python_snapshot(page=page.page)
+        results = []
+        for _ in range(RUNS):
+            reset(page, screen)
+            result = page.page.evaluate(_TAPS, [screen.chip, screen.plan(), INTERVAL_MS, EXPECTED_FINAL,
+                                                300, 3_000, 30_000])
+            states = [s["faces"] for s in result["states"]]
+            results.append({"landed": landed(states), "final": result["final"],
+                            "missing": [s["i"] for s in result["sent"] if s["target"] is None],
+                            "settled_ms": result["settled_ms"]})
+    finally:
+        page.close()
+    counts = [r["landed"] for r in results]
+    print(f"\n[{source.label}, {mode}, {screen_name}] taps landed per run (of {TAPS}): {counts}")
+    bad = [r for r in results if r["landed"] != TAPS or r["final"] != EXPECTED_FINAL or r["missing"]]
+    assert not bad, (
+        f"{len(bad)} of {RUNS} runs lost taps on the {screen_name} ({mode}, {source.label}): "
+        f"landed per run {counts} (of {TAPS}); first bad run {bad[0]}")
