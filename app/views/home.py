@@ -1,143 +1,272 @@
-"""Home: resume an unfinished game, browse finished ones, start a new one, keep storage in hand."""
+"""Home: resume an unfinished game, browse finished ones, start a new one, keep storage in hand.
+
+:class:`HomeState` holds the game lists and storage figures as read from the store, the
+last message and the confirmation being asked; :func:`HomeScreen` draws them. Every
+delete is confirmed first, and the lists are read afresh after it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.scorekeeper import GameSummary
-from app.storage import StorageUsage
-from app.views.widgets import big_button, icon_button, notice_banner, on, section
+from app.context import use_model, use_services
+from app.scorekeeper import GameSummary, Scorekeeper
+from app.storage import PrefsStore, StorageUsage, StoreError
+from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section
 
-if TYPE_CHECKING:
-    from app.main import FarkleApp
-
-__all__ = ["HomeScreen"]
+__all__ = ["HomeScreen", "HomeState", "Confirmation", "FINISHED_SHOWN"]
 
 FINISHED_SHOWN = 50
+EXPORT_FILE = "farkle-table-games.json"
+
+SaveFile = Callable[[bytes], Awaitable[str | None]]
+"""Hands the export to the person (a save dialog or a download); the path saved, if known."""
 
 
-class HomeScreen:
-    """The game lists, and export or clean-up before the device's storage runs out."""
+@dataclass(frozen=True)
+class Confirmation:
+    """A question asked before something that cannot be undone.
 
-    def __init__(self, app: FarkleApp) -> None:
-        self.app = app
-        self.message: tuple[str, bool] | None = None
+    :param game_id: the game to delete; ``""`` for every finished game.
+    """
 
-    async def build_controls(self) -> list[ft.Control]:
-        keeper = self.app.keeper
-        games = await keeper.summaries()
-        usage = await keeper.store.usage()
-        warnings = [problem.message() for problem in keeper.store.problems]
-        if usage.nearly_full:
+    title: str
+    text: str
+    action: str
+    key: str
+    game_id: str = ""
+
+
+@dataclass
+class HomeState(ft.Observable):
+    """What Home shows, read from the keeper's store; no controls."""
+
+    keeper: Scorekeeper
+    games: list[GameSummary] = field(default_factory=list)
+    usage: StorageUsage | None = None
+    loaded: bool = False
+    message: str | None = None
+    message_is_error: bool = False
+    confirmation: Confirmation | None = None
+
+    @property
+    def in_browser(self) -> bool:
+        """Whether the games live in this browser's storage (the PWA), not in a data folder."""
+        return isinstance(self.keeper.store, PrefsStore)
+
+    @property
+    def unfinished(self) -> list[GameSummary]:
+        return [game for game in self.games if not game.finished]
+
+    @property
+    def finished(self) -> list[GameSummary]:
+        return [game for game in self.games if game.finished]
+
+    def warnings(self) -> list[str]:
+        """Unreadable files, and a store running out of room."""
+        warnings = [problem.message() for problem in self.keeper.store.problems]
+        if self.usage is not None and self.usage.nearly_full:
             warnings.append(
-                f"Storage is {usage.fraction_used:.0%} full: export your games, then delete finished ones "
+                f"Storage is {self.usage.fraction_used:.0%} full: export your games, then delete finished ones "
                 "to keep room for new throws."
             )
-        controls: list[ft.Control] = []
-        if warnings:
-            controls.append(notice_banner(warnings, error=True, key="store-problems"))
-        if self.message:
-            text, error = self.message
-            controls.append(notice_banner([text], error=error, key="home-message"))
-        controls += [
-            ft.Row(
-                [
-                    big_button("New game", on(self.app.navigate, "/new"), key="new-game", icon=ft.Icons.ADD,
-                               expand=True),
-                    big_button("Score lookup", on(self.app.navigate, "/lookup"), key="lookup", filled=False,
-                               icon=ft.Icons.CALCULATE, expand=True),
-                ]
-            ),
-            ft.Row(
-                [
-                    big_button("Organize a tournament", on(self.app.navigate, "/organizer"), key="organize",
-                               filled=False, icon=ft.Icons.EMOJI_EVENTS, expand=True),
-                    big_button("Join a tournament table", on(self.app.navigate, "/join"), key="join-table",
-                               filled=False, icon=ft.Icons.QR_CODE, expand=True),
-                ]
-            ),
-        ]
-        unfinished = [game for game in games if not game.finished]
-        finished = [game for game in games if game.finished]
-        controls.append(
-            section(
-                "Unfinished games",
-                *([self.game_tile(game) for game in unfinished] or [ft.Text("None: start a new game.")]),
-            )
-        )
-        shown = [self.game_tile(game) for game in finished[:FINISHED_SHOWN]]
-        if len(finished) > FINISHED_SHOWN:
-            shown.append(ft.Text(f"and {len(finished) - FINISHED_SHOWN} older finished games (in the export)."))
-        controls.append(section("Finished games", *(shown or [ft.Text("No finished game yet.")])))
-        if games:
-            controls.append(self.storage_section(len(games), len(finished), usage))
-        return controls
+        return warnings
 
-    def game_tile(self, game: GameSummary) -> ft.Control:
-        when = game.updated.replace("T", " ")[:16]
-        subtitle = f"{game.winner} won · {when}" if game.finished and game.winner else f"last played {when} UTC"
-        return ft.ListTile(
-            title=ft.Text(game.line),
-            subtitle=ft.Text(subtitle),
-            leading=ft.Icon(ft.Icons.EMOJI_EVENTS if game.finished else ft.Icons.CASINO),
-            trailing=icon_button(ft.Icons.DELETE_OUTLINE, f"Delete the game {game.line}",
-                                 on(self.ask_delete, game), key=f"delete-{game.id}"),
-            on_click=on(self.app.open_table, game.id),
-            key=f"game-{game.id}",
-        )
+    def storage_line(self) -> str:
+        """How many games are kept where, and the room they take."""
+        count = len(self.games)
+        games = "1 game" if count == 1 else f"{count:,} games"
+        if self.usage is None:
+            return f"{games} kept"
+        size = _amount(self.usage.bytes_used)
+        if self.in_browser:
+            if self.usage.quota_bytes:
+                size += (f" of about {_amount(self.usage.quota_bytes)} this browser allows "
+                         f"({self.usage.fraction_used:.0%})")
+            return f"{games} kept on this device · {size}"
+        if self.usage.quota_bytes:
+            size += f" · {_amount(self.usage.quota_bytes - self.usage.bytes_used)} free on its disk"
+        return f"{games} kept in the app's data folder · {size}"
 
-    def storage_section(self, games: int, finished: int, usage: StorageUsage) -> ft.Control:
-        size = _amount(usage.bytes_used)
-        if usage.quota_bytes:
-            size += f" of about {_amount(usage.quota_bytes)} this browser allows ({usage.fraction_used:.0%})"
-        return section(
+    def tell(self, text: str, *, error: bool = False) -> None:
+        self.message, self.message_is_error = text, error
+
+    async def load(self) -> None:
+        """Read the game lists and the storage figures afresh."""
+        try:
+            self.games = await self.keeper.summaries()
+            self.usage = await self.keeper.store.usage()
+        except StoreError as failure:
+            self.tell(f"The games could not be read: {failure}", error=True)
+        self.loaded = True
+
+    # -- deleting, after a yes -------------------------------------------------------
+
+    def ask_delete(self, game: GameSummary) -> None:
+        state = "finished" if game.finished else "unfinished"
+        where = "this device" if self.in_browser else "the app's data folder"
+        self.confirmation = Confirmation("Delete this game?", f"The {state} game {game.line} will be gone from {where}.",
+                                         "Delete", "confirm-delete", game.id)
+
+    def ask_delete_finished(self) -> None:
+        self.confirmation = Confirmation(
+            "Delete every finished game?",
+            "Unfinished games stay. Export first if you want to keep the finished ones.",
+            "Delete finished games", "confirm-delete-finished")
+
+    def cancel(self) -> None:
+        self.confirmation = None
+
+    def dismissed(self, confirmation: Confirmation) -> None:
+        """The dialog went away (tap outside, back): forget it, unless another is asked by now."""
+        if self.confirmation is confirmation:
+            self.confirmation = None
+
+    async def confirm(self) -> None:
+        """Do what the open confirmation asked; the lists are read again after."""
+        asked, self.confirmation = self.confirmation, None
+        if asked is None:
+            return
+        try:
+            if asked.game_id:
+                line = next((game.line for game in self.games if game.id == asked.game_id), asked.game_id)
+                await self.keeper.delete_game(asked.game_id)
+                self.tell(f"Deleted the game {line}.")
+            else:
+                count = await self.keeper.delete_finished()
+                games = "1 finished game" if count == 1 else f"{count} finished games"
+                self.tell(f"Deleted {games}; unfinished games are kept.")
+        except StoreError as failure:
+            self.tell(f"Nothing was deleted: {failure}", error=True)
+        await self.load()
+
+    # -- export and theme --------------------------------------------------------------
+
+    async def export(self, save: SaveFile) -> None:
+        """Every game as one JSON file, handed to ``save``."""
+        try:
+            data = await self.keeper.export_games()
+        except StoreError as failure:
+            self.tell(f"The games could not be read for the export: {failure}", error=True)
+            return
+        try:
+            saved = await save(data)
+        except Exception as error:  # noqa: BLE001 - no file dialog on this device
+            self.tell(f"The export could not be saved here ({error}).", error=True)
+        else:
+            self.tell(f"Every game saved as {saved or EXPORT_FILE} ({len(data):,} bytes).")
+
+    async def toggle_theme(self, toggle: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await toggle()
+        except StoreError as failure:
+            self.tell(f"The theme was not switched: it could not be saved ({failure}).", error=True)
+
+
+@ft.component
+def HomeScreen() -> ft.View:
+    services = use_services()
+    home = use_model(lambda: HomeState(services.keeper))
+    ft.on_mounted(home.load)
+
+    async def save_export(data: bytes) -> str | None:
+        picker = services.service(ft.FilePicker)
+        return await picker.save_file(dialog_title="Save every game", file_name=EXPORT_FILE, src_bytes=data,
+                                      allowed_extensions=["json"])
+
+    asked = home.confirmation
+    ft.use_dialog(None if asked is None else ft.AlertDialog(
+        title=ft.Text(asked.title),
+        content=ft.Text(asked.text),
+        actions=[ft.TextButton("Cancel", on_click=on(home.cancel), key=f"{asked.key}-cancel"),
+                 ft.FilledButton(asked.action, on_click=on(home.confirm), key=asked.key)],
+        on_dismiss=on(home.dismissed, asked),
+    ))
+
+    go = services.navigate
+    controls: list[ft.Control] = []
+    warnings = home.warnings()
+    if warnings:
+        controls.append(notice_banner(warnings, error=True, key="store-problems"))
+    if home.message:
+        controls.append(notice_banner([home.message], error=home.message_is_error, key="home-message"))
+    controls += [
+        ft.Row([
+            big_button("New game", on(go, "/new"), key="new-game", icon=ft.Icons.ADD, expand=True),
+            big_button("Score lookup", on(go, "/lookup"), key="lookup", filled=False, icon=ft.Icons.CALCULATE,
+                       expand=True),
+        ]),
+        ft.Row([
+            big_button("Organize a tournament", on(go, "/organizer"), key="organize", filled=False,
+                       icon=ft.Icons.EMOJI_EVENTS, expand=True),
+            big_button("Join a tournament table", on(go, "/join"), key="join-table", filled=False,
+                       icon=ft.Icons.QR_CODE, expand=True),
+        ]),
+    ]
+    if not home.loaded:
+        controls.append(ft.Text("Reading the games…", key="home-loading"))
+    else:
+        controls += game_lists(home, go, on(home.export, save_export))
+    theme = icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",
+                        on(home.toggle_theme, services.toggle_theme), key="theme")
+    return screen_view("/", "Farkle Table", controls, actions=[theme])
+
+
+def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Handler) -> list[ft.Control]:
+    unfinished, finished = home.unfinished, home.finished
+    shown = [game_row(home, game, go) for game in finished[:FINISHED_SHOWN]]
+    if len(finished) > FINISHED_SHOWN:
+        shown.append(ft.Text(f"and {len(finished) - FINISHED_SHOWN} older finished games (in the export)."))
+    controls = [
+        section("Unfinished games",
+                *([game_row(home, game, go) for game in unfinished] or [ft.Text("None: start a new game.")])),
+        section("Finished games", *(shown or [ft.Text("No finished game yet.")])),
+    ]
+    if home.games:
+        controls.append(section(
             "Storage",
-            ft.Text(f"{games} games kept on this device · {size}", key="storage-usage"),
+            ft.Text(home.storage_line(), key="storage-usage"),
             ft.Row(
                 [
-                    big_button("Export all games", on(self.export), filled=False, key="export-games",
-                               icon=ft.Icons.DOWNLOAD),
-                    big_button("Delete finished games", on(self.ask_delete_finished), filled=False,
+                    big_button("Export all games", export, filled=False, key="export-games", icon=ft.Icons.DOWNLOAD),
+                    big_button("Delete finished games", on(home.ask_delete_finished), filled=False,
                                key="delete-finished", icon=ft.Icons.DELETE_SWEEP, disabled=not finished),
                 ],
                 wrap=True,
             ),
-        )
+        ))
+    return controls
 
-    async def export(self) -> None:
-        data = await self.app.keeper.export_games()
-        try:
-            saved = await self.app.service(ft.FilePicker).save_file(
-                dialog_title="Save every game", file_name="farkle-table-games.json", src_bytes=data,
-                allowed_extensions=["json"])
-        except Exception as error:  # noqa: BLE001 - no file dialog on this device
-            self.message = (f"The export could not be saved here ({error}).", True)
-        else:
-            self.message = (f"Every game saved as {saved or 'farkle-table-games.json'} ({len(data):,} bytes).", False)
-        await self.app.render()
 
-    async def ask_delete(self, game: GameSummary) -> None:
-        async def delete() -> None:
-            await self.app.keeper.delete_game(game.id)
-            self.message = (f"Deleted the game {game.line}.", False)
-            await self.app.render()
-
-        state = "finished" if game.finished else "unfinished"
-        self.app.confirm("Delete this game?", f"The {state} game {game.line} will be gone from this device.",
-                         "Delete", delete, key="confirm-delete")
-
-    async def ask_delete_finished(self) -> None:
-        async def delete() -> None:
-            count = await self.app.keeper.delete_finished()
-            self.message = (f"Deleted {count} finished games; unfinished games are kept.", False)
-            await self.app.render()
-
-        self.app.confirm("Delete every finished game?",
-                         "Unfinished games stay. Export first if you want to keep the finished ones.",
-                         "Delete finished games", delete, key="confirm-delete-finished")
+def game_row(home: HomeState, game: GameSummary, go: Callable[[str], Awaitable[None]]) -> ft.Control:
+    """A game to open by tapping it, read out as "Open the game …"; its delete button beside it."""
+    when = game.updated.replace("T", " ")[:16]
+    subtitle = f"{game.winner} won · {when}" if game.finished and game.winner else f"last played {when} UTC"
+    return ft.Row(
+        [
+            ft.Semantics(
+                label=f"Open the game {game.line}\n{subtitle}",
+                button=True,
+                expand=True,
+                content=ft.ListTile(
+                    title=ft.Semantics(content=ft.Text(game.line), exclude_semantics=True),
+                    subtitle=ft.Semantics(content=ft.Text(subtitle), exclude_semantics=True),
+                    leading=ft.Icon(ft.Icons.EMOJI_EVENTS if game.finished else ft.Icons.CASINO),
+                    on_click=on(go, f"/game/{game.id}"),
+                    key=f"game-{game.id}",
+                ),
+            ),
+            icon_button(ft.Icons.DELETE_OUTLINE, f"Delete the game {game.line}", on(home.ask_delete, game),
+                        key=f"delete-{game.id}"),
+        ],
+        spacing=0,
+    )
 
 
 def _amount(size: int) -> str:
+    if size >= 1_000_000_000:
+        return f"{size / 1_000_000_000:,.1f} GB"
     return f"{size / 1_000_000:,.1f} MB" if size >= 1_000_000 else f"{size / 1000:,.0f} KB"

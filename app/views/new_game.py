@@ -1,21 +1,36 @@
-"""New game: players in seat order, who starts, a preset with every option adjustable."""
+"""New game: players in seat order, who starts, a preset with every option adjustable.
+
+:class:`NewGameState` holds the form as typed (names, number fields as text, switches)
+and turns it into the engine's :class:`~engine.Rules` only when asked, so a half-typed
+entry is never lost and is refused by name. ``/new/<game id>`` starts the form with that
+game's players and rules (a rematch).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from app.views.widgets import big_button, icon_button, labelled_dropdown, notice_banner, on, on_value, section
-from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, Rules
+from app.context import use_model, use_services
+from app.scorekeeper import Scorekeeper
+from app.storage import StorageFullError, StoreError
+from app.views.widgets import big_button, icon_button, labelled_dropdown, notice_banner, on, screen_view, section
+from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, InvalidInput, Rules
 
-if TYPE_CHECKING:
-    from app.main import FarkleApp
+__all__ = ["NewGameScreen", "NewGameState", "parse_number", "NAME_LONGEST", "MOST_DIGITS"]
 
-__all__ = ["NewGameScreen"]
+NAME_LONGEST = 24
+"""The most characters a player's name may have (it must fit a phone's scoreboard)."""
+MOST_DIGITS = 6
+"""The most digits a number field takes (a target of 999,999 is plenty)."""
+RECENT_OFFERED = 10
 
-_NUMBER_FIELDS = {
+NUMBER_FIELDS = {
     "target": "Target",
     "entry_threshold": "Points to get on the board",
     "three_ones": "Three 1s",
@@ -24,221 +39,365 @@ _NUMBER_FIELDS = {
     "two_triplets": "Two triplets (empty: off)",
     "four_kind_with_pair": "Four of a kind + pair (empty: off)",
 }
-_SWITCHES = {
+REQUIRED_NUMBERS = ("target", "entry_threshold", "three_ones")
+SWITCHES = {
     "must_roll_after_hot_dice": "Must roll after hot dice",
     "progressive": "Progressive: pass dice and points on",
     "steal": "Steal: take over a farkled turn's points",
 }
-_N_OF_A_KIND_TEXT = {
+N_OF_A_KIND_TEXT = {
     "fixed": "1,000 / 2,000 / 3,000",
     "double": "Triple x2 / x4 / x8",
     "multiply": "Triple x2 / x3 / x4",
     "none": "None (extra 1s, 5s singly)",
 }
+PENALTIES = (0, 500, 1000)
+
+_DIGITS = re.compile(f"[0-9]{{1,{MOST_DIGITS}}}")
+_SHOWN_LONGEST = 20
 
 
-class NewGameScreen:
-    """The form's values live here between taps, so nothing typed is lost on a redraw."""
+def parse_number(label: str, text: str, *, optional: bool = False) -> int | None:
+    """A number field's whole number: ASCII digits only (commas and spaces between them are
+    allowed), 1 to :data:`MOST_DIGITS` of them; empty gives None when ``optional``.
 
-    def __init__(self, app: FarkleApp, players: list[str] | None = None, rules: Rules | None = None) -> None:
-        self.app = app
-        self.players: list[str] = list(players) if players else ["", ""]
-        self.first = 0
-        self.error: str | None = None
-        self.show_options = False
-        self.set_rules(rules or Rules.preset("house"))
+    >>> parse_number("Target", "10,000")
+    10000
+    >>> parse_number("Target", "²")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidInput: Target: '²' is not a whole number.
+    """
+    compact = text.replace(",", "").replace(" ", "")
+    if not compact:
+        if optional:
+            return None
+        raise InvalidInput(f"{label}: enter a whole number of 1 to {MOST_DIGITS} digits.")
+    if compact.isascii() and compact.isdigit() and len(compact) > MOST_DIGITS:
+        raise InvalidInput(f"{label}: {_shown(text)} has {len(compact):,} digits: enter at most {MOST_DIGITS}.")
+    if not _DIGITS.fullmatch(compact):
+        raise InvalidInput(f"{label}: {_shown(text)} is not a whole number.")
+    return int(compact)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= _SHOWN_LONGEST else text[:_SHOWN_LONGEST - 3] + "...")
+
+
+def _label(name: str) -> str:
+    return NUMBER_FIELDS[name].split(" (")[0]
+
+
+@dataclass
+class NewGameState(ft.Observable):
+    """The form as typed; no controls. ``error`` is the one message shown above it."""
+
+    keeper: Scorekeeper
+    players: list[str] = field(default_factory=lambda: ["", ""])
+    first: int = 0
+    """The seat (row) of the player who starts."""
+    preset: str = "house"
+    numbers: dict[str, str] = field(default_factory=dict)
+    switches: dict[str, bool] = field(default_factory=dict)
+    n_of_a_kind: str = "fixed"
+    penalty: str = "0"
+    show_options: bool = False
+    error: str | None = None
+    recent: list[str] = field(default_factory=list)
+    rematch: str | None = None
+    """The players of the game this form replays, once it is read."""
+    starting: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.numbers:
+            self.set_rules(Rules.preset(self.preset if self.preset in PRESET_NAMES else "house"))
 
     def set_rules(self, rules: Rules) -> None:
         self.preset = rules.preset_name or "custom"
-        self.values: dict[str, Any] = {
-            name: "" if getattr(rules, name) is None else str(getattr(rules, name)) for name in _NUMBER_FIELDS
-        }
-        self.values.update({name: getattr(rules, name) for name in _SWITCHES})
-        self.values["n_of_a_kind"] = rules.n_of_a_kind
-        self.values["triple_farkle_penalty"] = str(rules.triple_farkle_penalty)
+        self.numbers = {name: "" if getattr(rules, name) is None else str(getattr(rules, name))
+                        for name in NUMBER_FIELDS}
+        self.switches = {name: bool(getattr(rules, name)) for name in SWITCHES}
+        self.n_of_a_kind = rules.n_of_a_kind
+        self.penalty = str(rules.triple_farkle_penalty)
 
     def rules(self) -> Rules:
-        """The rules as entered; a field that is not a number is refused by name."""
+        """The rules as entered; a field that is not a sane whole number is refused by name."""
         base = Rules.preset(self.preset) if self.preset in PRESET_NAMES else Rules()
-        changes: dict[str, Any] = {}
-        for name, label in _NUMBER_FIELDS.items():
-            text = str(self.values[name]).replace(",", "").replace(" ", "")
-            if not text and name not in ("target", "entry_threshold", "three_ones"):
-                changes[name] = None
-                continue
-            if not text.isdigit():
-                raise FarkleError(f"{label.split(' (')[0]}: {self.values[name]!r} is not a whole number.")
-            changes[name] = int(text)
-        changes["triple_farkle_penalty"] = int(self.values["triple_farkle_penalty"])
-        changes["n_of_a_kind"] = self.values["n_of_a_kind"]
-        changes.update({name: bool(self.values[name]) for name in _SWITCHES})
+        changes: dict[str, Any] = {
+            name: parse_number(_label(name), self.numbers.get(name, ""), optional=name not in REQUIRED_NUMBERS)
+            for name in NUMBER_FIELDS
+        }
+        if self.n_of_a_kind not in N_OF_A_KIND_MODELS:
+            raise InvalidInput(f"Four, five, six of a kind: {self.n_of_a_kind!r} is not one of the choices.")
+        if self.penalty not in {str(points) for points in PENALTIES}:
+            raise InvalidInput(f"Three farkles in a row: {self.penalty!r} is not one of the choices.")
+        changes.update(n_of_a_kind=self.n_of_a_kind, triple_farkle_penalty=int(self.penalty))
+        changes.update({name: bool(self.switches.get(name)) for name in SWITCHES})
         return dataclasses.replace(base, **changes)
 
-    # -- handlers --------------------------------------------------------------------
+    def names(self) -> list[str]:
+        """The names entered, in seat order, empty rows left out."""
+        return [name.strip() for name in self.players if name.strip()]
 
-    def name_changed(self, seat: int, value: str) -> None:
+    def first_named(self) -> int:
+        """Who starts, counted among the names entered (the first of them if that row is empty)."""
+        if not 0 <= self.first < len(self.players) or not self.players[self.first].strip():
+            return 0
+        return sum(1 for name in self.players[:self.first] if name.strip())
+
+    def offered(self) -> list[str]:
+        """Recent players not on the form yet, to add with one tap."""
+        entered = {name.strip().casefold() for name in self.players}
+        return [name for name in self.recent if name.casefold() not in entered][:RECENT_OFFERED]
+
+    # -- loading ---------------------------------------------------------------------
+
+    async def load(self, game_id: str = "") -> None:
+        """Read the recent names; for a rematch, that game's players and rules."""
+        try:
+            self.recent = await self.keeper.recent_names()
+        except StoreError:
+            self.recent = []
+        if not game_id:
+            return
+        try:
+            game = await self.keeper.open_game(game_id)
+        except (StoreError, FarkleError) as problem:
+            self.error = f"The game {game_id!r} cannot be read ({problem}): enter the players and rules."
+            return
+        if game is None:
+            self.error = f"There is no readable game {game_id!r} on this device: enter the players and rules."
+            return
+        self.players, self.first = list(game.players), 0
+        self.set_rules(game.rules)
+        self.rematch = ", ".join(game.players)
+
+    # -- entries -----------------------------------------------------------------------
+
+    def rename(self, seat: int, value: str) -> None:
+        """A name typed; one longer than :data:`NAME_LONGEST` is cut, with a message."""
+        if not 0 <= seat < len(self.players):
+            return
+        self.error = None
+        if len(value) > NAME_LONGEST:
+            value = value[:NAME_LONGEST]
+            self.error = (f"A name has at most {NAME_LONGEST} characters: player {seat + 1}'s is cut "
+                          f"to {value.strip()!r}.")
         self.players[seat] = value
 
-    async def add_player(self, name: str = "") -> None:
+    def add_player(self, name: str = "") -> None:
+        """A new row (or ``name`` in the first empty one), up to the most a game seats."""
+        self.error = None
         empty = next((seat for seat, entered in enumerate(self.players) if not entered.strip()), None)
         if name and empty is not None:
-            self.players[empty] = name
+            self.players[empty] = name[:NAME_LONGEST]
         elif len(self.players) < MAX_PLAYERS:
-            self.players.append(name)
+            self.players.append(name[:NAME_LONGEST])
         else:
             self.error = f"A game has at most {MAX_PLAYERS} players."
-        await self.app.render()
 
-    async def remove_player(self, seat: int) -> None:
-        if len(self.players) > MIN_PLAYERS:
-            self.players.pop(seat)
-            self.first = min(self.first, len(self.players) - 1)
-        await self.app.render()
+    def remove_player(self, seat: int) -> None:
+        self.error = None
+        if len(self.players) <= MIN_PLAYERS or not 0 <= seat < len(self.players):
+            return
+        self.players.pop(seat)
+        if self.first == seat:
+            self.first = 0
+        elif self.first > seat:
+            self.first -= 1
 
-    async def move_up(self, seat: int) -> None:
-        if seat > 0:
-            self.players[seat - 1], self.players[seat] = self.players[seat], self.players[seat - 1]
-        await self.app.render()
+    def move_up(self, seat: int) -> None:
+        """Swap a player with the one above; who starts stays the same person."""
+        self.error = None
+        if not 0 < seat < len(self.players):
+            return
+        self.players[seat - 1], self.players[seat] = self.players[seat], self.players[seat - 1]
+        if self.first == seat:
+            self.first = seat - 1
+        elif self.first == seat - 1:
+            self.first = seat
 
-    async def choose_first(self, event: ft.Event[ft.Dropdown]) -> None:
-        self.first = int(event.control.value or 0)
+    def choose_first(self, value: str) -> None:
+        self.error = None
+        if value.isascii() and value.isdigit() and int(value) < len(self.players):
+            self.first = int(value)
 
-    async def choose_preset(self, event: ft.Event[ft.Dropdown]) -> None:
-        target = self.values["target"]
-        self.set_rules(Rules.preset(event.control.value or "house"))
-        self.values["target"] = target
-        await self.app.render()
+    def choose_preset(self, name: str) -> None:
+        """A preset's rules, keeping the target typed."""
+        self.error = None
+        if name not in PRESET_NAMES:
+            return
+        target = self.numbers.get("target", "")
+        self.set_rules(Rules.preset(name))
+        self.numbers["target"] = target
 
-    def value_changed(self, name: str, value: Any) -> None:
-        self.values[name] = value
+    def set_number(self, name: str, text: str) -> None:
+        self.error = None
+        if name not in NUMBER_FIELDS:
+            return
+        self.numbers[name] = text
         if name != "target":
             self.preset = "custom"
 
-    async def toggle_options(self) -> None:
-        self.show_options = not self.show_options
-        await self.app.render()
+    def set_switch(self, name: str, value: bool) -> None:
+        self.error = None
+        if name in SWITCHES:
+            self.switches[name] = value
+            self.preset = "custom"
 
-    async def start(self) -> None:
-        names = [name.strip() for name in self.players if name.strip()]
+    def choose_n_of_a_kind(self, value: str) -> None:
+        self.error = None
+        self.n_of_a_kind, self.preset = value, "custom"
+
+    def choose_penalty(self, value: str) -> None:
+        self.error = None
+        self.penalty, self.preset = value, "custom"
+
+    def toggle_options(self) -> None:
+        self.show_options = not self.show_options
+
+    # -- starting ----------------------------------------------------------------------
+
+    async def start(self) -> str | None:
+        """Start and store the game; its id, or None with the reason in ``error`` (the form kept)."""
+        if self.starting:
+            return None
         try:
             rules = self.rules()
-            game_id = await self.app.keeper.start_game(names, rules, self.first if self.first < len(names) else 0)
         except FarkleError as refusal:
             self.error = str(refusal)
-            await self.app.render()
-            return
-        await self.app.open_table(game_id)
-
-    # -- rendering -------------------------------------------------------------------
-
-    def build_controls(self, recent: list[str]) -> list[ft.Control]:
-        controls: list[ft.Control] = []
-        if self.error:
-            controls.append(notice_banner([self.error], error=True, key="new-game-error"))
-        rows = []
-        for seat, name in enumerate(self.players):
-            rows.append(
-                ft.Row(
-                    [
-                        ft.TextField(
-                            label=f"Player {seat + 1} name",
-                            value=name,
-                            key=f"player-name-{seat + 1}",
-                            on_change=lambda e, s=seat: self.name_changed(s, e.control.value),
-                            expand=True,
-                            capitalization=ft.TextCapitalization.WORDS,
-                        ),
-                        icon_button(ft.Icons.ARROW_UPWARD, f"Move player {seat + 1} up",
-                                      on_click=on(self.move_up, seat), disabled=seat == 0),
-                        icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {seat + 1}",
-                                      on_click=on(self.remove_player, seat),
-                                      disabled=len(self.players) <= MIN_PLAYERS),
-                    ]
-                )
-            )
-        entered = {name.strip().casefold() for name in self.players}
-        offered = [name for name in recent if name.casefold() not in entered][:10]
-        controls.append(section("Players in seat order", *rows))
-        controls.append(
-            ft.Row(
-                [big_button("Add player", on(self.add_player), filled=False, key="add-player",
-                            disabled=len(self.players) >= MAX_PLAYERS)]
-                + [ft.TextButton(f"+ {name}", on_click=on(self.add_player, name),
-                                 tooltip=f"Add {name}") for name in offered],
-                wrap=True,
-            )
-        )
-        controls.append(
-            labelled_dropdown(
-                "Who starts",
-                str(self.first),
-                [(str(seat), name or f"Player {seat + 1}") for seat, name in enumerate(self.players)],
-                self.choose_first,
-                key="first-player",
-                width=260,
-            )
-        )
-        preset_options = [(name, name.capitalize()) for name in PRESET_NAMES]
-        if self.preset == "custom":
-            preset_options.append(("custom", "Custom"))
-        controls.append(
-            ft.Row(
-                [
-                    labelled_dropdown("Rules", self.preset, preset_options, self.choose_preset, key="preset",
-                                      width=180),
-                    self.number_field("target", width=140),
-                ],
-                wrap=True,
-            )
-        )
+            return None
+        before = self.keeper.game_id
+        self.starting, self.error = True, None
         try:
-            controls.append(ft.Text(self.rules().describe(), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
-        except FarkleError as problem:
-            controls.append(ft.Text(str(problem), color=ft.Colors.ERROR))
-        controls.append(
-            ft.TextButton("Hide rule options" if self.show_options else "Adjust rule options",
-                          on_click=on(self.toggle_options), key="rule-options")
-        )
-        if self.show_options:
-            controls += self.option_controls()
-        controls.append(big_button("Start game", on(self.start), key="start-game"))
-        return controls
+            return await self.keeper.start_game(self.names(), rules, self.first_named())
+        except FarkleError as refusal:
+            self.error = str(refusal)
+        except StorageFullError as full:
+            self.error = (f"The game was not started: the storage is full ({full}). Export your games and "
+                          "delete finished ones on Home, then start again.")
+        except StoreError as failure:
+            if self.keeper.game_id not in (None, before):
+                return self.keeper.game_id  # the game is kept; only the recent names were not
+            self.error = f"The game was not started: it could not be saved ({failure})."
+        finally:
+            self.starting = False
+        return None
 
-    def number_field(self, name: str, width: int | None = None) -> ft.Control:
+
+Handler = Callable[[Any], Coroutine[Any, Any, None]]
+
+
+@ft.component
+def NewGameScreen(game_id: str = "") -> ft.View:
+    services = use_services()
+    form = use_model(lambda: NewGameState(services.keeper))
+
+    async def load() -> None:
+        await form.load(game_id)
+
+    ft.on_mounted(load)
+
+    async def start() -> None:
+        started = await form.start()
+        if started:
+            await services.navigate(f"/game/{started}")
+
+    def renamed(seat: int) -> Handler:
+        async def handler(event: ft.Event[ft.TextField]) -> None:
+            form.rename(seat, event.control.value or "")
+        return handler
+
+    def number_typed(name: str) -> Handler:
+        async def handler(event: ft.Event[ft.TextField]) -> None:
+            form.set_number(name, event.control.value or "")
+        return handler
+
+    def switched(name: str) -> Handler:
+        async def handler(event: ft.Event[ft.Switch]) -> None:
+            form.set_switch(name, bool(event.control.value))
+        return handler
+
+    def chosen(action: Callable[[str], None]) -> Handler:
+        async def handler(event: ft.Event[ft.Dropdown]) -> None:
+            action(event.control.value or "")
+        return handler
+
+    def number_field(name: str, width: int | None = None) -> ft.Control:
         return ft.TextField(
-            label=_NUMBER_FIELDS[name],
-            value=self.values[name],
+            label=NUMBER_FIELDS[name],
+            value=form.numbers.get(name, ""),
             key=f"rule-{name}",
             keyboard_type=ft.KeyboardType.NUMBER,
-            on_change=lambda e: self.value_changed(name, e.control.value),
-            on_blur=on(self.app.render),
+            on_change=number_typed(name),
             width=width,
         )
 
-    def option_controls(self) -> list[ft.Control]:
-        return [
-            *(self.number_field(name) for name in _NUMBER_FIELDS if name != "target"),
-            labelled_dropdown(
-                "Four, five, six of a kind",
-                self.values["n_of_a_kind"],
-                [(model, _N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
-                on_value(self.option_chosen, "n_of_a_kind"),
-                key="rule-n_of_a_kind",
+    controls: list[ft.Control] = []
+    if form.error:
+        controls.append(notice_banner([form.error], error=True, key="new-game-error"))
+    if form.rematch:
+        controls.append(ft.Text(f"Rematch of {form.rematch}: same players and rules.", key="rematch-note"))
+    rows = [
+        ft.Row([
+            ft.TextField(
+                label=f"Player {seat + 1} name",
+                value=name,
+                key=f"player-name-{seat + 1}",
+                on_change=renamed(seat),
+                expand=True,
+                capitalization=ft.TextCapitalization.WORDS,
             ),
-            labelled_dropdown(
-                "Three farkles in a row",
-                self.values["triple_farkle_penalty"],
-                [(str(points), f"-{points:,}" if points else "No penalty") for points in (0, 500, 1000)],
-                on_value(self.option_chosen, "triple_farkle_penalty"),
-                key="rule-triple_farkle_penalty",
-            ),
-            *(
-                ft.Switch(label=label, value=bool(self.values[name]), key=f"rule-{name}",
-                          on_change=on_value(self.option_chosen, name))
-                for name, label in _SWITCHES.items()
-            ),
+            icon_button(ft.Icons.ARROW_UPWARD, f"Move player {seat + 1} up", on(form.move_up, seat),
+                        disabled=seat == 0, key=f"move-up-{seat + 1}"),
+            icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {seat + 1}", on(form.remove_player, seat),
+                        disabled=len(form.players) <= MIN_PLAYERS, key=f"remove-player-{seat + 1}"),
+        ])
+        for seat, name in enumerate(form.players)
+    ]
+    controls.append(section("Players in seat order", *rows))
+    controls.append(ft.Row(
+        [big_button("Add player", on(form.add_player), filled=False, key="add-player",
+                    disabled=len(form.players) >= MAX_PLAYERS)]
+        + [ft.TextButton(f"+ {name}", on_click=on(form.add_player, name), tooltip=f"Add {name}",
+                         key=f"recent-{index}")
+           for index, name in enumerate(form.offered())],
+        wrap=True,
+    ))
+    controls.append(labelled_dropdown(
+        "Who starts", str(form.first),
+        [(str(seat), name.strip() or f"Player {seat + 1}") for seat, name in enumerate(form.players)],
+        chosen(form.choose_first), key="first-player", width=260,
+    ))
+    presets = [(name, name.capitalize()) for name in PRESET_NAMES]
+    if form.preset == "custom":
+        presets.append(("custom", "Custom"))
+    controls.append(ft.Row(
+        [labelled_dropdown("Rules", form.preset, presets, chosen(form.choose_preset), key="preset", width=180),
+         number_field("target", width=140)],
+        wrap=True,
+    ))
+    try:
+        controls.append(ft.Text(form.rules().describe(), size=12, color=ft.Colors.ON_SURFACE_VARIANT,
+                                key="rules-summary"))
+    except FarkleError as problem:
+        controls.append(ft.Text(str(problem), color=ft.Colors.ERROR, key="rules-summary"))
+    controls.append(ft.TextButton("Hide rule options" if form.show_options else "Adjust rule options",
+                                  on_click=on(form.toggle_options), key="rule-options"))
+    if form.show_options:
+        controls += [number_field(name) for name in NUMBER_FIELDS if name != "target"]
+        controls += [
+            labelled_dropdown("Four, five, six of a kind", form.n_of_a_kind,
+                              [(model, N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
+                              chosen(form.choose_n_of_a_kind), key="rule-n_of_a_kind"),
+            labelled_dropdown("Three farkles in a row", form.penalty,
+                              [(str(points), f"-{points:,}" if points else "No penalty") for points in PENALTIES],
+                              chosen(form.choose_penalty), key="rule-triple_farkle_penalty"),
         ]
-
-    async def option_chosen(self, name: str, value: Any) -> None:
-        self.value_changed(name, value)
-        await self.app.render()
+        controls += [ft.Switch(label=label, value=form.switches.get(name, False), key=f"rule-{name}",
+                               on_change=switched(name))
+                     for name, label in SWITCHES.items()]
+    controls.append(big_button("Start game", on(start), key="start-game", disabled=form.starting))
+    lookup = icon_button(ft.Icons.CALCULATE, "Score lookup", on(services.navigate, "/lookup"), key="new-game-lookup")
+    route = f"/new/{game_id}" if game_id else "/new"
+    return screen_view(route, "New game", controls, actions=[lookup], on_home=on(services.navigate, "/"))
