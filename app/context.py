@@ -17,7 +17,8 @@ import flet as ft
 from app.scorekeeper import Scorekeeper
 from app.storage import Store
 
-__all__ = ["Services", "KeyHandler", "ServicesContext", "use_services", "use_keys", "use_model"]
+__all__ = ["Services", "KeyHandler", "ServicesContext", "Viewport", "ViewportContext", "use_services", "use_keys",
+           "use_model", "use_viewport"]
 
 KeyHandler = Callable[[str], Awaitable[None]]
 """Receives a key name as Flet reports it ("5", "Backspace", "Enter", "B")."""
@@ -61,7 +62,21 @@ class Services:
         return cast(ServiceT, self.platform(kind))
 
 
+@dataclass
+class Viewport(ft.Observable):
+    """The page's size in logical pixels; the shell keeps it current as the window turns."""
+
+    width: float = 390
+    height: float = 844
+
+    @property
+    def landscape(self) -> bool:
+        """A phone on its side: too low for one column of score, entry and buttons."""
+        return self.width > self.height and self.height < 600
+
+
 ServicesContext = ft.create_context(cast(Services, None))
+ViewportContext = ft.create_context(Viewport())
 
 
 def use_services() -> Services:
@@ -92,3 +107,8 @@ def use_model(factory: Callable[[], ModelT]) -> ModelT:
     """
     model, _ = ft.use_state(cast(Callable[[], Any], factory))
     return cast(ModelT, model)
+
+
+def use_viewport() -> Viewport:
+    """The page's size; the component draws again when it changes."""
+    return ft.use_context(ViewportContext)

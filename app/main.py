@@ -19,7 +19,7 @@ from typing import Any
 
 import flet as ft
 
-from app.context import Services, ServicesContext
+from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
 from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
@@ -56,6 +56,10 @@ def App(services: Services, initial: Route) -> list[ft.View]:
     """The shown screen for the current route, under the shared services."""
     route, set_route = ft.use_state(initial)
     page = ft.context.page
+    viewport = use_model(lambda: Viewport(page.width or 390, page.height or 844))
+
+    async def resized(event: ft.PageResizeEvent) -> None:
+        viewport.width, viewport.height = event.width, event.height
 
     async def route_changed(event: ft.RouteChangeEvent) -> None:
         set_route(parse_route(event.route))
@@ -68,9 +72,10 @@ def App(services: Services, initial: Route) -> list[ft.View]:
     def listen() -> None:
         page.on_route_change = route_changed
         page.on_keyboard_event = key_pressed
+        page.on_resize = resized
 
     ft.on_mounted(listen)
-    return ServicesContext(services, lambda: [screen_for(route)])
+    return ServicesContext(services, lambda: ViewportContext(viewport, lambda: [screen_for(route)]))
 
 
 def screen_for(route: Route) -> ft.View:

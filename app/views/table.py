@@ -14,10 +14,19 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.context import use_keys, use_model, use_services
+from app.context import use_keys, use_model, use_services, use_viewport
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
-from app.views.table_panels import DICE_WORDS, game_over_panel, keep_panel, roll_off_panel, scoreboard, throw_panel, turn_line
+from app.views.table_panels import (
+    DICE_WORDS,
+    game_over_panel,
+    keep_panel,
+    roll_off_panel,
+    scoreboard,
+    throw_panel,
+    turn_card,
+    turn_line,
+)
 from app.views.widgets import icon_button, notice_banner, on, screen_view
 from engine import FarkleError, Game, GameState, format_dice
 
@@ -139,6 +148,16 @@ class TableState(ft.Observable):
     def kept_dice(self) -> tuple[int, ...]:
         throw = self.game.state.last_throw or ()
         return tuple(sorted(throw[position] for position in self.selection))
+
+    def keep_preview(self) -> tuple[GameState | None, str | None]:
+        """The state if the tapped dice were set aside, or why they cannot be (None, None: none tapped)."""
+        kept = self.kept_dice()
+        if not kept:
+            return None, None
+        try:
+            return self.game.preview_keep(kept), None
+        except FarkleError as refused:
+            return None, str(refused)
 
     async def keep_and_roll(self) -> None:
         kept = self.kept_dice()
@@ -263,22 +282,33 @@ def TableScreen(game_id: str) -> ft.View:
         icon_button(ft.Icons.CALCULATE, "Score lookup", on_click=on(services.navigate, f"/lookup/{game_id}"),
                     key="table-lookup"),
     ]
-    controls: list[ft.Control] = [scoreboard(state)]
+    notices: list[ft.Control] = []
     if table.refusal:
-        controls.append(notice_banner([table.refusal], error=True, key="refusal"))
+        notices.append(notice_banner([table.refusal], error=True, key="refusal"))
     elif state.notices:
-        controls.append(notice_banner([notice.text for notice in state.notices]))
+        notices.append(notice_banner([notice.text for notice in state.notices]))
+    turn_on = state.phase not in ("over", "roll_off")
+    panel: list[ft.Control]
     if state.phase == "over":
-        controls.append(game_over_panel(table.game, services, game_id, meta.get("tournament")))
+        panel = [game_over_panel(table.game, services, game_id, meta.get("tournament"))]
     elif state.phase == "roll_off":
-        controls.append(roll_off_panel(table, state))
+        panel = [roll_off_panel(table, state)]
+    elif state.phase == "keep":
+        panel = [turn_line(state), keep_panel(table, state)]
     else:
-        controls.append(turn_line(state))
-        if state.phase == "keep":
-            controls.append(keep_panel(table, state))
-        else:
-            touch = ft.context.page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
-            controls.append(throw_panel(table, state, keyboard_hint=not touch))
+        touch = ft.context.page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+        panel = [turn_line(state), throw_panel(table, state, keyboard_hint=not touch)]
+    preview, _ = table.keep_preview() if state.phase == "keep" else (None, None)
+    card = [turn_card(state, (preview or state).turn_points)] if turn_on else []
+    if use_viewport().landscape:
+        controls: list[ft.Control] = [ft.Row(
+            [ft.Column([*card, scoreboard(state)], expand=2, spacing=8),
+             ft.Column([*notices, *panel], expand=3, spacing=8)],
+            vertical_alignment=ft.CrossAxisAlignment.START,
+            key="landscape",
+        )]
+    else:
+        controls = [*card, scoreboard(state), *notices, *panel]
     return screen_view(route, title, controls, actions=actions, on_home=home)
 
 

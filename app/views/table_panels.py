@@ -12,57 +12,99 @@ import flet as ft
 
 from app.context import Services
 from app.views.widgets import FELT, big_button, die_button, on, section
-from engine import FarkleError, Game, GameState, format_dice, scoring_dice, scoring_options
+from engine import Game, GameState, format_dice, scoring_dice, scoring_options
 from engine.game import bank_refusal
 
 if TYPE_CHECKING:
     from app.views.table import TableState
 
-__all__ = ["DICE_WORDS", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel", "game_over_panel"]
+__all__ = ["DICE_WORDS", "turn_card", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel", "game_over_panel"]
 
 DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
 
 
+def turn_card(state: GameState, turn_total: int) -> ft.Control:
+    """Whose turn and the turn total, big enough to read from across the table."""
+    name = state.players[state.current]
+    in_hand = DICE_WORDS[state.dice_in_hand]
+    return ft.Container(
+        ft.Row(
+            [
+                ft.Column(
+                    [
+                        ft.Text(name, size=28, weight=ft.FontWeight.BOLD, max_lines=1,
+                                overflow=ft.TextOverflow.ELLIPSIS, color=ft.Colors.ON_PRIMARY_CONTAINER,
+                                tooltip=name, key="turn-name"),
+                        ft.Text(f"to play · {in_hand} in hand", size=16, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                    ],
+                    spacing=0,
+                    expand=True,
+                ),
+                ft.Column(
+                    [
+                        ft.Text(f"{turn_total:,}", size=52, weight=ft.FontWeight.BOLD,
+                                color=ft.Colors.ON_PRIMARY_CONTAINER, key="turn-total"),
+                        ft.Text("turn total", size=14, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                    ],
+                    spacing=0,
+                    horizontal_alignment=ft.CrossAxisAlignment.END,
+                ),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=14, vertical=8),
+        border_radius=12,
+        key="turn-card",
+    )
+
+
 def scoreboard(state: GameState) -> ft.Control:
-    """Every player's total, on-board mark, farkle streak and whose turn it is, at a glance."""
+    """Every player on one line: whose turn, total, on-board mark, farkle streak, final round."""
+    playing_now = state.phase not in ("over", "roll_off")
+    leader = max(state.scores)
     rows: list[ft.Control] = []
     for seat, name in enumerate(state.players):
-        playing = seat == state.current and state.phase not in ("over", "roll_off")
+        playing = seat == state.current and playing_now
         marks = []
         if not state.on_board[seat]:
             marks.append("not on board")
         if state.farkle_streak[seat]:
             marks.append(f"farkles {state.farkle_streak[seat]}")
-        if state.final_round:
-            marks.append("last turn" if seat in state.last_turns else "done")
+        if state.final_round and playing_now:
+            if seat in state.last_turns:
+                gap = leader - state.scores[seat]
+                marks.append(f"last turn · needs over {gap:,} to lead" if gap else "last turn")
+            else:
+                marks.append("done")
+        colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
         rows.append(
             ft.Container(
                 ft.Row(
                     [
-                        ft.Icon(ft.Icons.PLAY_ARROW, color=FELT, size=18) if playing else ft.Container(width=18),
-                        ft.Column(
-                            [
-                                ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None),
-                                ft.Text(", ".join(marks), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                            ],
-                            spacing=0,
-                            expand=True,
-                        ),
-                        ft.Text(f"{state.scores[seat]:,}", size=22, weight=ft.FontWeight.BOLD,
-                                key=f"total-{seat}"),
-                    ]
+                        ft.Icon(ft.Icons.PLAY_ARROW, color=colour, size=20) if playing else ft.Container(width=20),
+                        ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
+                                max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, tooltip=name, expand=True),
+                        ft.Text(", ".join(marks), size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT,
+                                max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True,
+                                text_align=ft.TextAlign.RIGHT),
+                        ft.Text(f"{state.scores[seat]:,}", size=20, weight=ft.FontWeight.BOLD, color=colour,
+                                key=f"total-{seat}", width=84, text_align=ft.TextAlign.RIGHT),
+                    ],
+                    spacing=6,
                 ),
-                bgcolor=ft.Colors.with_opacity(0.15, FELT) if playing else None,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if playing else None,
+                border=ft.Border.all(2, ft.Colors.PRIMARY) if playing else None,
+                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
                 border_radius=8,
                 key=f"seat-{seat}",
             )
         )
     header: list[ft.Control] = []
-    if state.final_round and state.phase not in ("over", "roll_off"):
+    if state.final_round and playing_now:
         names = ", ".join(state.players[seat] for seat in state.last_turns)
         header.append(ft.Text(f"Final round · last turns: {names}", color=ft.Colors.ERROR,
-                              weight=ft.FontWeight.BOLD))
+                              weight=ft.FontWeight.BOLD, key="final-round"))
     return ft.Column(header + rows, spacing=2, key="scoreboard")
 
 
@@ -154,13 +196,7 @@ def keep_panel(table: TableState, state: GameState) -> ft.Control:
         )
     game = table.game
     kept = table.kept_dice()
-    preview: GameState | None = None
-    problem = None
-    if kept:
-        try:
-            preview = game.preview_keep(kept)
-        except FarkleError as refused:
-            problem = str(refused)
+    preview, problem = table.keep_preview()
     if preview is not None:
         points = preview.turn_points - state.points_before_throw
         summary = f"Set aside {format_dice(kept)}: {game.breakdown(kept)} = {points:,} · turn {preview.turn_points:,}"

@@ -37,6 +37,8 @@ FELT = "#1E6B45"
 SELECTED = "#F2B705"
 DIE_SIZE = 50
 TAP_HEIGHT = 52
+MIN_TARGET = 48
+"""The smallest box a finger is asked to hit (px), as the accessibility guidelines ask."""
 
 # pip positions on a 3x3 grid, row-major
 _PIPS = {
@@ -133,6 +135,7 @@ def icon_button(icon: Any, label: str, on_click: Handler | None, *, key: str | N
         on_click=on_click,
         key=key,
         disabled=disabled,
+        size_constraints=ft.BoxConstraints(min_width=MIN_TARGET, min_height=MIN_TARGET),
     )
 
 
