@@ -9,8 +9,9 @@ scorekeeper, which stores it before the screen shows it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
@@ -48,6 +49,9 @@ class TableState(ft.Observable):
     refusal: str | None = None
     roll_off_faces: dict[int, int] = field(default_factory=dict)
     rules_draft: tuple[bool, bool] | None = None  # (progressive, steal) while the rules dialog is open
+    undone: list[dict[str, Any]] = field(default_factory=list)  # undone events, the latest last: for Redo
+    last_undo: str | None = None  # what the last Undo took back, in words
+    confirming_undo: bool = False  # asking before Undo takes back a win
 
     @property
     def game(self) -> Game:
@@ -73,8 +77,12 @@ class TableState(ft.Observable):
 
     # -- actions ---------------------------------------------------------------------
 
-    async def act(self, action: Callable[[Game], None]) -> None:
-        """Run an engine action through the keeper; a refusal is shown and changes nothing."""
+    async def act(self, action: Callable[[Game], None], *, redoable: bool = False) -> bool:
+        """Run an engine action through the keeper; a refusal is shown and changes nothing.
+
+        True when the action was stored. A new action (not an undo or redo) ends Redo.
+        """
+        stored = False
         try:
             await self.keeper.act(action)
         except FarkleError as refusal:
@@ -82,12 +90,18 @@ class TableState(ft.Observable):
         except GameChangedElsewhere as changed:
             self.entry.clear()
             self.selection.clear()
+            self.undone.clear()
             self.refusal = str(changed)
         except StoreError as failure:
             self.refusal = f"Not saved, so not counted: {failure}"
         else:
+            stored = True
             self.reset_entry()
+            if not redoable:
+                self.undone.clear()
+            self.last_undo = None
         self.state = self.game.state
+        return stored
 
     def player_name(self, seat: int | None = None) -> str:
         state = self.game.state
@@ -178,11 +192,31 @@ class TableState(ft.Observable):
     async def build(self) -> None:
         await self.act(lambda game: game.build())
 
-    async def undo(self) -> None:
+    async def undo(self, confirmed: bool = False) -> None:
+        """Take back the entry in progress, else the last stored action (a win only when confirmed)."""
         if self.entry or self.selection:
             self.reset_entry()
             return
-        await self.act(lambda game: game.undo())
+        game = self.game
+        if game.is_over and not confirmed:
+            self.confirming_undo = True
+            return
+        self.confirming_undo = False
+        after, event = game.state, game.events[-1]
+        if await self.act(lambda g: g.undo(), redoable=True):
+            self.undone.append(event)
+            self.last_undo = "Undone: " + undone_words(event, self.game.state, after)
+
+    def cancel_undo(self) -> None:
+        self.confirming_undo = False
+
+    async def redo(self) -> None:
+        if not self.undone:
+            self.refusal = "Nothing to redo: Redo plays again what Undo took back."
+            return
+        event = self.undone[-1]
+        if await self.act(lambda g: g.redo(event), redoable=True):
+            self.undone.pop()
 
     def pick_roll_off(self, seat: int, face: int) -> None:
         self.roll_off_faces[seat] = face
@@ -265,8 +299,12 @@ def TableScreen(game_id: str) -> ft.View:
     ft.on_mounted(table.load)
     route = f"/game/{game_id}"
     home = on(services.navigate, "/")
-    rules_dialog = RulesDialog(table, table.rules_draft) if table.rules_draft and table.state is not None else None
-    ft.use_dialog(rules_dialog)
+    dialog: ft.AlertDialog | None = None
+    if table.state is not None and table.rules_draft:
+        dialog = RulesDialog(table, table.rules_draft)
+    elif table.state is not None and table.confirming_undo:
+        dialog = UndoDialog(table)
+    ft.use_dialog(dialog)
     state = table.state
     if state is None:
         text = (f"There is no readable game {game_id!r} on this device." if table.missing
@@ -276,15 +314,17 @@ def TableScreen(game_id: str) -> ft.View:
     meta = services.keeper.meta
     title = str(meta.get("title") or " · ".join(state.players))
     actions = [
-        icon_button(ft.Icons.UNDO, "Undo", on_click=on(table.undo), key="undo"),
         icon_button(ft.Icons.HISTORY, "History", key="history", on_click=on(services.navigate, f"{route}/history")),
         icon_button(ft.Icons.TUNE, "Change rules", on_click=on(table.ask_rules), key="change-rules"),
+        icon_button(ft.Icons.UNDO, "Undo", on_click=on(table.undo), key="undo"),
         icon_button(ft.Icons.CALCULATE, "Score lookup", on_click=on(services.navigate, f"/lookup/{game_id}"),
                     key="table-lookup"),
     ]
     notices: list[ft.Control] = []
     if table.refusal:
         notices.append(notice_banner([table.refusal], error=True, key="refusal"))
+    elif table.last_undo:
+        notices.append(undo_banner(table))
     elif state.notices:
         notices.append(notice_banner([notice.text for notice in state.notices]))
     turn_on = state.phase not in ("over", "roll_off")
@@ -312,6 +352,58 @@ def TableScreen(game_id: str) -> ft.View:
     return screen_view(route, title, controls, actions=actions, on_home=home)
 
 
+def undone_words(event: Mapping[str, Any], before: GameState, after: GameState) -> str:
+    """What an undone event was, for the table: "Bob's bank of 650"."""
+    kind = event.get("type")
+    name = before.players[before.current]
+    if kind == "rolled":
+        dice = format_dice(event.get("dice", ()))
+        ended = len(after.history) > len(before.history)
+        return f"{name}'s farkle on {dice}" if ended else f"{name}'s throw {dice}"
+    if kind == "kept":
+        return f"{name} setting aside {format_dice(event.get('dice', ()))}"
+    if kind == "banked" and after.history:
+        turn = after.history[-1]
+        return f"{before.players[turn.seat]}'s bank of {turn.points:,}"
+    if kind == "built" and before.offer is not None:
+        return f"{name} building on {before.offer.points:,}"
+    if kind == "rules_changed":
+        return "the change of rules"
+    if kind == "rolled_off":
+        return "the roll-off"
+    return f"the last action ({kind})"
+
+
+def undo_banner(table: TableState) -> ft.Control:
+    """What Undo took back, with Redo beside it."""
+    return ft.Container(
+        ft.Row(
+            [
+                ft.Text(table.last_undo or "", size=16, color=ft.Colors.BLACK, weight=ft.FontWeight.W_500,
+                        expand=True, key="undone"),
+                ft.OutlinedButton("Redo", icon=ft.Icons.REDO, on_click=on(table.redo), key="redo", height=48),
+            ]
+        ),
+        bgcolor=ft.Colors.AMBER_100,
+        padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+        border_radius=8,
+        key="undo-banner",
+    )
+
+
+def UndoDialog(table: TableState) -> ft.AlertDialog:
+    """Undo on a finished game takes back the win: asked first."""
+    return ft.AlertDialog(
+        title=ft.Text("Take back the win?"),
+        content=ft.Text("The game is over. Undo takes back its last action and the game goes on."),
+        actions=[
+            ft.TextButton("Keep the result", on_click=on(table.cancel_undo), key="cancel-undo", height=48),
+            ft.FilledButton("Undo the last action", on_click=on(table.undo, True), key="confirm-undo", height=48),
+        ],
+        on_dismiss=on(table.cancel_undo),
+    )
+
+
 def RulesDialog(table: TableState, draft: tuple[bool, bool]) -> ft.AlertDialog:
     """Progressive passing and steals, switched on or off from the next turn."""
     progressive, steal = draft
@@ -331,8 +423,8 @@ def RulesDialog(table: TableState, draft: tuple[bool, bool]) -> ft.AlertDialog:
             ft.Switch(label="Steal after a farkle", value=steal, key="switch-steal", on_change=steal_switched),
         ], tight=True),
         actions=[
-            ft.TextButton("Cancel", on_click=on(table.ask_rules, False), key="cancel-rules"),
-            ft.FilledButton("Apply from next turn", on_click=on(table.change_rules), key="apply-rules"),
+            ft.TextButton("Cancel", on_click=on(table.ask_rules, False), key="cancel-rules", height=48),
+            ft.FilledButton("Apply from next turn", on_click=on(table.change_rules), key="apply-rules", height=48),
         ],
         on_dismiss=on(table.ask_rules, False),
     )
