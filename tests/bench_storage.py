@@ -17,7 +17,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from app.storage import PREFS_QUOTA_ESTIMATE_BYTES, FileStore, MemoryPrefs, PrefsStore
-from tests.test_storage import synthetic_game
+from tests.test_storage import synthetic_events, synthetic_game
 
 
 @pytest.fixture
@@ -31,12 +31,33 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
 def test_bench_file_store_write_at_action(
     benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop, tmp_path: Path, action_number: int
 ) -> None:
-    """One save = what the app does after every accepted action."""
+    """One save = what the app does after every accepted action: checked against the
+    revision it read (a read of the stored file, then the atomic write)."""
     store = FileStore(tmp_path)
     game = synthetic_game(action_number)
     benchmark.extra_info["file_bytes"] = len(json.dumps(game, separators=(",", ":")))
-    benchmark(lambda: loop.run_until_complete(store.save("games", "g1", game)))
-    assert loop.run_until_complete(store.load("games", "g1")) == game
+    revision = [loop.run_until_complete(store.save("games", "g1", game, expect_revision=0))]
+
+    def save() -> None:
+        revision[0] = loop.run_until_complete(store.save("games", "g1", game, expect_revision=revision[0]))
+
+    benchmark(save)
+    assert loop.run_until_complete(store.load("games", "g1")) == {**game, "revision": revision[0]}
+
+
+@pytest.mark.parametrize("collection", ["tournaments", "settings"])
+def test_bench_file_store_checked_save_of_a_small_document(
+    benchmark: BenchmarkFixture, loop: asyncio.AbstractEventLoop, tmp_path: Path, collection: str
+) -> None:
+    """A tournament (own file) or the settings (TinyDB database) after a change."""
+    store = FileStore(tmp_path)
+    document = {"name": "Friday", "events": synthetic_events(200)}
+    revision = [loop.run_until_complete(store.save(collection, "doc", document, expect_revision=0))]
+
+    def save() -> None:
+        revision[0] = loop.run_until_complete(store.save(collection, "doc", document, expect_revision=revision[0]))
+
+    benchmark(save)
 
 
 def test_bench_file_store_open_with_200_finished_games(
