@@ -273,13 +273,14 @@ class NewGameState(ft.Observable):
             return await self.keeper.start_game(self.names(), rules, self.first_named())
         except FarkleError as refusal:
             self.error = str(refusal)
-        except StorageFullError as full:
-            self.error = (f"The game was not started: the storage is full ({full}). Export your games and "
-                          "delete finished ones on Home, then start again.")
         except StoreError as failure:
             if self.keeper.game_id not in (None, before):
                 return self.keeper.game_id  # the game is kept; only the recent names were not
-            self.error = f"The game was not started: it could not be saved ({failure})."
+            if isinstance(failure, StorageFullError):
+                self.error = (f"The game was not started: the storage is full ({failure}). Export your games "
+                              "and delete finished ones on Home, then start again.")
+            else:
+                self.error = f"The game was not started: it could not be saved ({failure})."
         finally:
             self.starting = False
         return None
