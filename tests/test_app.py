@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from app.scorekeeper import Scorekeeper
-from app.storage import FileStore, MemoryPrefs, PrefsStore, StoreWriteError
+from app.storage import FileStore, StoreWriteError
 from app.views.table import TableState
 from engine import Game, Rules
 from tests.app_driver import keep, run, saved_events, start_game, throw
-from tests.flet_harness import FletHarness, control_key
+from tests.flet_harness import FletHarness
 
 
 def test_a_new_game_starts_from_the_form_and_shows_whose_turn_it_is(data_dir):
@@ -142,49 +141,6 @@ def test_a_restarted_app_opens_the_same_game_in_the_same_state(data_dir):
     run(second, route=route)
 
 
-def test_home_lists_unfinished_games_to_resume(data_dir):
-    async def first(ui: FletHarness) -> None:
-        await start_game(ui, "Ann", "Bob")
-
-    run(first)
-
-    async def second(ui: FletHarness) -> None:
-        assert "Ann 0, Bob 0" in ui.texts()
-        (tile,) = [key for control, _ in ui.walk() if str(key := control_key(control)).startswith("game-")]
-        await ui.click(tile)
-        assert ui.text_of("turn-line").startswith("Ann's turn")
-
-    run(second)
-
-
-def test_an_unreadable_game_file_is_named_and_the_app_still_starts(data_dir):
-    (data_dir / "games").mkdir(parents=True)
-    (data_dir / "games" / "broken.json").write_text("{not json")
-
-    async def test(ui: FletHarness) -> None:
-        problems = ui.text_of("store-problems")
-        assert "broken.json" in problems
-        assert ui.exists("new-game")
-
-    run(test)
-
-
-def test_bad_rule_settings_are_refused_on_the_form(data_dir):
-    async def test(ui: FletHarness) -> None:
-        await ui.click("new-game")
-        await ui.type_text("player-name-1", "Ann")
-        await ui.type_text("player-name-2", "Ann")
-        await ui.click("start-game")
-        assert "'Ann' is entered twice" in ui.text_of("new-game-error")
-        await ui.type_text("player-name-2", "Bob")
-        await ui.type_text("rule-target", "lots")
-        await ui.click("start-game")
-        assert ui.text_of("new-game-error") == "Target: 'lots' is not a whole number."
-        assert not (data_dir / "games").exists() or not list((data_dir / "games").glob("*.json"))
-
-    run(test)
-
-
 def test_the_lookup_scores_tapped_dice_with_breakdown_and_odds(data_dir):
     async def test(ui: FletHarness) -> None:
         await ui.click("lookup")
@@ -224,82 +180,6 @@ def test_every_control_a_person_can_use_has_a_name(data_dir):
         assert ui.unlabelled_controls() == []
         await ui.navigate("/lookup")
         assert ui.unlabelled_controls() == []
-
-    run(test)
-
-
-async def finish_a_game(ui: FletHarness, *names: str) -> None:
-    await start_game(ui, *names, target="1000")
-    await throw(ui, "1 1 1 5 2 3")
-    await keep(ui, 0, 1, 2, 5)
-    await ui.click("bank")
-    await throw(ui, "2 2 3 3 4 6")
-    await ui.navigate("/")
-
-
-def test_deleting_finished_games_keeps_the_unfinished_ones(data_dir):
-    async def test(ui: FletHarness) -> None:
-        await finish_a_game(ui, "Ann", "Bob")
-        await start_game(ui, "Cy", "Di")
-        await ui.navigate("/")
-        await ui.click("delete-finished")
-        await ui.click("confirm-delete-finished")
-        assert ui.text_of("home-message") == "Deleted 1 finished games; unfinished games are kept."
-        assert "Cy 0, Di 0" in ui.texts() and "No finished game yet." in ui.texts()
-        assert len(list((data_dir / "games").glob("*.json"))) == 1
-
-    run(test)
-
-
-def test_one_game_is_deleted_only_after_confirming(data_dir):
-    async def test(ui: FletHarness) -> None:
-        await start_game(ui, "Ann", "Bob")
-        await ui.navigate("/")
-        (delete,) = [key for control, _ in ui.walk() if str(key := control_key(control)).startswith("delete-")
-                     and key != "delete-finished"]
-        await ui.click(delete)
-        await ui.click("confirm-delete-cancel")
-        assert "Ann 0, Bob 0" in ui.texts()
-        await ui.click(delete)
-        await ui.click("confirm-delete")
-        assert ui.text_of("home-message") == "Deleted the game Ann 0, Bob 0."
-        assert "None: start a new game." in ui.texts()
-
-    run(test)
-
-
-def test_every_game_exports_as_one_json_file(data_dir):
-    saved: list[dict[str, Any]] = []
-
-    def save_file(ui: FletHarness, service: Any, args: Any) -> str:
-        saved.append(args)
-        return "/home/keeper/" + args["file_name"]
-
-    async def test(ui: FletHarness) -> None:
-        await finish_a_game(ui, "Ann", "Bob")
-        await ui.click("export-games")
-        export = json.loads(saved[0]["src_bytes"])
-        assert [game["players"] for game in export["games"]] == [["Ann", "Bob"]]
-        assert Game.from_events(export["games"][0]["events"]).winner == 0
-        assert ui.text_of("home-message").startswith("Every game saved as /home/keeper/farkle-table-games.json")
-
-    run(test, services={("FilePicker", "save_file"): save_file})
-
-
-def test_a_nearly_full_browser_store_warns_and_offers_export_and_clean_up(monkeypatch):
-    prefs = MemoryPrefs()
-
-    async def small_store(page: Any) -> PrefsStore:
-        return await PrefsStore.open(prefs, quota_bytes=1_500)
-
-    monkeypatch.setattr("app.main.open_store", small_store)
-
-    async def test(ui: FletHarness) -> None:
-        for players in (("Ann", "Bob"), ("Cy", "Di"), ("Ed", "Flo")):
-            await finish_a_game(ui, *players)
-        assert "full: export your games, then delete finished ones" in ui.text_of("store-problems")
-        assert "3 games kept on this device" in ui.text_of("storage-usage")
-        assert not ui.is_disabled("export-games") and not ui.is_disabled("delete-finished")
 
     run(test)
 
