@@ -13,17 +13,18 @@ result codes refused, with the reason, for the results inbox.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal, TypeVar
 
-from app.storage import Document, Store, StoreError, new_id, utc_now_iso
+from app.storage import Document, DocumentChanged, Store, StoreError, new_id, revision_of, utc_now_iso
 from engine import (
     CodeDamaged,
     Cut,
     FarkleError,
     ImportReport,
     InvalidInput,
+    Prize,
     RoundSpec,
     TableResult,
     Tournament,
@@ -33,7 +34,8 @@ from engine import (
 )
 
 __all__ = [
-    "Organizer", "TournamentSummary", "Refusal", "FormatDraft", "RoundDraft", "COLLECTION", "REFUSALS_KEPT",
+    "Organizer", "TournamentSummary", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
+    "COLLECTION", "REFUSALS_KEPT",
     "TABLE_SIZES", "describe_error", "parse_whole",
 ]
 
@@ -183,8 +185,37 @@ class Refusal:
         return self.code if len(self.code) <= 24 else self.code[:21] + "..."
 
 
+@dataclass(frozen=True)
+class DrawCheck:
+    """The recorded draw re-run from its seed: the same seating again, or not."""
+
+    seed: int
+    same: bool
+
+    @property
+    def message(self) -> str:
+        if self.same:
+            return f"Re-run from seed {self.seed}: the same seating, table for table."
+        return f"Re-run from seed {self.seed} gives another seating: the recorded draw was changed."
+
+
+class EventChangedElsewhere(Exception):
+    """The stored event moved on since this screen read it (another tab or device acted)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This event was changed on another screen meanwhile. It now shows that screen's "
+            "latest state: check it, then enter your action again."
+        )
+
+
 class Organizer:
-    """Holds the open tournament and keeps the store in step with it."""
+    """Holds the open tournament and keeps the store in step with it.
+
+    It remembers the revision of the stored document it holds and saves only over that
+    revision: when another screen saved the event meanwhile, it takes that screen's
+    event and raises :class:`EventChangedElsewhere`, writing nothing.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -192,6 +223,8 @@ class Organizer:
         self.tournament_id: str | None = None
         self.link_base: str = ""
         self.refusals: list[Refusal] = []
+        self.revision: int | None = None
+        """The stored revision the open tournament was read at or saved as (None: not stored yet)."""
 
     # -- the list of events -------------------------------------------------------------
 
@@ -223,31 +256,43 @@ class Organizer:
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
         tournament = Tournament(name, fmt, event_id=event_id or None)
-        previous = self.tournament, self.tournament_id, self.link_base, self.refusals
+        previous = self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision
         self.tournament, self.tournament_id = tournament, new_id()
-        self.link_base, self.refusals = link_base.strip().rstrip("/"), []
+        self.link_base, self.refusals, self.revision = link_base.strip().rstrip("/"), [], 0
         try:
             await self._save()
         except StoreError:
-            self.tournament, self.tournament_id, self.link_base, self.refusals = previous
+            self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision = previous
             raise
         return self.tournament_id
 
     async def open(self, tournament_id: str) -> Tournament | None:
-        """Load a stored tournament by replaying its log; None if there is no readable one."""
-        if self.tournament_id == tournament_id and self.tournament is not None:
-            return self.tournament
+        """The stored tournament as it is now (its log replayed); None if there is no readable one.
+
+        Reading again is cheap: the open tournament is kept when the store still holds
+        the revision it was read at.
+        """
         document = await self.store.load(COLLECTION, tournament_id)
         if document is None:
             return None
+        if self._adopt(tournament_id, document):
+            return self.tournament
+        return None
+
+    def _adopt(self, tournament_id: str, document: Document) -> bool:
+        """Hold the stored document's tournament; False if it cannot be read."""
+        revision = revision_of(document)
+        if self.tournament_id == tournament_id and self.tournament is not None and self.revision == revision:
+            return True
         try:
             tournament = Tournament.from_events(document["events"])
+            refusals = [Refusal(**item) for item in document.get("refused", [])]
         except (FarkleError, KeyError, TypeError):
-            return None
-        self.tournament, self.tournament_id = tournament, tournament_id
+            return False
+        self.tournament, self.tournament_id, self.revision = tournament, tournament_id, revision
         self.link_base = str(document.get("link_base", ""))
-        self.refusals = [Refusal(**item) for item in document.get("refused", [])]
-        return tournament
+        self.refusals = refusals
+        return True
 
     async def find_event(self, event_id: str) -> str | None:
         """The stored tournament running event ``event_id`` (the open one first)."""
@@ -258,10 +303,28 @@ class Organizer:
                 return summary.id
         return None
 
+    async def open_event_of(self, text: str) -> str:
+        """Open the event a result code (any form) claims to be from; its tournament id.
+
+        Without a stored event of that code, the open event, else the latest, is opened
+        (the import then refuses the code in the engine's words).
+
+        :raises CodeDamaged: the text is not a readable result code.
+        :raises LookupError: this device runs no tournament.
+        """
+        event_id = self.event_of(text)
+        tournament_id = await self.find_event(event_id) or self.tournament_id
+        if tournament_id is None:
+            summaries = await self.summaries()
+            tournament_id = summaries[0].id if summaries else None
+        if tournament_id is None or await self.open(tournament_id) is None:
+            raise LookupError(f"This result is for event {event_id}, and this device runs no tournament.")
+        return tournament_id
+
     async def delete(self, tournament_id: str) -> None:
         await self.store.delete(COLLECTION, tournament_id)
         if self.tournament_id == tournament_id:
-            self.tournament = self.tournament_id = None
+            self.tournament = self.tournament_id = self.revision = None
 
     # -- acting -------------------------------------------------------------------------
 
@@ -275,7 +338,8 @@ class Organizer:
         """Apply an engine action to the open tournament and persist it before returning.
 
         A refused action raises the engine's error and changes nothing; a failed write
-        restores the tournament as it was and raises the store's error.
+        restores the tournament as it was and raises the store's error; another screen's
+        save in between shows that screen's event (:class:`EventChangedElsewhere`).
         """
         tournament = self.open_tournament
         before = tournament.events
@@ -290,6 +354,36 @@ class Organizer:
 
     async def undo(self) -> None:
         await self.act(lambda tournament: tournament.undo())
+
+    async def check_in_all(self) -> int:
+        """Check in everyone signed up and not yet checked in; how many that was."""
+
+        def check_all(tournament: Tournament) -> int:
+            waiting = [p.number for p in tournament.players if not p.withdrawn and not p.checked_in]
+            if not waiting:
+                raise InvalidInput("Everyone signed up is already checked in.")
+            for number in waiting:
+                tournament.check_in(number)
+            return len(waiting)
+
+        return await self.act(check_all)
+
+    def verify_draw(self) -> DrawCheck:
+        """Re-run the current round's draw from its recorded seed and compare the seating."""
+        tournament = self.open_tournament
+        if not tournament.round:
+            raise InvalidInput("No round has been drawn yet: there is no draw to re-run.")
+        again = tournament.rerun_draw(tournament.round)
+        return DrawCheck(tournament.draw_info()[0], again == tournament.seating())
+
+    def preview_format(self, draft: FormatDraft) -> TournamentFormat:
+        """The draft's format as the engine would take it for the open event now (nothing is changed).
+
+        :raises FarkleError: the engine's refusal of the format or of the change.
+        """
+        fmt = draft.build()
+        Tournament.from_events(self.open_tournament.events).change_format(fmt)
+        return fmt
 
     async def change_format(self, draft: FormatDraft) -> bool:
         """Put the edited format in place before round 1 is drawn; False if nothing changed."""
@@ -312,6 +406,16 @@ class Organizer:
         if not " ".join(str(reason).split()):
             raise InvalidInput("Give a reason: a result entered by hand is kept with why (device lost, paper sheet...).")
         return await self.act(lambda t: t.record_result(table, values, reason=reason))
+
+    async def award_prize(self, amount: str, currency: str, shares: Mapping[int, str], note: str) -> Prize:
+        """The prize as typed: the amount, and each finalist's share where one is given (else all to the champion)."""
+        tournament = self.open_tournament
+        whole = parse_whole(amount, "The prize", minimum=1)
+        split = {
+            number: parse_whole(share, f"{tournament.player(number).name}'s share")
+            for number, share in shares.items() if share.strip()
+        }
+        return await self.act(lambda t: t.award_prize(whole, currency.strip() or "$", split or None, note))
 
     async def set_link_base(self, link_base: str) -> None:
         """Where phones reach this app (``http://host:port``): put in each setup code for the result's deep link."""
@@ -345,12 +449,17 @@ class Organizer:
         self.refusals = [Refusal(utc_now_iso(), code, reason), *self.refusals][:REFUSALS_KEPT]
         try:
             await self._save()
-        except StoreError:
+        except (StoreError, EventChangedElsewhere):
             pass  # the refusal is still shown; only its memory is lost
 
     async def clear_refusals(self) -> None:
+        previous = self.refusals
         self.refusals = []
-        await self._save()
+        try:
+            await self._save()
+        except StoreError:
+            self.refusals = previous
+            raise
 
     @staticmethod
     def event_of(text: str) -> str:
@@ -363,9 +472,15 @@ class Organizer:
         tournament = self.open_tournament
         return f"{tournament.event_id.lower()}-{what}.csv"
 
+    def export_csv(self, what: str) -> str:
+        """``standings`` or ``results`` of the open event as CSV text."""
+        tournament = self.open_tournament
+        return tournament.standings_csv() if what == "standings" else tournament.results_csv()
+
     # -- persistence --------------------------------------------------------------------
 
     async def _save(self) -> None:
+        """Write the open event over the revision it was read at; another screen's newer save wins."""
         tournament, tournament_id = self.open_tournament, self.tournament_id
         assert tournament_id is not None
         champion = tournament.champion
@@ -381,12 +496,19 @@ class Organizer:
             "updated": utc_now_iso(),
             "events": tournament.events,
         }
-        await self.store.save(COLLECTION, tournament_id, document)
+        try:
+            self.revision = await self.store.save(COLLECTION, tournament_id, document,
+                                                  expect_revision=self.revision or 0)
+        except DocumentChanged as changed:
+            self.revision = None  # whatever is stored now is read in full
+            if changed.stored is None or not self._adopt(tournament_id, changed.stored):
+                self.tournament = self.tournament_id = None
+            raise EventChangedElsewhere() from changed
 
 
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
-    if isinstance(error, FarkleError):
+    if isinstance(error, (FarkleError, EventChangedElsewhere)):
         return str(error)
     if isinstance(error, StoreError):
         return f"Not saved, so nothing changed: {error}"

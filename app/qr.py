@@ -5,9 +5,9 @@ app runs, the in-browser build included. Reading a camera frame needs zxing-cpp 
 Pillow, which exist only as desktop wheels: they are imported on first use, and
 :func:`scanner_available` says whether this host can read frames at all.
 
-    >>> png, version = qr_png("FR1:ABC")
-    >>> png[:4] == b"\\x89PNG", version
-    (True, 1)
+    >>> image = qr_image("FR1:ABC")
+    >>> image.png[:4] == b"\\x89PNG", image.version, image.alphanumeric
+    (True, 1, True)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import qrcode.constants
 import qrcode.util
 from qrcode.image.pure import PyPNGImage
 
-__all__ = ["QrImage", "qr_png", "qr_image", "scanner_available", "read_qr_texts", "ALPHANUMERIC"]
+__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr_texts", "ALPHANUMERIC"]
 
 ALPHANUMERIC: Final = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 """What QR's alphanumeric mode holds (5.5 bits a character instead of 8)."""
@@ -60,12 +60,6 @@ def qr_image(text: str, box_size: int = 6, border: int = 4) -> QrImage:
     out = io.BytesIO()
     code.make_image().save(out)
     return QrImage(out.getvalue(), int(code.version), alphanumeric, text)
-
-
-def qr_png(text: str, box_size: int = 6) -> tuple[bytes, int]:
-    """The PNG bytes of ``text`` as a QR code and its version."""
-    image = qr_image(text, box_size)
-    return image.png, image.version
 
 
 def scanner_available() -> bool:

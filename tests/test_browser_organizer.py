@@ -28,7 +28,7 @@ from app.organizer import Organizer
 from app.qr import qr_image
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore
-from app.views.tournament_table import result_qr_text, tournament_meta
+from app.tournament_table import result_qr_text, tournament_meta
 from engine import Game, Tournament, decode_setup, encode_result, result_from_game, typing_form
 from tests.browser_support import (
     CHROMIUM_ARGS,

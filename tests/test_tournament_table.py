@@ -13,7 +13,7 @@ from PIL import Image
 
 import flet as ft
 from app.qr import qr_image, read_qr_texts, scanner_available
-from app.views.tournament_table import result_qr_text
+from app.tournament_table import result_qr_text
 from engine import Rules, Tournament, decode_result, read_code, safe_form, typing_form
 from tests.app_driver import app_of, run
 from tests.flet_harness import FletHarness

@@ -2,11 +2,15 @@
 
 flet-camera shows the preview in the page; in local web mode its ``take_picture()``
 hands a JPEG to Python on the host, where zxing-cpp reads it (:mod:`app.qr`). Image
-streaming is not implemented on the web, so the scanner takes a picture every
+streaming is not implemented on the web, so :class:`QrScan` takes a picture every
 ~300 ms, reads it in a worker thread, stops at the first code it wants and gives up
-after ~10 s with a message. It is offered only where it can work: flet-camera and
-zxing-cpp importable here, and a client with cameras (web, Android, iOS), not the
-in-browser Python build (no zxing-cpp there).
+after ~10 s with a message. :func:`CameraScan` is the component a screen shows: the
+scan button, then the preview, what the scan sees and a stop button. It is offered only
+where it can work: flet-camera and zxing-cpp importable here, and a client with
+cameras (web, Android, iOS), not the in-browser Python build (no zxing-cpp there).
+
+The loop's clock and pause come from a :class:`ScanTiming`, so a test runs a whole
+give-up on a fake clock without waiting.
 """
 
 from __future__ import annotations
@@ -14,21 +18,66 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, cast
 
 import flet as ft
+from flet.components.hooks.use_ref import MutableRef
 
 from app.qr import read_qr_texts, scanner_available
 from app.views.widgets import big_button, on
 
-if TYPE_CHECKING:
-    from app.main import FarkleApp
+__all__ = [
+    "CameraScan", "QrScan", "ScanOutcome", "ScanState", "ScanTiming", "CameraLike", "camera_offered",
+    "DEFAULT_TIMING",
+]
 
-__all__ = ["CameraScanner", "camera_offered", "SHOT_INTERVAL_S", "GIVE_UP_AFTER_S"]
 
-SHOT_INTERVAL_S: Final = 0.3
-GIVE_UP_AFTER_S: Final = 10.0
+ModelT = TypeVar("ModelT")
+
+
+@dataclass(frozen=True)
+class ScanTiming:
+    """How often a scan takes a picture and when it gives up, on which clock.
+
+    :param clock: seconds, monotonic (``time.monotonic``; a test passes a fake).
+    :param sleep: waits that many seconds on the same clock (``asyncio.sleep``).
+    """
+
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    interval: float = 0.3
+    give_up_after: float = 10.0
+
+
+DEFAULT_TIMING = ScanTiming()
+"""The timing of every scan the screens start (a test may put a fake clock here)."""
+
+
+class CameraLike(Protocol):
+    """What a scan needs of a camera (``flet_camera.Camera`` is one)."""
+
+    async def get_available_cameras(self) -> Sequence[Any]: ...
+
+    async def initialize(self, description: Any, resolution_preset: Any, enable_audio: bool = True) -> Any: ...
+
+    async def take_picture(self) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class ScanOutcome:
+    """How a scan ended: the wanted text read (or ``None``), and the message when it was not."""
+
+    text: str | None
+    message: str | None
+    shots: int
+    seconds: float
+
+    @property
+    def report(self) -> str:
+        """What a screen says of a successful read."""
+        return f"Read by the camera in {self.seconds:.1f} s (picture {self.shots})."
 
 
 def camera_offered(page: ft.Page) -> bool:
@@ -43,118 +92,160 @@ def camera_offered(page: ft.Page) -> bool:
     return bool(page.web) or platform in ("android", "ios")
 
 
-class CameraScanner:
-    """One scan at a time: start, preview, picture loop, first wanted code, stop.
+class QrScan:
+    """One scan: start the camera, take pictures until the wanted code shows, or give up.
 
+    :param camera: the camera (its preview is on the page before :meth:`run`).
+    :param what: what is sought, in the messages ("result code").
     :param wanted: whether a text read from a picture is the kind of code sought.
-    :param found: called with that text once it is read (the scan has stopped).
+    :param on_status: told what the scan sees meanwhile ("That QR code is not a ...").
+    :param read: the texts of the QR codes in a picture (zxing-cpp; blocking, run in a thread).
     """
 
-    def __init__(
-        self,
-        app: FarkleApp,
-        what: str,
-        wanted: Callable[[str], bool],
-        found: Callable[[str], Awaitable[None]],
-        key: str,
-    ) -> None:
-        self.app = app
+    def __init__(self, camera: CameraLike, what: str, wanted: Callable[[str], bool], *,
+                 timing: ScanTiming = DEFAULT_TIMING, on_status: Callable[[str], None] = lambda text: None,
+                 read: Callable[[bytes], list[str]] = read_qr_texts) -> None:
+        self.camera = camera
         self.what = what
         self.wanted = wanted
-        self.found = found
-        self.key = key
-        self.camera: Any = None
-        self.scanning = False
-        self.message: str | None = None
-        self.status = ft.Text("", key=f"{key}-status")
+        self.timing = timing
+        self.on_status = on_status
+        self.read = read
         self.shots = 0
-        self.seconds: float | None = None
-        self._task: asyncio.Task[None] | None = None
+        self.stopped = False
 
-    @property
-    def offered(self) -> bool:
-        return camera_offered(self.app.page)
+    def stop(self) -> None:
+        """End the loop after the picture being read (the person pressed Stop)."""
+        self.stopped = True
 
-    async def start(self) -> None:
-        if self.scanning:
-            return
-        import flet_camera
-
-        self.camera = flet_camera.Camera(width=320, height=240, preview_enabled=True, key=f"{self.key}-preview")
-        self.scanning, self.message, self.shots, self.seconds = True, None, 0, None
-        self.status.value = "Starting the camera…"
-        await self.app.render()  # the preview must be on the page before the camera is used
-        self._task = asyncio.create_task(self._scan())
-
-    async def stop(self) -> None:
-        """Stop scanning now (the person pressed Stop)."""
-        if self.scanning:
-            await self._finish("Scanning stopped.")
-
-    async def _scan(self) -> None:
-        import flet_camera
-
-        started = time.monotonic()
+    async def run(self) -> ScanOutcome:
+        timing = self.timing
+        started = timing.clock()
         try:
+            import flet_camera
+
             cameras = await self.camera.get_available_cameras()
             if not cameras:
-                await self._finish(f"No camera was found on this device: type or paste the {self.what} instead.")
-                return
+                return self._ended(started, f"No camera was found on this device: type or paste the {self.what} instead.")
             await self.camera.initialize(cameras[0], flet_camera.ResolutionPreset.MEDIUM, enable_audio=False)
-        except Exception as error:  # camera missing, permission refused, unsupported platform
-            await self._finish(f"The camera could not start ({error}): type or paste the {self.what} instead.")
-            return
-        self._show(f"Hold the {self.what} in front of the camera…")
-        deadline = time.monotonic() + GIVE_UP_AFTER_S
-        while self.scanning and time.monotonic() < deadline:
-            shot_at = time.monotonic()
+        except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
+            return self._ended(started, f"The camera could not start ({error}): type or paste the {self.what} instead.")
+        self.on_status(f"Hold the {self.what} in front of the camera…")
+        deadline = started + timing.give_up_after
+        while not self.stopped and timing.clock() < deadline:
+            shot_at = timing.clock()
             try:
-                picture = await self.camera.take_picture()
-            except Exception:
+                picture: bytes | None = await self.camera.take_picture()
+            except Exception:  # noqa: BLE001 - one failed picture: take the next
                 picture = None
             self.shots += 1
-            texts = await asyncio.to_thread(read_qr_texts, bytes(picture)) if picture else []
+            texts = await asyncio.to_thread(self.read, bytes(picture)) if picture else []
             hit = next((text for text in texts if self.wanted(text)), None)
-            if hit is not None and self.scanning:
-                self.seconds = time.monotonic() - started
-                self.scanning, self.camera = False, None
-                await self.found(hit)
-                return
-            if texts and self.scanning:
-                self._show(f"That QR code is not a {self.what}: show the {self.what}.")
-            await asyncio.sleep(max(0.0, SHOT_INTERVAL_S - (time.monotonic() - shot_at)))
-        if self.scanning:
-            await self._finish(
-                f"No {self.what} was read in {GIVE_UP_AFTER_S:.0f} seconds: hold it flat and steady, in good light, "
-                f"filling most of the preview, and scan again, or type its text form."
-            )
+            if hit is not None and not self.stopped:
+                return ScanOutcome(hit, None, self.shots, timing.clock() - started)
+            if texts and not self.stopped:
+                self.on_status(f"That QR code is not a {self.what}: show the {self.what}.")
+            await timing.sleep(max(0.0, timing.interval - (timing.clock() - shot_at)))
+        if self.stopped:
+            return self._ended(started, "Scanning stopped.")
+        return self._ended(
+            started,
+            f"No {self.what} was read in {timing.give_up_after:.0f} seconds: hold it flat and steady, in good light, "
+            f"filling most of the preview, and scan again, or type its text form.",
+        )
 
-    def _show(self, text: str) -> None:
-        self.status.value = text
-        try:
-            self.status.update()
-        except Exception:  # not on the page any more (the person left the screen)
-            pass
+    def _ended(self, started: float, message: str) -> ScanOutcome:
+        return ScanOutcome(None, message, self.shots, self.timing.clock() - started)
 
-    async def _finish(self, message: str) -> None:
-        self.scanning, self.camera, self.message = False, None, message
-        await self.app.render()
 
-    def controls(self) -> list[ft.Control]:
-        """The scan button, or the preview and a stop button while scanning; the last message."""
-        if not self.offered:
-            return []
-        out: list[ft.Control] = []
-        if self.scanning and self.camera is not None:
-            out += [
-                ft.Container(self.camera, width=320, height=240, bgcolor=ft.Colors.BLACK),
-                self.status,
-                big_button("Stop scanning", on(self.stop), filled=False, key=f"{self.key}-stop",
-                           icon=ft.Icons.STOP),
-            ]
-        else:
-            out.append(big_button(f"Scan the {self.what} with the camera", on(self.start), filled=False,
-                                  key=f"{self.key}-start", icon=ft.Icons.QR_CODE_SCANNER))
-            if self.message:
-                out.append(ft.Text(self.message, key=f"{self.key}-message", color=ft.Colors.ERROR))
-        return out
+@dataclass
+class ScanState(ft.Observable):
+    """What the scan area shows: scanning or not, what the scan sees, how the last one ended."""
+
+    scanning: bool = False
+    status: str = ""
+    message: str | None = None
+
+    def start(self) -> None:
+        if not self.scanning:
+            self.scanning, self.status, self.message = True, "Starting the camera…", None
+
+    def see(self, text: str) -> None:
+        self.status = text
+
+    def end(self, outcome: ScanOutcome) -> None:
+        self.scanning, self.message = False, outcome.message
+
+
+def _use_model(factory: Callable[[], ModelT]) -> ModelT:
+    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it)."""
+    model, _ = ft.use_state(cast(Any, factory))
+    return cast(ModelT, model)
+
+
+@ft.component
+def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
+               found: Callable[[str, ScanOutcome], Awaitable[None]]) -> ft.Control:
+    """The camera scan of a screen: a button, then the preview and the scan's status; ``found`` gets the text.
+
+    Control keys start with ``prefix``: ``-start``, ``-preview``, ``-status``, ``-stop``, ``-message``.
+    """
+    page = ft.context.page
+    scan = _use_model(ScanState)
+    camera_ref: MutableRef[Any] = ft.use_ref(None)
+    running_ref: MutableRef[QrScan] = ft.use_ref(None)
+    task_ref: MutableRef[asyncio.Task[None]] = ft.use_ref(None)
+    found_ref: MutableRef[Callable[[str, ScanOutcome], Awaitable[None]]] = ft.use_ref(None)
+    found_ref.current = found
+
+    async def loop(running: QrScan) -> None:
+        outcome = await running.run()
+        camera_ref.current = running_ref.current = None
+        scan.end(outcome)
+        if outcome.text is not None and found_ref.current is not None:
+            await found_ref.current(outcome.text, outcome)
+
+    def begin() -> None:
+        """Once the preview is on the page (an effect runs after the render): the loop."""
+        if scan.scanning and camera_ref.current is not None and running_ref.current is None:
+            running = QrScan(camera_ref.current, what, wanted, timing=DEFAULT_TIMING,
+                             on_status=scan.see)
+            running_ref.current = running
+            task_ref.current = asyncio.create_task(loop(running))
+
+    def stop() -> None:
+        if running_ref.current is not None:
+            running_ref.current.stop()
+
+    def unmounted() -> None:
+        stop()
+        task = task_ref.current
+        if task is not None and not task.done():
+            task.cancel()
+
+    ft.use_effect(begin, dependencies=[scan.scanning])
+    ft.use_effect(lambda: None, dependencies=[], cleanup=unmounted)
+
+    def start() -> None:
+        import flet_camera
+
+        if scan.scanning:
+            return
+        camera_ref.current = flet_camera.Camera(width=320, height=240, preview_enabled=True, key=f"{prefix}-preview")
+        scan.start()
+
+    if not camera_offered(page):
+        return ft.Column([], key=f"{prefix}-none")
+    controls: list[ft.Control]
+    if scan.scanning and camera_ref.current is not None:
+        controls = [
+            ft.Container(camera_ref.current, width=320, height=240, bgcolor=ft.Colors.BLACK),
+            ft.Text(scan.status, key=f"{prefix}-status"),
+            big_button("Stop scanning", on(stop), filled=False, key=f"{prefix}-stop", icon=ft.Icons.STOP),
+        ]
+    else:
+        controls = [big_button(f"Scan the {what} with the camera", on(start), filled=False,
+                               key=f"{prefix}-start", icon=ft.Icons.QR_CODE_SCANNER)]
+        if scan.message:
+            controls.append(ft.Text(scan.message, key=f"{prefix}-message", color=ft.Colors.ERROR))
+    return ft.Column(controls, spacing=8)

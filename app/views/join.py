@@ -1,0 +1,143 @@
+"""``/join``: a tournament table's device opens its game from the table's setup code.
+
+The code from the organizer's table card is typed, pasted, scanned with the camera, or
+opened as ``/join/FT1-...``. The screen shows who sits where and the rules, and starts
+the game with those players in seat order: nobody types a name. The game's document
+keeps the setup code (:func:`app.tournament_table.tournament_meta`), so that the game
+over screen can sign the result. A table whose game is already on this device is
+offered that game again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import flet as ft
+
+from app.context import Services, use_services
+from app.tournament_table import table_game_of, table_title, tournament_meta
+from app.views.scanner import CameraScan, ScanOutcome
+from app.views.widgets import big_button, notice_banner, on, screen_view, section
+from engine import FarkleError, TableSetup, decode_setup
+
+__all__ = ["JoinScreen", "JoinPage", "JoinState"]
+
+ModelT = TypeVar("ModelT")
+
+
+@dataclass
+class JoinState(ft.Observable):
+    """The setup code being entered, what it says (or why it is refused), and a game already started from it."""
+
+    text: str = ""
+    setup: TableSetup | None = None
+    refusal: str | None = None
+    existing: str | None = None
+
+    def enter(self, text: str) -> None:
+        self.text, self.setup, self.refusal, self.existing = text, None, None, None
+
+    async def read(self, services: Services, text: str | None = None) -> None:
+        """Check the code (the typed one unless ``text``) and look for its game on this device."""
+        if text is not None:
+            self.text = text
+        self.setup, self.refusal, self.existing = None, None, None
+        if not self.text.strip():
+            self.refusal = "Type or paste the table's setup code first: it starts with FT1."
+            return
+        try:
+            setup = decode_setup(self.text)
+        except FarkleError as refusal:
+            self.refusal = str(refusal)
+            return
+        self.existing = await table_game_of(services.store, self.text)
+        self.setup = setup
+
+    async def start(self, services: Services) -> None:
+        """Start the table's game with its players in seat order, and open it."""
+        if self.setup is None:
+            await self.read(services)
+        setup = self.setup
+        if setup is None:
+            return
+        try:
+            game_id = await services.keeper.start_game(list(setup.names), setup.rules,
+                                                       meta=tournament_meta(setup, self.text))
+        except Exception as failure:  # noqa: BLE001 - shown, never a crash (store full, unreadable code)
+            self.refusal = f"The table's game could not be started: {failure}"
+            return
+        await services.navigate(f"/game/{game_id}")
+
+    async def open_existing(self, services: Services) -> None:
+        if self.existing:
+            await services.navigate(f"/game/{self.existing}")
+
+
+def _use_model(factory: Callable[[], ModelT]) -> ModelT:
+    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it)."""
+    model, _ = ft.use_state(cast(Any, factory))
+    return cast(ModelT, model)
+
+
+def JoinScreen(payload: str, *, key: str | None = None) -> ft.View:
+    """The join screen for ``/join`` (``payload`` "") or ``/join/<setup code>``."""
+    screen: Callable[..., ft.View] = JoinPage
+    return screen(payload, key=key)
+
+
+@ft.component
+def JoinPage(payload: str) -> ft.View:
+    services = use_services()
+    join = _use_model(JoinState)
+
+    async def read_link() -> None:
+        if payload.strip():
+            await join.read(services, payload)
+
+    ft.on_mounted(read_link)
+
+    async def typed(event: ft.Event[ft.TextField]) -> None:
+        join.enter(str(event.control.value or ""))
+
+    async def scanned(text: str, outcome: ScanOutcome) -> None:
+        await join.read(services, text)
+
+    controls: list[ft.Control] = [
+        ft.Text("Type or paste the setup code from your table's card, or scan its QR code.", size=16),
+        ft.TextField(
+            label="Setup code",
+            value=join.text,
+            on_change=typed,
+            on_submit=on(join.read, services),
+            multiline=True,
+            min_lines=2,
+            max_lines=5,
+            key="setup-code",
+            hint_text="FT1-…",
+        ),
+        big_button("Read the code", on(join.read, services), key="read-setup", filled=join.setup is None),
+        CameraScan("setup code", "join-scan", lambda text: "FT1" in text.upper(), scanned),
+    ]
+    if join.refusal:
+        controls.append(notice_banner([join.refusal], error=True, key="join-refusal"))
+    setup = join.setup
+    if setup is not None:
+        seats: list[ft.Control] = [
+            ft.Text(f"Seat {seat}: {player.name} (number {player.number})", size=16)
+            for seat, player in enumerate(setup.players, 1)
+        ]
+        rules: list[ft.Control] = [ft.Text(setup.rules.describe(), key="join-rules")]
+        if setup.switch_to is not None:
+            rules.append(ft.Text(
+                f"The organizer may switch this table to: {setup.switch_to.describe()}. When told, use Change "
+                "rules at the top of the table screen; it applies from the next turn."))
+        controls.append(section(table_title(setup), *seats, *rules))
+        if join.existing:
+            controls.append(ft.Text("This table's game is already on this device.", key="join-existing"))
+            controls.append(big_button("Open this table's game", on(join.open_existing, services),
+                                       key="open-existing"))
+        controls.append(big_button("Start the table's game", on(join.start, services), key="start-tournament-game",
+                                   filled=not join.existing, icon=ft.Icons.CASINO))
+    return screen_view("/join", "Join a tournament table", controls, on_home=on(services.navigate, "/"))

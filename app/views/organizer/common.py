@@ -1,0 +1,263 @@
+"""What every organizer screen shares: the session's organizer, a screen's plain state, the frame.
+
+One :class:`Desk` per app session holds the :class:`app.organizer.Organizer` (the open
+event, read again from the store whenever a screen opens) and what outlives a screen:
+a notice for the screen an action led to, and the result links already imported. A
+screen's own state is an :class:`EventState` (or a subclass): the texts typed into its
+fields, its notice; it holds no control. Every action goes through :meth:`EventState.do`:
+the refusal (the engine's words, the store's failure, another screen's change) is shown
+and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar, cast
+from weakref import WeakKeyDictionary
+
+import flet as ft
+
+from app.context import Services, use_services
+from app.organizer import Organizer, describe_error
+from app.scorekeeper import Scorekeeper
+from app.views.widgets import icon_button, notice_banner, on, screen_view
+from engine import TableResult, Tournament
+
+__all__ = [
+    "Desk", "Notice", "EventState", "PAGES", "desk_of", "use_model", "use_event", "event_view", "text_field",
+    "not_found_view",
+]
+
+ModelT = TypeVar("ModelT")
+StateT = TypeVar("StateT", bound="EventState")
+
+PAGES: Final = (
+    ("players", "Players", ft.Icons.PEOPLE),
+    ("seating", "Seating", ft.Icons.TABLE_RESTAURANT),
+    ("results", "Results", ft.Icons.INBOX),
+    ("standings", "Standings", ft.Icons.LEADERBOARD),
+    ("lookup", "Find a player", ft.Icons.SEARCH),
+    ("final", "Final & prize", ft.Icons.EMOJI_EVENTS),
+)
+"""The pages of an event, in the order of its navigation row: (route part, title, icon)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What an action did, or why it was refused, for the screen at ``route``."""
+
+    route: str
+    lines: tuple[str, ...]
+    error: bool = False
+
+
+@dataclass
+class Desk:
+    """The organizer's side of one app session (one browser tab): outlives the screens."""
+
+    organizer: Organizer
+    services: Services
+    flash: Notice | None = None
+    """A notice for the next screen shown at its route (the screen an action led to)."""
+    links_done: dict[str, str] = field(default_factory=dict)
+    """Result links opened so far: the tournament each was imported into ("" if it was not)."""
+
+    def take_flash(self, route: str) -> Notice | None:
+        flash, self.flash = self.flash, None
+        return flash if flash is not None and flash.route == route else None
+
+
+_desks: WeakKeyDictionary[Scorekeeper, Desk] = WeakKeyDictionary()
+
+
+def desk_of(services: Services) -> Desk:
+    """This session's desk (one per scorekeeper, i.e. per app session)."""
+    desk = _desks.get(services.keeper)
+    if desk is None:
+        desk = _desks[services.keeper] = Desk(Organizer(services.store), services)
+    return desk
+
+
+def use_model(factory: Callable[[], ModelT]) -> ModelT:
+    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it): a screen's state, made once."""
+    model, _ = ft.use_state(cast(Any, factory))
+    return cast(ModelT, model)
+
+
+@dataclass
+class EventState(ft.Observable):
+    """One screen of one event: its fields' texts, its notice, and the event once read.
+
+    :param page: the route part after the event's id ("" for the event page).
+    """
+
+    desk: Desk
+    tournament_id: str
+    page: str = ""
+    loaded: bool = False
+    missing: bool = False
+    notice: Notice | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+
+    # -- what the screen shows ----------------------------------------------------------
+
+    @property
+    def organizer(self) -> Organizer:
+        return self.desk.organizer
+
+    @property
+    def services(self) -> Services:
+        return self.desk.services
+
+    async def navigate(self, route: str) -> None:
+        await self.desk.services.navigate(route)
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.organizer.open_tournament
+
+    @property
+    def base(self) -> str:
+        return f"/organizer/{self.tournament_id}"
+
+    @property
+    def route(self) -> str:
+        return f"{self.base}/{self.page}" if self.page else self.base
+
+    @property
+    def ready(self) -> bool:
+        """The event is read and still the one open (another screen may have opened another)."""
+        return (self.loaded and not self.missing and self.organizer.tournament is not None
+                and self.organizer.tournament_id == self.tournament_id)
+
+    def name_of(self, number: int) -> str:
+        return self.tournament.player(number).name
+
+    def summary(self, result: TableResult) -> str:
+        order = sorted(zip(result.places, result.numbers, result.totals))
+        return ", ".join(f"{place}. {self.name_of(n)} {total:,}" for place, n, total in order)
+
+    def value(self, name: str) -> str:
+        return self.fields.get(name, "")
+
+    # -- changes ------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Read the event as stored now; the notice an action left for this screen."""
+        self.missing = await self.organizer.open(self.tournament_id) is None
+        self.notice = self.desk.take_flash(self.route) or self.notice
+        self.loaded = True
+        self.changed()
+
+    def changed(self) -> None:
+        """Show the screen again: the event changed though no field of this state did."""
+        self.notify()  # type: ignore[no-untyped-call]
+
+    def set_field(self, name: str, value: Any) -> None:
+        self.fields[name] = "" if value is None else str(value)
+
+    def tell(self, lines: str | Iterable[str], error: bool = False) -> None:
+        self.notice = Notice(self.route, (lines,) if isinstance(lines, str) else tuple(lines), error)
+
+    async def do(self, action: Callable[[], Awaitable[Any]],
+                 success: Callable[[Any], str | list[str]] | None = None, clear: Iterable[str] = ()) -> bool:
+        """Run an organizer action: the refusal (or the store's failure) is shown and nothing changes."""
+        try:
+            value = await action()
+        except Exception as error:  # noqa: BLE001 - every failure is shown (engine or store), none crashes
+            self.tell(describe_error(error), error=True)
+            self.changed()
+            return False
+        for name in clear:
+            self.fields.pop(name, None)
+        if success is not None:
+            self.tell(success(value))
+        self.changed()  # the event changed even when the notice reads as before
+        return True
+
+    async def act(self, action: Callable[[Tournament], Any], success: Callable[[Any], str | list[str]] | None = None,
+                  clear: Iterable[str] = ()) -> bool:
+        """An engine action on the open event (``organizer.act``) through :meth:`do`."""
+        return await self.do(lambda: self.organizer.act(action), success, clear)
+
+    async def undo(self) -> None:
+        await self.do(self.organizer.undo, lambda _: "The last organizer action was taken back.")
+
+
+def use_event(factory: Callable[[Desk, str, str], StateT], tournament_id: str, page: str) -> StateT:
+    """The state of an event's screen, made once and read from the store when the screen opens."""
+    services = use_services()
+    state = use_model(lambda: factory(desk_of(services), tournament_id, page))
+    ft.on_mounted(state.load)
+    return state
+
+
+def text_field(state: EventState, name: str, label: str, *, key: str | None = None, width: float | None = None,
+               multiline: bool = False, hint: str | None = None, on_submit: Any = None,
+               expand: bool | int | None = None, autofocus: bool = False) -> ft.TextField:
+    """A field whose text lives in ``state.fields[name]``."""
+
+    def changed(event: Any) -> None:
+        state.set_field(name, event.control.value)
+
+    return ft.TextField(
+        label=label,
+        value=state.value(name),
+        on_change=changed,
+        on_submit=on_submit,
+        key=key or name,
+        width=width,
+        multiline=multiline,
+        min_lines=2 if multiline else None,
+        max_lines=4 if multiline else None,
+        hint_text=hint,
+        expand=expand,
+        autofocus=autofocus,
+    )
+
+
+def notices(notice: Notice | None, route: str) -> list[ft.Control]:
+    if notice is None or notice.route != route:
+        return []
+    return [notice_banner(list(notice.lines), error=notice.error, key="organizer-notice")]
+
+
+def nav_row(state: EventState, navigate: Callable[[str], Awaitable[None]]) -> ft.Control:
+    buttons: list[ft.Control] = [
+        (ft.FilledTonalButton if page == state.page else ft.OutlinedButton)(
+            title, icon=icon, on_click=on(navigate, f"{state.base}/{page}"), key=f"nav-{page}")
+        for page, title, icon in PAGES
+    ]
+    return ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)
+
+
+def event_view(state: EventState, controls: list[ft.Control], *, title: str | None = None,
+               plain: bool = False) -> ft.View:
+    """An event's screen: the pages' row and the notice over ``controls`` (``plain``: neither, for printing)."""
+    services = state.services
+    if not state.ready:
+        return waiting_view(state, services)
+    page_title = title if title is not None else dict((p, t) for p, t, _ in PAGES).get(state.page, "")
+    actions: list[ft.Control] = [
+        icon_button(ft.Icons.UNDO, "Undo the last organizer action", on(state.undo), key="organizer-undo"),
+    ]
+    if state.page:
+        actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
+                                      key="organizer-back"))
+    head = [] if plain else [nav_row(state, services.navigate), *notices(state.notice, state.route)]
+    return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
+                       head + controls, actions=actions, on_home=on(services.navigate, "/"))
+
+
+def waiting_view(state: EventState, services: Services) -> ft.View:
+    """Before the event is read: a line; when there is none: saying so."""
+    if state.loaded:
+        return not_found_view(state.route, f"There is no readable tournament {state.tournament_id!r} on this device.",
+                              services)
+    return screen_view(state.route, "Organizer", [ft.Text("Opening the event…")], on_home=on(services.navigate, "/"))
+
+
+def not_found_view(route: str, line: str, services: Services) -> ft.View:
+    return screen_view(route, "Not found", [ft.Text(line, key="organizer-not-found")],
+                       on_home=on(services.navigate, "/"))

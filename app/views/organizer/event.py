@@ -1,0 +1,101 @@
+"""``/organizer/<id>``: the event, its rounds, its format (editable until round 1 is drawn), the result links' address."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flet as ft
+
+from app.organizer import FormatDraft
+from app.views.organizer.common import event_view, text_field, use_event
+from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
+from app.views.widgets import big_button, on, section
+from engine import Tournament
+
+__all__ = ["EventScreen", "EventPage", "state_line"]
+
+
+@dataclass
+class EventPage(FormatEditing):
+    """The event page: the format being edited and the address typed for result links."""
+
+    async def load(self) -> None:
+        await super().load()
+        if self.ready:
+            self.fields.setdefault("link_base", self.organizer.link_base)
+
+    def event_format(self) -> FormatDraft:
+        return FormatDraft.of(self.tournament.format)
+
+    def signed_up(self) -> int:
+        return sum(not p.withdrawn for p in self.tournament.players)
+
+    async def save_format(self) -> None:
+        draft = self.shown_draft(self.event_format)
+
+        def report(changed: bool) -> str:
+            self.draft = None
+            return f"Format saved: {self.tournament.format.name}." if changed else "The format is unchanged."
+
+        await self.do(lambda: self.organizer.change_format(draft), report)
+
+    def revert_format(self) -> None:
+        self.draft = None
+        self.tell("Edits dropped: the event's format is shown again.")
+
+    async def save_link_base(self) -> None:
+        await self.do(lambda: self.organizer.set_link_base(self.value("link_base")),
+                      lambda _: "Saved: new setup codes carry this address." if self.organizer.link_base
+                      else "Saved: result codes will be plain codes, without a link.")
+
+
+def state_line(t: Tournament) -> str:
+    """Where the event stands, in one line."""
+    if t.champion is not None:
+        return f"Champion: {t.player(t.champion).name} (number {t.champion})."
+    if t.round_open:
+        missing = t.missing_tables()
+        waiting = (f"waiting for table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
+                   if missing else "every table has a result")
+        return f"{t.plan()[t.round - 1].name} is being played: {waiting}."
+    if t.round:
+        return f"Round {t.round} is closed: draw the next round."
+    active = [p for p in t.players if not p.withdrawn]
+    checked = sum(p.checked_in for p in active)
+    return f"Sign-up: {len(active)} signed up, {checked} checked in."
+
+
+@ft.component
+def EventScreen(tournament_id: str) -> ft.View:
+    event = use_event(EventPage, tournament_id, "")
+    if not event.ready:
+        return event_view(event, [])
+    t = event.tournament
+    plan: list[ft.Control] = [ft.Text(p.describe(), key=f"plan-{p.number}") for p in t.plan()]
+    if not plan:
+        plan = [ft.Text("Check players in to see the rounds: a round needs at least 2 players.")]
+    editor: list[ft.Control] = []
+    if not t.round:
+        draft = event.shown_draft(event.event_format)
+        editor = [
+            format_editor(event, event.event_format,
+                          format_plan(lambda: event.organizer.preview_format(draft), event.signed_up())),
+            ft.Row([
+                big_button("Save the format", on(event.save_format), key="fmt-save", icon=ft.Icons.SAVE),
+                big_button("Drop the edits", on(event.revert_format), filled=False, key="fmt-revert"),
+            ], wrap=True),
+        ]
+    return event_view(event, [
+        ft.Text(f"Event code {t.event_id} · {t.format.name} · at most {t.format.cap} players", key="event-line"),
+        ft.Text(state_line(t), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
+        section("The rounds", *plan),
+        *editor,
+        section(
+            "Result links",
+            ft.Text("Result QR codes carry a link to this app, so a phone's camera app can open it here. "
+                    "Give the address phones reach this device on (e.g. http://192.168.1.20:8550); "
+                    "leave it empty for plain codes. It goes into the setup codes drawn from now on."),
+            text_field(event, "link_base", "Address for result links", key="link-base"),
+            big_button("Save the address", on(event.save_link_base), filled=False, key="save-link-base"),
+        ),
+    ])

@@ -1,0 +1,78 @@
+"""``/organizer``: the events on this device, and a new one in a format edited with its plan shown live."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import flet as ft
+
+from app.organizer import FormatDraft, TournamentSummary
+from app.views.organizer.common import Notice, notices, text_field, use_event
+from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
+from app.views.widgets import big_button, on, screen_view, section
+
+__all__ = ["EventsScreen", "EventsState", "ROUTE"]
+
+ROUTE = "/organizer"
+
+
+@dataclass
+class EventsState(FormatEditing):
+    """The list of events and the new event's name, code and format."""
+
+    summaries: list[TournamentSummary] = field(default_factory=list)
+
+    @property
+    def route(self) -> str:
+        return ROUTE
+
+    async def load(self) -> None:
+        self.summaries = await self.organizer.summaries()
+        self.notice = self.desk.take_flash(self.route) or self.notice
+        self.loaded = True
+
+    async def create(self, link_base: str) -> None:
+        """Create the event in the edited format and go to its sign-up."""
+        draft = self.shown_draft(FormatDraft.house)
+
+        async def create() -> str:
+            return await self.organizer.create(self.value("event_name"), None,
+                                               self.value("event_code").strip() or None, link_base,
+                                               format=draft.build())
+
+        if await self.do(create, clear=("event_name", "event_code")):
+            players = f"/organizer/{self.organizer.tournament_id}/players"
+            self.desk.flash = Notice(players, ("Tournament created: sign the players up.",))
+            self.draft = None
+            await self.navigate(players)
+
+
+def default_link_base(page: ft.Page) -> str:
+    """Where this page was opened from (``http://host:port``): phones on the same network reach it there."""
+    parts = urlsplit(str(getattr(page, "url", None) or ""))
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+@ft.component
+def EventsScreen() -> ft.View:
+    events = use_event(EventsState, "", "")
+    link_base = default_link_base(ft.context.page)
+    draft = events.shown_draft(FormatDraft.house)
+    tiles: list[ft.Control] = [
+        ft.ListTile(title=ft.Text(summary.line), leading=ft.Icon(ft.Icons.EMOJI_EVENTS),
+                    on_click=on(events.navigate, f"/organizer/{summary.id}"), key=f"event-{summary.id}")
+        for summary in events.summaries
+    ]
+    controls: list[ft.Control] = [
+        *notices(events.notice, ROUTE),
+        section(
+            "New tournament",
+            text_field(events, "event_name", "Tournament name", key="event-name"),
+            text_field(events, "event_code", "Event code (optional)", key="event-code", hint="FT-…"),
+            format_editor(events, FormatDraft.house, format_plan(draft.build, None), cap_key="event-cap"),
+            big_button("Create the tournament", on(events.create, link_base), key="create-event", icon=ft.Icons.ADD),
+        ),
+        section("Tournaments on this device", *(tiles or [ft.Text("None yet." if events.loaded else "…")])),
+    ]
+    return screen_view(ROUTE, "Organize a tournament", controls, on_home=on(events.navigate, "/"))

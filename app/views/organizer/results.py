@@ -1,0 +1,283 @@
+"""``/organizer/<id>/results``: the results inbox.
+
+A table's result arrives as a code (typed, pasted, scanned with the camera, or opened as
+a link: see :mod:`app.views.organizer.import_link`) or, for a lost device, as totals typed
+from paper with a reason. The inbox shows what arrived, what is missing, what is held for
+the organizer to choose, the roll-offs a tie at the cut needs, corrections, and the codes
+refused with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import flet as ft
+
+from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.scanner import CameraScan, ScanOutcome
+from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
+from engine import ImportReport, InvalidInput, TableResult, Tournament
+
+__all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
+
+
+@dataclass
+class ResultsPage(EventState):
+    """The inbox: the code being typed, a paper result's totals and reason, the roll-off dice tapped."""
+
+    roll_off_faces: dict[str, int] = field(default_factory=dict)
+    """The die each tied player threw, by ``"<table>:<number>"``."""
+    paper_table: int | None = None
+
+    # -- result codes ---------------------------------------------------------------------
+
+    async def import_typed(self) -> None:
+        text = self.value("result_code")
+        if not text.strip():
+            self.tell("Type or paste a result code first: it starts with FR1.", error=True)
+            return
+        await self.import_text(text, clear=True)
+
+    async def scanned(self, text: str, outcome: ScanOutcome) -> None:
+        await self.import_text(text, clear=False, extra=outcome.report)
+
+    async def import_text(self, text: str, clear: bool, extra: str | None = None) -> None:
+        def report(value: ImportReport) -> list[str]:
+            return [value.message, *([extra] if extra else [])]
+
+        await self.do(lambda: self.organizer.import_code(text), report, clear=("result_code",) if clear else ())
+
+    async def clear_refusals(self) -> None:
+        await self.do(self.organizer.clear_refusals, lambda _: "The list of refused codes was cleared.")
+
+    # -- held results and corrections -----------------------------------------------------
+
+    async def settle(self, table: int, take: bool, index: int) -> None:
+        reason = self.value("held_reason")
+        await self.act(lambda t: t.settle_held(table, take, reason, index),
+                       lambda _: f"Table {table}: the {'held' if take else 'counted'} result counts.",
+                       clear=("held_reason",))
+
+    async def void(self, table: int) -> None:
+        reason = self.value("void_reason")
+        await self.act(lambda t: t.void_result(t.round, table, reason),
+                       lambda _: f"Table {table}'s result was voided: it waits for a new result.",
+                       clear=("void_reason",))
+
+    async def replace(self, table: int) -> None:
+        reason, code = self.value("void_reason"), self.value("result_code")
+
+        async def replace() -> None:
+            if not code.strip():
+                raise InvalidInput(f"Type or paste the new result code for table {table} in the field above first.")
+            await self.organizer.act(lambda t: t.replace_result(t.round, table, reason, code=code))
+
+        await self.do(replace, lambda _: f"Table {table}'s result was replaced; the reason is kept.",
+                      clear=("void_reason", "result_code"))
+
+    # -- paper results --------------------------------------------------------------------
+
+    def shown_paper_table(self) -> int | None:
+        """The missing table whose paper totals are being typed (the first missing one unless chosen)."""
+        missing = self.tournament.missing_tables()
+        if not missing:
+            return None
+        return self.paper_table if self.paper_table in missing else missing[0]
+
+    def choose_paper_table(self, value: str) -> None:
+        self.paper_table = int(value) if value.isdigit() else None
+
+    def paper_field(self, table: int, seat: int) -> str:
+        return f"paper_{self.tournament.round}_{table}_{seat}"
+
+    async def record_paper(self) -> None:
+        t = self.tournament
+        table = self.shown_paper_table() or 0
+        seats = len(t.seating()[table - 1]) if 1 <= table <= len(t.seating()) else 0
+        names = [self.paper_field(table, seat) for seat in range(1, seats + 1)]
+        totals = [self.value(name) for name in names]
+        reason = self.value("paper_reason")
+
+        def report(result: TableResult) -> str:
+            return f"Round {result.round}, table {result.table}: result entered by hand ({self.summary(result)})."
+
+        if await self.do(lambda: self.organizer.enter_paper_result(table, totals, reason), report,
+                         clear=(*names, "paper_reason")):
+            self.paper_table = None
+
+    # -- roll-offs and closing --------------------------------------------------------------
+
+    def pick_face(self, table: int, number: int, face: int) -> None:
+        self.roll_off_faces[f"{table}:{number}"] = face
+
+    async def record_roll_off(self, table: int, numbers: tuple[int, ...]) -> None:
+        faces = {n: self.roll_off_faces[f"{table}:{n}"] for n in numbers if f"{table}:{n}" in self.roll_off_faces}
+        if len(faces) != len(numbers):
+            missing = [self.name_of(n) for n in numbers if n not in faces]
+            self.tell(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.", error=True)
+            return
+        recorded = ", ".join(f"{self.name_of(n)} {face}" for n, face in sorted(faces.items()))
+        if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}."):
+            for n in numbers:
+                self.roll_off_faces.pop(f"{table}:{n}", None)
+
+    async def close_round(self) -> None:
+        def report(advancing: tuple[int, ...]) -> str:
+            t = self.tournament
+            if t.champion is not None:
+                return f"{self.name_of(t.champion)} (number {t.champion}) is the champion!"
+            return f"Round {t.round} closed: {len(advancing)} go on. Draw the next round on the Seating page."
+
+        await self.act(lambda t: t.close_round(), report)
+
+
+@ft.component
+def ResultsScreen(tournament_id: str) -> ft.View:
+    inbox = use_event(ResultsPage, tournament_id, "results")
+    return event_view(inbox, results_controls(inbox) if inbox.ready else [])
+
+
+def results_controls(inbox: ResultsPage) -> list[ft.Control]:
+    """The inbox's sections, top to bottom."""
+    t = inbox.tournament
+    controls: list[ft.Control] = [section(
+        "Import a table's result",
+        text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint="FR1-…",
+                   on_submit=on(inbox.import_typed)),
+        big_button("Import the result", on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
+        CameraScan("result code", "result-scan", lambda text: "FR1" in text.upper(), inbox.scanned),
+    )]
+    if not t.round:
+        return [*controls, ft.Text("No round has been drawn yet."), *refused_section(inbox)]
+    plan = t.plan()[t.round - 1]
+    results = t.results()
+    arrived = [ft.Text(f"Table {table}: {inbox.summary(result)}{source_note(t, table)}", key=f"arrived-{table}")
+               for table, result in results.items()]
+    missing = t.missing_tables()
+    if not t.round_open:
+        missing_line = "This round is closed."
+    elif missing:
+        missing_line = f"Missing: table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
+    else:
+        missing_line = "Every table has a result."
+    controls.append(section(
+        f"{plan.name}: {len(results)} of {len(t.seating())} tables in",
+        *(arrived or [ft.Text("No result yet.")]),
+        ft.Text(missing_line, key="missing-tables", weight=ft.FontWeight.BOLD),
+    ))
+    controls += paper_section(inbox)
+    controls += held_section(inbox)
+    controls += roll_off_section(inbox)
+    if t.round_open:
+        closing = "Crown the champion" if plan.is_final else f"Close {plan.name.lower()} and apply the cut"
+        controls.append(big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL))
+    if results:
+        controls.append(section(
+            "Corrections",
+            ft.Text("Void a counted result, or replace it with the result code typed above. The reason is "
+                    "kept, and what depended on it is flagged, never silently rewritten."),
+            text_field(inbox, "void_reason", "Reason for the correction", key="void-reason"),
+            ft.Row([ft.OutlinedButton(f"Void table {table}", on_click=on(inbox.void, table), key=f"void-{table}")
+                    for table in results], wrap=True),
+            ft.Row([ft.OutlinedButton(f"Replace table {table} with the typed code", on_click=on(inbox.replace, table),
+                                      key=f"replace-{table}")
+                    for table in results], wrap=True),
+        ))
+    return controls + refused_section(inbox)
+
+
+def source_note(t: Tournament, table: int) -> str:
+    source, reason = t.result_source(t.round, table)
+    if source == "code":
+        return ""
+    return " · entered by hand" + (f" ({reason})" if reason else "")
+
+
+def paper_section(inbox: ResultsPage) -> list[ft.Control]:
+    """A missing table's final totals typed from its paper sheet (or a lost device's last screen)."""
+    t = inbox.tournament
+    table = inbox.shown_paper_table()
+    if table is None:
+        return []
+
+    async def choose(event: Any) -> None:
+        inbox.choose_paper_table(str(event.control.value or ""))
+
+    numbers = t.seating()[table - 1]
+    return [section(
+        "Enter a table's result by hand",
+        ft.Text("When a table's device is lost or the table kept score on paper: type its final totals, one "
+                "per seat in seat order. They are checked as a result code is, and kept as entered by hand "
+                "with your reason."),
+        labelled_dropdown("Table", str(table), [(str(m), f"Table {m}") for m in t.missing_tables()], choose,
+                          key="paper-table", width=200),
+        *(text_field(inbox, inbox.paper_field(table, seat),
+                     f"Seat {seat}: {inbox.name_of(n)} (number {n}), final total", key=f"paper-total-{seat}")
+          for seat, n in enumerate(numbers, 1)),
+        text_field(inbox, "paper_reason", "Why by hand (device lost, paper score sheet…)", key="paper-reason"),
+        big_button(f"Record table {table}'s result by hand", on(inbox.record_paper), key="record-paper",
+                   icon=ft.Icons.EDIT_NOTE),
+    )]
+
+
+def held_section(inbox: ResultsPage) -> list[ft.Control]:
+    held = inbox.tournament.held_results()
+    if not held:
+        return []
+    rows: list[ft.Control] = [
+        ft.Text("A different result arrived for a table that already had one: choose which counts."),
+        text_field(inbox, "held_reason", "Reason for the choice", key="held-reason"),
+    ]
+    index_by_table: dict[int, int] = {}
+    for round_number, table, result, counted in held:
+        index = index_by_table.get(table, 0)
+        index_by_table[table] = index + 1
+        rows += [
+            ft.Text(f"Round {round_number}, table {table}", weight=ft.FontWeight.BOLD),
+            ft.Text(f"Counted now: {inbox.summary(counted) if counted else 'nothing'}", key=f"counted-{table}"),
+            ft.Text(f"Held: {inbox.summary(result)}", key=f"held-{table}-{index}"),
+            ft.Row([
+                ft.FilledButton(f"Count the held result for table {table}",
+                                on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}"),
+                ft.OutlinedButton(f"Keep the counted result for table {table}",
+                                  on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}"),
+            ], wrap=True),
+        ]
+    return [section("Held for you to choose", *rows)]
+
+
+def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
+    t = inbox.tournament
+    pending = t.pending_roll_offs() if t.round_open else ()
+    if not pending:
+        return []
+    rows: list[ft.Control] = []
+    for tie in pending:
+        rows.append(ft.Text(tie.describe(), key=f"roll-off-{tie.table}", weight=ft.FontWeight.BOLD))
+        for number in tie.numbers:
+            chosen = inbox.roll_off_faces.get(f"{tie.table}:{number}")
+            name = inbox.name_of(number)
+            rows.append(ft.Text(f"{name} (number {number})"))
+            rows.append(ft.Row([
+                die_button(face, f"{name} threw {face}", on(inbox.pick_face, tie.table, number, face),
+                           key=f"roll-{tie.table}-{number}-{face}", selected=chosen == face, size=40)
+                for face in range(1, 7)
+            ], spacing=6, wrap=True))
+        where = "over all tables" if tie.table == 0 else f"at table {tie.table}"
+        rows.append(big_button(f"Record the roll-off {where}", on(inbox.record_roll_off, tie.table, tie.numbers),
+                               key=f"record-roll-off-{tie.table}"))
+    return [section("Ties at the cut: roll-offs", *rows)]
+
+
+def refused_section(inbox: ResultsPage) -> list[ft.Control]:
+    refusals = inbox.organizer.refusals
+    if not refusals:
+        return []
+    rows: list[ft.Control] = [
+        ft.Text(f"{refusal.at.replace('T', ' ')[:19]} · {refusal.short_code}: {refusal.reason}",
+                key=f"refused-{index}", size=13)
+        for index, refusal in enumerate(refusals)
+    ]
+    rows.append(big_button("Clear this list", on(inbox.clear_refusals), filled=False, key="clear-refused"))
+    return [section("Refused codes", *rows)]

@@ -1,0 +1,33 @@
+"""``/organizer/<id>/lookup``: the room's quick lookup of a player's table, seat and standing."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from app.views.organizer.common import EventState, event_view, text_field, use_event
+from engine import FarkleError
+
+__all__ = ["RoomLookupScreen"]
+
+
+@ft.component
+def RoomLookupScreen(tournament_id: str) -> ft.View:
+    room = use_event(EventState, tournament_id, "lookup")
+    if not room.ready:
+        return event_view(room, [])
+    query = room.value("room_query")
+    rows: list[ft.Control] = []
+    if query.strip():
+        try:
+            found = room.tournament.lookup(query)
+        except FarkleError as why:
+            rows.append(ft.Text(str(why), color=ft.Colors.ERROR))
+        else:
+            for item in found:
+                where = f"round {item.round}, table {item.table}, seat {item.seat}" if item.table else "not seated yet"
+                rows.append(ft.Text(f"{item.name} (number {item.number}): {where} · rank {item.rank} · {item.status}",
+                                    size=16, key=f"found-{item.number}"))
+            if not found:
+                rows.append(ft.Text(f"No player matches {query.strip()!r}.", key="found-none"))
+    field = text_field(room, "room_query", "Name or number", key="room-lookup", autofocus=True)
+    return event_view(room, [field, *rows])

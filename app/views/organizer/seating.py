@@ -1,0 +1,138 @@
+"""``/organizer/<id>/seating`` and ``/print``: the draw, and the table cards with their setup codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flet as ft
+
+from app.organizer import parse_whole
+from app.qr import qr_image
+from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.widgets import big_button, on, section
+from engine import FarkleError, Tournament, typing_form
+
+__all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
+
+
+@dataclass
+class SeatingPage(EventState):
+    """The seating page: the draw seed being typed."""
+
+    async def draw(self) -> None:
+        seed_text = self.value("draw_seed").strip()
+
+        async def draw() -> tuple[tuple[int, ...], ...]:
+            seed = parse_whole(seed_text, "A draw seed") if seed_text else None
+            return await self.organizer.act(lambda t: t.draw_seats(seed))
+
+        def report(tables: tuple[tuple[int, ...], ...]) -> str:
+            plural = "s" if len(tables) > 1 else ""
+            return f"Seats drawn: {len(tables)} table{plural} (seed {self.tournament.draw_info()[0]})."
+
+        await self.do(draw, report, clear=("draw_seed",))
+
+    async def rerun(self) -> None:
+        try:
+            check = self.organizer.verify_draw()
+        except FarkleError as why:
+            self.tell(str(why), error=True)
+            return
+        self.tell(check.message, error=not check.same)
+
+    async def cancel_draw(self) -> None:
+        await self.act(lambda t: t.cancel_draw(), lambda _: "The draw was cancelled: withdraw players or draw again.")
+
+
+@ft.component
+def SeatingScreen(tournament_id: str) -> ft.View:
+    seating = use_event(SeatingPage, tournament_id, "seating")
+    if not seating.ready:
+        return event_view(seating, [])
+    t = seating.tournament
+    controls: list[ft.Control] = []
+    if not t.round_open and t.champion is None:
+        try:
+            upcoming = t.next_round()
+        except FarkleError as why:
+            controls.append(ft.Text(str(why), key="cannot-draw"))
+        else:
+            controls.append(section(
+                f"Draw {upcoming.name.lower()}",
+                ft.Text(upcoming.describe(), key="next-round"),
+                ft.Text("The draw is random; its seed is recorded so anyone can re-run it."),
+                text_field(seating, "draw_seed", "Draw seed (optional)", key="draw-seed"),
+                big_button(f"Draw the seats for {upcoming.name.lower()}", on(seating.draw), key="draw-seats",
+                           icon=ft.Icons.SHUFFLE),
+            ))
+    if t.round:
+        plan = t.plan()[t.round - 1]
+        seed, clashes = t.draw_info()
+        head: list[ft.Control] = [
+            ft.Text(plan.describe(), key="round-plan"),
+            ft.Text(f"Draw seed {seed} · {clashes} pair{'s' if clashes != 1 else ''} seated together again",
+                    key="draw-info"),
+            ft.Row([
+                big_button("Re-run the draw from its seed", on(seating.rerun), filled=False, key="rerun-draw"),
+                big_button("Printable cards", on(seating.navigate, f"{seating.base}/print"), filled=False,
+                           key="print-cards", icon=ft.Icons.PRINT),
+            ], wrap=True),
+        ]
+        if t.round_open and not t.results() and not t.held_results():
+            head.append(big_button("Cancel this draw", on(seating.cancel_draw), filled=False, key="cancel-draw"))
+        controls.append(section(f"{plan.name}: table cards", *head))
+        controls += table_cards(t, seating.organizer.link_base, plain=False)
+    return event_view(seating, controls)
+
+
+@ft.component
+def PrintScreen(tournament_id: str) -> ft.View:
+    """The table cards alone, plainly, for the browser's Print."""
+    cards = use_event(EventState, tournament_id, "print")
+    if not cards.ready:
+        return event_view(cards, [], title="Cards", plain=True)
+    t = cards.tournament
+    if not t.round:
+        controls: list[ft.Control] = [ft.Text("No round has been drawn yet: there are no cards to print.")]
+    else:
+        controls = [
+            ft.Text(f"{t.name} · {t.event_id} · use the browser's Print (Ctrl+P) for paper cards.", size=12),
+            *table_cards(t, cards.organizer.link_base, plain=True),
+        ]
+    return event_view(cards, controls, title="Cards", plain=True)
+
+
+def table_cards(t: Tournament, link_base: str, plain: bool) -> list[ft.Control]:
+    """One card per table of the current round: seats, rules, and while it is open the setup QR and its text."""
+    round_number = t.round
+    ink = ft.Colors.BLACK if plain else None
+    rules = t.rules_for(round_number).describe()
+    cards: list[ft.Control] = []
+    for table, numbers in enumerate(t.seating(), 1):
+        lines: list[ft.Control] = [
+            ft.Text(f"Table {table} · {t.plan()[round_number - 1].name}", size=20, weight=ft.FontWeight.BOLD,
+                    color=ink),
+            *(ft.Text(f"Seat {seat}: {t.player(n).name} (number {n})", color=ink) for seat, n in enumerate(numbers, 1)),
+            ft.Text(rules, size=12, color=ink),
+        ]
+        if t.round_open:
+            code = t.setup_code(table, link_base)
+            image = qr_image(code, box_size=4)
+            lines += [
+                ft.Container(
+                    ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
+                             semantics_label=f"Setup QR code for table {table}", key=f"setup-qr-{table}"),
+                    bgcolor=ft.Colors.WHITE, padding=6,
+                ),
+                ft.Text(f"Setup code (QR version {image.version}):", size=12, color=ink),
+                ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink),
+            ]
+        cards.append(ft.Container(
+            ft.Column(lines, spacing=4),
+            key=f"table-card-{table}",
+            padding=10,
+            border=ft.Border.all(1, ft.Colors.BLACK if plain else ft.Colors.OUTLINE),
+            border_radius=0 if plain else 8,
+            bgcolor=ft.Colors.WHITE if plain else None,
+        ))
+    return cards
