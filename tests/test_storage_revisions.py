@@ -192,3 +192,13 @@ def test_a_browser_listing_is_served_from_memory_and_a_load_reads_through() -> N
     assert prefs.gets == 0
     assert run(store.load("games", "g0")) == {"n": 0}
     assert prefs.gets == 1
+
+
+def test_a_browser_tab_deleting_what_another_tab_already_deleted_is_told_it_was_not_there() -> None:
+    prefs = MemoryPrefs()
+    first_tab = run(PrefsStore.open(prefs))
+    run(first_tab.save("games", "g1", {"n": 1}))
+    second_tab = run(PrefsStore.open(prefs))
+    assert run(second_tab.delete("games", "g1")) is True
+    assert run(first_tab.delete("games", "g1")) is False
+    assert run(first_tab.load_all("games")) == {}

@@ -188,7 +188,7 @@ class PrefsStore(Store):
 
     async def _remove(self, collection: str, doc_id: str) -> bool:
         key = self._key(collection, doc_id)
-        existed = key in self._values or key in self._unreadable or await self.prefs.get(key) is not None
+        existed = await self.prefs.get(key) is not None  # another tab may have removed it already
         if existed:
             await self.prefs.remove(key)
         self._forget(key)
