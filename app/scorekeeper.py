@@ -116,7 +116,7 @@ class Scorekeeper:
             raise
         except DocumentChanged as changed:
             self.game = Game.from_events(before)
-            self._changed_elsewhere(changed)
+            self._show_theirs(changed.stored)
         except StoreError:
             self.game = Game.from_events(before)
             raise
@@ -127,21 +127,22 @@ class Scorekeeper:
         assert self.game_id is not None
         stored = await self.store.load("games", self.game_id)
         if stored is not None and revision_of(stored) != self.revision:
-            self._changed_elsewhere(DocumentChanged("games", self.game_id, self.revision, stored))
+            self._show_theirs(stored)
 
-    def _changed_elsewhere(self, changed: DocumentChanged) -> NoReturn:
+    def _show_theirs(self, stored: Document | None) -> NoReturn:
         """Show what another tab or device saved instead of writing over it."""
         assert self.game_id is not None
-        if changed.stored is not None:
-            self._adopt(self.game_id, changed.stored)
+        if stored is not None:
+            self._adopt(self.game_id, stored)
         raise GameChangedElsewhere(
             "This game was changed on another screen meanwhile. It now shows that screen's "
             "latest state: check it, then enter your action again."
-        ) from changed
+        )
 
     async def _save(self) -> None:
-        """Persist the open game: unconditionally when new (revision 0), else only over
-        the revision this screen read (a game deleted elsewhere meanwhile is kept again)."""
+        """Persist the open game over the revision this screen read (0 for a new game);
+        a game deleted on another screen meanwhile is kept again, as nothing entered
+        is ever dropped."""
         game, game_id = self._open(), self.game_id
         assert game_id is not None
         document: dict[str, Any] = {

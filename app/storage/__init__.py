@@ -42,7 +42,15 @@ Typical use::
 
 from app.storage.atomic import CRASH_POINTS, AtomicJSONStorage, FaultHook, atomic_write_bytes
 from app.storage.base import NEARLY_FULL_FRACTION, StorageUsage, Store, StoreProblem
-from app.storage.documents import COLLECTIONS, REVISION_FIELD, Document, encode_compact, new_id, revision_of, utc_now_iso
+from app.storage.documents import (
+    COLLECTIONS,
+    REVISION_FIELD,
+    Document,
+    encode_compact,
+    new_id,
+    revision_of,
+    utc_now_iso,
+)
 from app.storage.errors import DocumentChanged, StorageFullError, StoreError, StoreWriteError
 from app.storage.file import FileStore
 from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, default_data_dir

@@ -19,7 +19,14 @@ from tinydb.storages import Storage
 
 from app.storage.documents import encode_compact
 
-__all__ = ["CRASH_POINTS", "TEMP_SUFFIX", "AtomicJSONStorage", "FaultHook", "atomic_write_bytes", "fsync_directory"]
+__all__ = [
+    "CRASH_POINTS",
+    "TEMP_SUFFIX",
+    "AtomicJSONStorage",
+    "FaultHook",
+    "atomic_write_bytes",
+    "fsync_directory",
+]
 
 CRASH_POINTS: Final = ("before-write", "after-temp-file", "after-fsync", "after-rename")
 """Where :func:`atomic_write_bytes` calls its fault hook, in order: before

@@ -77,10 +77,12 @@ class FileStore(Store):
         return TinyDB(path, storage=AtomicJSONStorage, faults=faults)
 
     def _move_tournaments_out_of_the_database(self, faults: Optional[FaultHook]) -> None:
-        """Read the first layout: tournaments in the TinyDB database."""
-        legacy = TinyDBTable(self._database, "tournaments")
+        """Read the first layout, which kept tournaments in the TinyDB database: write
+        each to its own file (unless one is there already: it is newer), then drop
+        the table.  A crash in between is finished at the next open."""
         if "tournaments" not in self._database.tables():
             return
+        legacy = TinyDBTable(self._database, "tournaments")
         target = self._layout["tournaments"]
         for doc_id in legacy.ids():
             document = legacy.read(doc_id)

@@ -24,7 +24,7 @@ from app.storage.atomic import TEMP_SUFFIX, FaultHook, atomic_write_bytes, fsync
 from app.storage.base import StoreProblem
 from app.storage.documents import Document, decode_document, is_usable_id
 
-__all__ = ["UNREADABLE_MARK", "Layout", "OneFilePerDocument", "TinyDBTable", "keep_aside"]
+__all__ = ["UNREADABLE_MARK", "Layout", "OneFilePerDocument", "TinyDBTable", "keep_aside", "remove_stale_temp_files"]
 
 UNREADABLE_MARK: Final = ".unreadable-"
 
