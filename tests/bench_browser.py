@@ -1,18 +1,38 @@
-"""Speed as a person feels it in Chromium: page load to interactive, tap to visible update.
+"""Speed as a person feels it in Chromium, today's app against the working tree, side by side
+in one run: page load to interactive, tap a face to it showing, tap Bank to the new total
+showing.
 
-Figures for the closing note (pytest-benchmark), never asserted. A tap is timed inside the
-page, from the click on the control to the accessibility tree (drawn in the same frame as
-the canvas) showing the change, so Playwright's own round trips are not counted.
+    .venv/bin/pytest -q tests/bench_browser.py            # both variants, then a small table
+
+Two app servers run at once from the same venv: the working tree's (``python -m app``) and
+the baseline commit's (tests/baseline_app.py: ``git archive`` of its app/ and engine/ into
+build/cache/, started from there so it imports its own packages). Each measurement is a
+pytest-benchmark test parametrized by variant, the two variants back to back, in one
+browser. A tap is timed inside the page, from the click on the control to the
+accessibility tree (drawn in the same frame as the canvas) showing the change, so
+Playwright's own round trips are not counted; those in-page milliseconds are kept in
+``extra_info`` and summed up at the end of the module in a table: baseline median, working
+tree median, their ratio, and ``os.getloadavg()`` (the machine is shared: read the
+figures with the load). Figures only: nothing is asserted on time.
 """
 
 from __future__ import annotations
 
+import os
+import statistics
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser
 
+from tests.baseline_app import BASELINE_COMMIT, WORKING_TREE, AppSource, export_commit, served
 from tests.browser_support import AppServer, FlutterPage, new_game, throw
 
 pytestmark = pytest.mark.browser
+
+VARIANTS = ["baseline", "working tree"]
 
 # Click the button named `name`; resolve with the milliseconds until `done()` holds.
 _TAP_UNTIL = """async ([name, kind, expected]) => {
@@ -33,22 +53,97 @@ _TAP_UNTIL = """async ([name, kind, expected]) => {
   });
 }"""
 
+# metric -> variant -> (samples in ms, 1-minute load average when measured)
+_RESULTS: dict[str, dict[str, tuple[list[float], float]]] = {}
 
-def test_bench_page_load_to_interactive(benchmark, chromium_browser: Browser, app_server: AppServer):
-    def load() -> float:
+
+def _record(metric: str, variant: str, samples_ms: list[float]) -> None:
+    _RESULTS.setdefault(metric, {})[variant] = (samples_ms, os.getloadavg()[0])
+
+
+@pytest.fixture(scope="module")
+def sources() -> dict[str, AppSource]:
+    return {"baseline": export_commit(BASELINE_COMMIT), "working tree": WORKING_TREE}
+
+
+@pytest.fixture(scope="module")
+def servers(sources: dict[str, AppSource], tmp_path_factory: pytest.TempPathFactory,
+            request: pytest.FixtureRequest) -> Iterator[Callable[[str], AppServer]]:
+    """Start each variant's server when first asked for, and keep it for the module: one
+    that does not start fails its own tests only."""
+    running: dict[str, AppServer] = {}
+    with ExitStack() as stack:
+        def server(variant: str) -> AppServer:
+            if variant not in running:
+                data = tmp_path_factory.mktemp("bench-" + variant.replace(" ", "-")) / "data"
+                running[variant] = stack.enter_context(served(sources[variant], data))
+            return running[variant]
+
+        yield server
+    _print_summary(request, sources)
+
+
+def _print_summary(request: pytest.FixtureRequest, sources: dict[str, AppSource]) -> None:
+    reporter = request.config.pluginmanager.getplugin("terminalreporter")
+    if reporter is None or not _RESULTS:
+        return
+    one, five, fifteen = os.getloadavg()
+    lines = [f"Side by side, in-page medians: baseline = {sources['baseline'].label}, new = working tree",
+             f"{'':<24}{'baseline':>12}{'new':>12}{'new/base':>10}{'load (b / n)':>16}"]
+    for metric, by_variant in _RESULTS.items():
+        unit = "s" if metric == "page load" else "ms"
+        medians = {v: statistics.median(s) for v, (s, _) in by_variant.items() if s}
+        cells = [f"{medians[v]:>9.{2 if unit == 's' else 0}f} {unit:<2}" if v in medians else f"{'-':>12}"
+                 for v in VARIANTS]
+        ratio = (f"{medians['working tree'] / medians['baseline']:>10.2f}"
+                 if {"baseline", "working tree"} <= medians.keys() and medians["baseline"] else f"{'-':>10}")
+        loads = " / ".join(f"{by_variant[v][1]:.2f}" if v in by_variant else "-" for v in VARIANTS)
+        lines.append(f"{metric:<24}{cells[0]}{cells[1]}{ratio}{loads:>16}")
+    lines.append(f"os.getloadavg() at the end: {one:.2f} {five:.2f} {fifteen:.2f} (2 shared cores)")
+    reporter.write_sep("-", "browser benchmark: baseline vs working tree")
+    for line in lines:
+        reporter.write_line(line)
+
+
+@pytest.fixture
+def open_page(chromium_browser: Browser, servers: Callable[[str], AppServer]) -> Iterator[Callable[[str], FlutterPage]]:
+    pages: list[FlutterPage] = []
+
+    def open_variant(variant: str) -> FlutterPage:
+        page = FlutterPage.new_phone(chromium_browser)
+        pages.append(page)
+        page.open(servers(variant).url)
+        return page
+
+    yield open_variant
+    for page in pages:
+        page.close()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bench_page_load_to_interactive(benchmark: Any, chromium_browser: Browser,
+                                        servers: Callable[[str], AppServer], variant: str) -> None:
+    url = servers(variant).url
+    loads: list[float] = []
+
+    def load() -> None:
         page = FlutterPage.new_phone(chromium_browser)
         try:
-            seconds = page.open(app_server.url)
+            seconds = page.open(url)
             page.button("New game").wait_for()
-            return seconds
+            loads.append(seconds)
         finally:
             page.close()
 
+    benchmark.group = "page load"
     benchmark.pedantic(load, rounds=3, iterations=1)
+    _record("page load", variant, loads)
+    benchmark.extra_info.update(variant=variant, load_avg=os.getloadavg())
 
 
-def test_bench_tap_a_face_to_it_showing(benchmark, browser_page: FlutterPage):
-    page = browser_page
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bench_tap_a_face_to_it_showing(benchmark: Any, open_page: Callable[[str], FlutterPage], variant: str) -> None:
+    page = open_page(variant)
     new_game(page, "Ann", "Bob")
     taps: list[float] = []
 
@@ -56,17 +151,23 @@ def test_bench_tap_a_face_to_it_showing(benchmark, browser_page: FlutterPage):
         if len(taps) % 6 == 0 and taps:
             page.click_button("Clear")
             page.wait_for_text("Enter Ann's throw")
+            page.page.get_by_role("button", name="Entered 5, tap to remove").first.wait_for(state="detached")
         return (), {}
 
     def tap() -> None:
         taps.append(page.page.evaluate(_TAP_UNTIL, ["Face 5", "entered", ""]))
 
+    benchmark.group = "face tap"
     benchmark.pedantic(tap, setup=clear, rounds=12, iterations=1)
-    benchmark.extra_info["in_page_ms"] = sorted(round(ms, 1) for ms in taps)
+    _record("face tap to showing", variant, taps)
+    benchmark.extra_info.update(variant=variant, in_page_ms=sorted(round(ms, 1) for ms in taps),
+                                in_page_median_ms=round(statistics.median(taps), 1), load_avg=os.getloadavg())
 
 
-def test_bench_tap_bank_to_the_new_total_showing(benchmark, browser_page: FlutterPage):
-    page = browser_page
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bench_tap_bank_to_the_new_total_showing(benchmark: Any, open_page: Callable[[str], FlutterPage],
+                                                 variant: str) -> None:
+    page = open_page(variant)
     new_game(page, "Ann", "Bob")
     banks: list[float] = []
     totals = [0, 0]
@@ -82,5 +183,8 @@ def test_bench_tap_bank_to_the_new_total_showing(benchmark, browser_page: Flutte
         totals[seat] += 1050
         banks.append(page.page.evaluate(_TAP_UNTIL, ["Bank 1,050", "text", f"total {totals[seat]:,}."]))
 
+    benchmark.group = "bank"
     benchmark.pedantic(bank, setup=throw_and_pick, rounds=6, iterations=1)
-    benchmark.extra_info["in_page_ms"] = sorted(round(ms, 1) for ms in banks)
+    _record("Bank to total showing", variant, banks)
+    benchmark.extra_info.update(variant=variant, in_page_ms=sorted(round(ms, 1) for ms in banks),
+                                in_page_median_ms=round(statistics.median(banks), 1), load_avg=os.getloadavg())

@@ -10,20 +10,30 @@ under a sub-path, and for each run takes a fresh browser profile through:
 - offline: a reload with the server stopped and the network cut.
 
 Time to interactive = from navigation until the home screen's "New game" button is in
-the accessibility tree. Prints medians (and every sample): the machine is shared, so the
-spread matters. Not collected by pytest (file name).
+the accessibility tree. Prints medians (and every sample) and the load average: the
+machine is shared, so the spread matters.
+
+    .venv/bin/python tests/bench_pwa.py --compare --runs 3
+
+times this build and, interleaved run by run, the same app built the way `flet publish`
+boots it (Flutter first, no bytecode, hence no Python snapshot either).
+
+A script, not a test: pytest does import this file (pyproject's ``python_files`` takes
+``bench_*.py``) but finds no test in it, so ``make test`` never runs it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -64,14 +74,19 @@ FILL_LOCAL_STORAGE = """(entries) => {
 }"""
 
 
-def one_run(site: Path, work: Path, games: dict[str, str] | None = None) -> dict[str, float]:
+def one_run(site: Path, work: Path, games: dict[str, str] | None = None,
+            snapshot: bool = True) -> dict[str, float]:
+    """Cold, warm and offline-reload times of one fresh profile. ``snapshot``: the build
+    makes a Python memory snapshot after the first visit (its report's
+    ``options.snapshot``); a build without one never says so, so it is not waited for."""
     profile = work / "profile"
     with serving(site, work / "www") as server:
         with Browser(profile) as b:
             cold = time_to_interactive(b, server.url)
             b.wait_sw_control()
             # the first visit's background set-up: the Python snapshot (if the build has them)
-            b.wait_python_snapshot()
+            if snapshot:
+                b.wait_python_snapshot()
             if games:
                 assert b.page.evaluate(FILL_LOCAL_STORAGE, games) >= len(games)
             # let the pre-cache finish and the browser settle before closing
@@ -106,30 +121,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare-snapshot", action="store_true",
                         help="also time the same build without the Python memory snapshot, "
                              "interleaving runs of both")
+    parser.add_argument("--app-commit", metavar="COMMIT",
+                        help="build the app/ and engine/ of this commit (git archive, see "
+                             "tests/baseline_app.py) instead of the working tree's")
     args = parser.parse_args(argv)
 
+    source: dict[str, Any] = {}
+    if args.app_commit:
+        from tests.baseline_app import export_commit
+
+        exported = export_commit(args.app_commit)
+        source = {"app_dir": exported.app_dir, "engine_dir": exported.engine_dir, "label": exported.root.name}
+        print(f"app and engine of {exported.label} ({exported.root})")
     started = time.monotonic()
-    site, report = built_site()
+    site, report = built_site(**source)
     build_s = time.monotonic() - started
-    variants = {"this build": site}
+    variants = {"this build": (site, report)}
     if args.compare:
-        variants["flet publish boot order, no bytecode"] = built_site(
-            no_precompile=True, early_python=False)[0]
+        variants["flet publish boot order, no bytecode"] = built_site(**source, no_precompile=True,
+                                                                      early_python=False)
     if args.compare_snapshot:
-        variants["without the Python snapshot"] = built_site(snapshot=False)[0]
+        variants["without the Python snapshot"] = built_site(**source, snapshot=False)
     games = stored_games(args.games) if args.games else None
     if games:
         print(f"{args.games} stored games: {sum(len(k) + len(v) for k, v in games.items()) / 1e6:.2f} MB "
               f"of localStorage, {len(games)} entries")
     all_samples: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
     for run in range(args.runs):
-        for variant, variant_site in variants.items():
+        for variant, (variant_site, variant_report) in variants.items():
             samples = all_samples[variant]
+            makes_snapshot = bool(variant_report.get("options", {}).get("snapshot", True))
             with tempfile.TemporaryDirectory(prefix="bench-pwa-") as tmp:
-                for name, value in one_run(variant_site, Path(tmp), games).items():
+                for name, value in one_run(variant_site, Path(tmp), games, makes_snapshot).items():
                     samples.setdefault(name, []).append(value)
             print(f"run {run + 1}/{args.runs} [{variant}]: "
-                  + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in samples.items()), flush=True)
+                  + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in samples.items())
+                  + f" (load {os.getloadavg()[0]:.2f})", flush=True)
 
     mb = 1e6
     print(f"\nSite {site} (build {report['build_hash']}; built or reused in {build_s:.1f} s)")
@@ -146,11 +173,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, values in samples.items():
             medians[variant][name] = statistics.median(values)
             print(f"  {name:<15} {medians[variant][name]:5.2f} s   ({', '.join(f'{v:.2f}' for v in values)})")
+    load = os.getloadavg()
+    print(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min; "
+          f"{os.cpu_count()} cores)")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"size": {k: report[k] for k in (
             "total_bytes", "total_gzip_bytes", "files", "downloaded_by", "categories")},
-            "tti_median_s": medians, "tti_samples_s": all_samples}, indent=2))
+            "tti_median_s": medians, "tti_samples_s": all_samples, "load_avg": load}, indent=2))
     return 0
 
 

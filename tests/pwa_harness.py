@@ -117,8 +117,8 @@ class Browser:
     def __enter__(self) -> "Browser":
         from playwright.sync_api import sync_playwright
 
-        self._pw = sync_playwright().start()
-        self.context = self._pw.chromium.launch_persistent_context(
+        self.playwright = sync_playwright().start()
+        self.context = self.playwright.chromium.launch_persistent_context(
             str(self.profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
             offline=self.offline, viewport=PHONE_VIEWPORT,
         )
@@ -132,7 +132,7 @@ class Browser:
 
     def __exit__(self, *exc: object) -> None:
         self.context.close()
-        self._pw.stop()
+        self.playwright.stop()
 
     def cut_network(self) -> None:
         """No network at all: offline emulation and every non-local request aborted."""

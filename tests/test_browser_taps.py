@@ -218,7 +218,7 @@ def test_thirty_fast_taps_all_land(browser: Browser, url: str, mode: str, screen
                             "missing": [s["i"] for s in result["sent"] if s["target"] is None],
                             "settled_ms": result["settled_ms"]})
     finally:
-        page.close()
+        page.page.close()  # the page only: FlutterPage.close() would close the shared context
     counts = [r["landed"] for r in results]
     print(f"\n[{source.label}, {mode}, {screen_name}] taps landed per run (of {TAPS}): {counts}")
     bad = [r for r in results if r["landed"] != TAPS or r["final"] != EXPECTED_FINAL or r["missing"]]
