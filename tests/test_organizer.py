@@ -1,10 +1,16 @@
-"""The organizer's device: the controller alone, then its screens through a client-less Flet session."""
+"""The organizer's device: the controller alone, then its screens through a client-less Flet session.
+
+The screens run over a store the test holds too (``run(..., store=store)``): the test reads
+what the screens saved through an :class:`Organizer` of its own (:class:`Desk`), as a second
+screen on the same event would.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -12,12 +18,15 @@ import zxingcpp
 from PIL import Image
 
 import flet as ft
-from app.organizer import COLLECTION, Organizer
+import app.views.scanner as scanner
+from app.organizer import COLLECTION, EventChangedElsewhere, Organizer
 from app.storage import MemoryStore, StoreWriteError
+from app.views.scanner import QrScan, ScanTiming
 from engine import (
     CodeDamaged,
     Game,
     IllegalAction,
+    InvalidInput,
     TableResult,
     Tournament,
     decode_result,
@@ -28,39 +37,63 @@ from engine import (
     typing_form,
 )
 from engine.codec import places_from
-from tests.app_driver import app_of, run
+from tests.app_driver import run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
 
 
-def organizer_of(ui: FletHarness) -> Organizer:
-    return app_of(ui).organizer.organizer
+@dataclass
+class Desk:
+    """The test's side of the app's store: the event the screens work on, as stored now."""
+
+    store: MemoryStore = field(default_factory=MemoryStore)
+    tournament_id: str = ""
+
+    async def now(self) -> Tournament:
+        tournament = await Organizer(self.store).open(self.tournament_id)
+        assert tournament is not None, f"no stored tournament {self.tournament_id!r}"
+        return tournament
+
+    async def organizer(self) -> Organizer:
+        organizer = Organizer(self.store)
+        assert await organizer.open(self.tournament_id) is not None
+        return organizer
+
+    def route(self, page: str = "") -> str:
+        return f"/organizer/{self.tournament_id}" + (f"/{page}" if page else "")
+
+    def run(self, test: Any, route: str = "/", **options: Any) -> Any:
+        """The app on ``route`` over this store."""
+        return run(test, route, store=self.store, **options)
 
 
 def notice(ui: FletHarness) -> str:
     return ui.text_of("organizer-notice")
 
 
-async def new_event(ui: FletHarness, names: list[str], cap: str = "") -> Tournament:
-    """Create an event through the screens, sign players up (controller), check everyone in (screen)."""
+async def new_event(ui: FletHarness, desk: Desk, names: list[str], cap: str = "") -> Tournament:
+    """Create an event, sign players up and check everyone in, all through the screens."""
     await ui.click("organize")
     await ui.type_text("event-name", "Mayor's cup")
     if cap:
         await ui.type_text("event-cap", cap)
     await ui.click("create-event")
-    organizer = organizer_of(ui)
+    desk.tournament_id = ui.page.route.split("/")[2]
     for name in names:
-        await organizer.act(lambda t, name=name: t.sign_up(name))
-    await ui.click("check-in-all")
-    return organizer.open_tournament
+        await ui.type_text("signup-name", name)
+        await ui.click("sign-up")
+    if names:
+        await ui.click("check-in-all")
+        assert notice(ui) == f"{len(names)} players checked in."
+    return await desk.now()
 
 
-async def drawn_event(ui: FletHarness, players: int, seed: int = 11) -> Tournament:
-    t = await new_event(ui, [f"Player {n}" for n in range(1, players + 1)])
+async def drawn_event(ui: FletHarness, desk: Desk, players: int, seed: int = 11) -> Tournament:
+    await new_event(ui, desk, [f"Player {n}" for n in range(1, players + 1)])
     await ui.click("nav-seating")
     await ui.type_text("draw-seed", str(seed))
     await ui.click("draw-seats")
-    return t
+    return await desk.now()
 
 
 def played_code(t: Tournament, table: int, seed: int) -> str:
@@ -80,7 +113,7 @@ def signed_code(t: Tournament, table: int, totals: tuple[int, ...], roll_offs: t
 
 
 async def import_typed(ui: FletHarness, text: str) -> str:
-    if ui.page.route.split("/")[-1] != "results":
+    if not ui.page.route.endswith("/results"):
         await ui.click("nav-results")
     await ui.type_text("result-code", text)
     await ui.click("import-result")
@@ -114,10 +147,11 @@ def test_a_refused_action_and_a_failed_write_both_leave_the_tournament_as_it_was
     class FailingStore(MemoryStore):
         fail = False
 
-        async def save(self, collection: str, doc_id: str, document: Any) -> None:
+        async def save(self, collection: str, doc_id: str, document: Any, *,
+                       expect_revision: int | None = None) -> int:
             if self.fail:
                 raise StoreWriteError("disk unplugged")
-            await super().save(collection, doc_id, document)
+            return await super().save(collection, doc_id, document, expect_revision=expect_revision)
 
     async def test() -> None:
         store = FailingStore()
@@ -150,12 +184,62 @@ def test_a_refused_code_is_kept_with_its_reason_and_survives_a_reopen():
     asyncio.run(test())
 
 
+def test_an_action_on_an_event_another_screen_changed_meanwhile_shows_that_screens_event_and_changes_nothing():
+    async def test() -> None:
+        store = MemoryStore()
+        here = Organizer(store)
+        tournament_id = await here.create("Spring cup")
+        there = Organizer(store)
+        await there.open(tournament_id)
+        await there.act(lambda t: t.sign_up("Ann"))
+        with pytest.raises(EventChangedElsewhere, match="This event was changed on another screen meanwhile. "
+                           "It now shows that screen's latest state: check it, then enter your action again."):
+            await here.act(lambda t: t.sign_up("Bob"))
+        assert [p.name for p in here.open_tournament.players] == ["Ann"]  # theirs, adopted
+        assert [p.name for p in (await Organizer(store).open(tournament_id) or Tournament("x")).players] == ["Ann"]
+        await here.act(lambda t: t.sign_up("Bob"))  # entered again, on their state
+        await there.open(tournament_id)
+        assert [p.name for p in there.open_tournament.players] == ["Ann", "Bob"]
+        with pytest.raises(EventChangedElsewhere):
+            await Organizer.set_link_base(await _stale(store, tournament_id, there), "http://10.0.0.5:8550")
+
+    async def _stale(store: MemoryStore, tournament_id: str, other: Organizer) -> Organizer:
+        stale = Organizer(store)
+        await stale.open(tournament_id)
+        await other.act(lambda t: t.sign_up("Cy"))
+        return stale
+
+    asyncio.run(test())
+
+
+def test_the_service_checks_everyone_in_and_re_runs_the_draw_from_its_seed():
+    async def test() -> None:
+        organizer = Organizer(MemoryStore())
+        await organizer.create("Spring cup")
+        with pytest.raises(InvalidInput, match="No round has been drawn yet"):
+            organizer.verify_draw()
+        for name in ["Ann", "Bob", "Cy"]:
+            await organizer.act(lambda t, name=name: t.sign_up(name))
+        await organizer.act(lambda t: t.check_in(1))
+        assert await organizer.check_in_all() == 2
+        with pytest.raises(InvalidInput, match="Everyone signed up is already checked in."):
+            await organizer.check_in_all()
+        await organizer.act(lambda t: t.draw_seats(5))
+        check = organizer.verify_draw()
+        assert check.seed == 5 and check.same
+        assert check.message == "Re-run from seed 5: the same seating, table for table."
+
+    asyncio.run(test())
+
+
 # -- sign-up -----------------------------------------------------------------------------------
 
 
-def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_changes_nothing(data_dir):
+def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_changes_nothing():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await new_event(ui, [], cap="3")
+        await new_event(ui, desk, [], cap="3")
         await ui.type_text("signup-name", "Ann")
         await ui.type_text("signup-number", "7")
         await ui.click("sign-up")
@@ -174,11 +258,11 @@ def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_ch
         await ui.click("sign-up")
         await ui.type_text("signup-name", "Cy")
         await ui.click("sign-up")
-        events = len(t.events)
+        events = len((await desk.now()).events)
         await ui.type_text("signup-name", "Di")
         await ui.click("sign-up")
         assert notice(ui) == "The event is full (3 players): Di cannot sign up."
-        assert len(organizer_of(ui).open_tournament.events) == events
+        assert len((await desk.now()).events) == events
         assert [ui.text_of(f"player-{n}") for n in (7, 8, 9)] == [
             "7. Ann · not checked in", "8. Bob · not checked in", "9. Cy · not checked in"]
         await ui.click("check-in-8")
@@ -189,15 +273,37 @@ def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_ch
         await ui.click("organizer-undo")
         assert ui.text_of("player-9") == "9. Cy · not checked in"
 
-    run(test)
+    desk.run(test)
+
+
+def test_an_action_after_another_screen_changed_the_event_shows_that_screens_event_and_asks_again():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        await new_event(ui, desk, [])
+        elsewhere = await desk.organizer()
+        await elsewhere.act(lambda t: t.sign_up("Ann"))  # another tab signs Ann up meanwhile
+        await ui.type_text("signup-name", "Bob")
+        await ui.click("sign-up")
+        assert notice(ui) == ("This event was changed on another screen meanwhile. It now shows that screen's "
+                              "latest state: check it, then enter your action again.")
+        assert ui.text_of("player-1") == "1. Ann · not checked in" and not ui.exists("player-2")
+        assert ui.find("signup-name", ft.TextField).value == "Bob"  # nothing typed is lost
+        await ui.click("sign-up")
+        assert notice(ui) == "Bob signed up as number 2."
+        assert [p.name for p in (await desk.now()).players] == ["Ann", "Bob"]
+
+    desk.run(test)
 
 
 # -- the draw and the table cards ----------------------------------------------------------------
 
 
-def test_the_draw_shows_each_table_card_with_its_players_a_setup_qr_and_its_text_form(data_dir):
+def test_the_draw_shows_each_table_card_with_its_players_a_setup_qr_and_its_text_form():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 10, seed=5)
+        t = await drawn_event(ui, desk, 10, seed=5)
         assert notice(ui) == "Seats drawn: 3 tables (seed 5)."
         assert ui.text_of("round-plan") == (
             "Round 1: 10 players, 1 table of 4 and 2 tables of 3, house rules; "
@@ -217,27 +323,31 @@ def test_the_draw_shows_each_table_card_with_its_players_a_setup_qr_and_its_text
         assert ui.page.route.endswith("/print")
         assert ui.exists("table-card-3") and not ui.exists("nav-results")
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_bad_draw_seed_is_refused_and_nothing_is_drawn(data_dir):
+def test_a_bad_draw_seed_is_refused_and_nothing_is_drawn():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await new_event(ui, ["Ann", "Bob", "Cy"])
+        await new_event(ui, desk, ["Ann", "Bob", "Cy"])
         await ui.click("nav-seating")
         await ui.type_text("draw-seed", "-3")
         await ui.click("draw-seats")
         assert notice(ui) == "A draw seed must be a whole number, not '-3'."
-        assert t.round == 0 and ui.exists("draw-seats")
+        assert (await desk.now()).round == 0 and ui.exists("draw-seats")
 
-    run(test)
+    desk.run(test)
 
 
 # -- the results inbox ------------------------------------------------------------------------
 
 
-def test_a_result_typed_in_counts_once_and_a_second_copy_is_reported_as_a_duplicate(data_dir):
+def test_a_result_typed_in_counts_once_and_a_second_copy_is_reported_as_a_duplicate():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         code = played_code(t, 1, seed=3)
         message = await import_typed(ui, typing_form(code))
         assert message.startswith("Round 1, table 1: result counted (1. ")
@@ -245,41 +355,63 @@ def test_a_result_typed_in_counts_once_and_a_second_copy_is_reported_as_a_duplic
         assert ui.text_of("missing-tables") == "Missing: table 2"
         assert ui.find("result-code", ft.TextField).value == ""
         assert await import_typed(ui, code) == "Round 1, table 1: this result is already counted (duplicate)."
-        assert len(t.results()) == 1
+        assert len((await desk.now()).results()) == 1
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_result_opened_as_a_deep_link_is_imported_once_and_shown_in_the_inbox(data_dir):
+def test_a_result_opened_as_a_deep_link_is_imported_once_and_shown_in_the_inbox():
+    desk = Desk()
     state: dict[str, Any] = {}
 
     async def organize(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         state["link"] = link_form(played_code(t, 2, seed=9), "http://127.0.0.1:8550")
-        state["event"] = t.event_id
 
-    run(organize)
+    desk.run(organize)
     route = state["link"].removeprefix("http://127.0.0.1:8550")
 
     async def open_link(ui: FletHarness) -> None:
         assert ui.text_of("organizer-notice").startswith("Round 1, table 2: result counted")
         assert "Imported from a link." in ui.text_of("organizer-notice")
         assert ui.text_of("missing-tables") == "Missing: table 1"
+        await ui.click("nav-standings")
         await ui.navigate(route)  # the same link again: no second import
-        assert organizer_of(ui).open_tournament.events[-1]["type"] == "result_recorded"
-        assert len(organizer_of(ui).open_tournament.results()) == 1
+        assert not ui.exists("organizer-notice") and ui.text_of("missing-tables") == "Missing: table 1"
+        t = await desk.now()
+        assert t.events[-1]["type"] == "result_recorded"
+        assert len(t.results()) == 1
 
-    run(open_link, route=route)
+    desk.run(open_link, route=route)
 
     async def upper_case(ui: FletHarness) -> None:  # scheme and host in capitals keep the QR alphanumeric
         assert "already counted (duplicate)" in ui.text_of("organizer-notice")
 
-    run(upper_case, route=route.replace("/import/", "/IMPORT/"))
+    desk.run(upper_case, route=route.replace("/import/", "/IMPORT/"))
 
 
-def test_damaged_altered_misplaced_and_foreign_results_are_refused_with_the_reason_and_listed(data_dir):
+def test_a_link_without_a_readable_result_or_without_an_event_says_so():
+    async def damaged(ui: FletHarness) -> None:
+        assert "This link does not hold a readable result." in ui.texts()
+        assert ui.find("organizer-notice").bgcolor == ft.Colors.RED_100
+
+    Desk().run(damaged, route="/import/FR1-NOT-A-CODE")
+    t = Tournament("Other cup", event_id="OTHER-1", secret=bytes(16))
+    for name in "ABCD":
+        t.check_in(t.sign_up(name))
+    t.draw_seats(1)
+
+    async def nowhere(ui: FletHarness) -> None:
+        assert notice(ui) == "This result is for event OTHER-1, and this device runs no tournament."
+
+    Desk().run(nowhere, route=link_form(played_code(t, 1, seed=1)))
+
+
+def test_damaged_altered_misplaced_and_foreign_results_are_refused_with_the_reason_and_listed():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         other = Tournament("Other cup", event_id="OTHER-1", secret=bytes(16))
         for name in "ABCD":
             other.check_in(other.sign_up(name))
@@ -308,15 +440,19 @@ def test_damaged_altered_misplaced_and_foreign_results_are_refused_with_the_reas
             assert expected[what] in message, what
             assert ui.find("organizer-notice").bgcolor == ft.Colors.RED_100
             assert expected[what] in ui.text_of("refused-0"), what
-        assert t.results() == {}
+        assert (await desk.now()).results() == {}
         assert len([text for text in ui.texts() if " · FR1" in text]) == 5
+        await ui.click("clear-refused")
+        assert notice(ui) == "The list of refused codes was cleared." and not ui.exists("refused-0")
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_chooses_with_a_reason(data_dir):
+def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_chooses_with_a_reason():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         await import_typed(ui, signed_code(t, 1, (10_000, 5_000, 0, 0)))
         message = await import_typed(ui, signed_code(t, 1, (10_050, 5_000, 0, 0)))
         assert message == "Round 1, table 1 already has a different result: this one is held for the organizer to choose."
@@ -324,20 +460,22 @@ def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_choo
         assert "10,000" in ui.text_of("counted-1")
         await ui.click("take-held-1-0")
         assert notice(ui) == "Give a reason: corrections are kept with their reason."
-        assert t.held_results()
+        assert (await desk.now()).held_results()
         await ui.type_text("held-reason", "the table re-added its score sheet")
         await ui.click("take-held-1-0")
         assert notice(ui) == "Table 1: the held result counts."
-        assert t.results()[1].totals[0] == 10_050 and not ui.exists("held-1-0")
+        assert (await desk.now()).results()[1].totals[0] == 10_050 and not ui.exists("held-1-0")
         await ui.click("nav-standings")
         assert "held result taken (the table re-added its score sheet)" in " ".join(ui.texts())
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_tie_at_the_cut_blocks_closing_until_the_roll_off_is_tapped_in(data_dir):
+def test_a_tie_at_the_cut_blocks_closing_until_the_roll_off_is_tapped_in():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 5)  # one table of 5, the 4 best go on
+        t = await drawn_event(ui, desk, 5)  # one table of 5, the 4 best go on
         numbers = t.seating()[0]
         await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 5_000, 3_000, 3_000)))
         tied = sorted(numbers[3:])
@@ -354,19 +492,22 @@ def test_a_tie_at_the_cut_blocks_closing_until_the_roll_off_is_tapped_in(data_di
         assert notice(ui) == f"Roll-off recorded: Player {tied[0]} 5, Player {tied[1]} 2."
         await ui.click("close-round")
         assert notice(ui) == "Round 1 closed: 4 go on. Draw the next round on the Seating page."
-        assert tied[0] in t.round_advancing(1) and tied[1] not in t.round_advancing(1)
+        advancing = (await desk.now()).round_advancing(1) or ()
+        assert tied[0] in advancing and tied[1] not in advancing
 
-    run(test)
+    desk.run(test)
 
 
-def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize(data_dir):
+def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 4)  # four players: the first round is the final
+        t = await drawn_event(ui, desk, 4)  # four players: the first round is the final
         await ui.click("nav-final")
         await ui.click("switch-final-rules")
         assert ui.text_of("switched") == "The final is switched to progressive rules."
         first, second, third, fourth = t.seating()[0]
-        await import_typed(ui, signed_code(t, 1, (10_000, 9_000, 4_000, 0)))
+        await import_typed(ui, signed_code(await desk.now(), 1, (10_000, 9_000, 4_000, 0)))
         await ui.click("close-round")
         assert notice(ui) == f"Player {first} (number {first}) is the champion!"
         await ui.click("nav-final")
@@ -376,21 +517,23 @@ def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize(
         await ui.type_text(f"share-{second}", "300")
         await ui.click("award-prize")
         assert notice(ui) == "The shares add up to 900, not the prize of 1,000."
-        assert t.prize is None
+        assert (await desk.now()).prize is None
         await ui.type_text(f"share-{second}", "400")
         await ui.type_text("prize-note", "split agreed at the table, as in 2018")
         await ui.click("award-prize")
         assert notice(ui) == "Prize recorded: $1,000."
         assert ui.text_of(f"share-{second}") == f"Player {second} (number {second}): $400"
-        assert t.prize is not None and t.prize.split == tuple(sorted({first: 600, second: 400}.items()))
+        prize = (await desk.now()).prize
+        assert prize is not None and prize.split == tuple(sorted({first: 600, second: 400}.items()))
 
-    run(test)
+    desk.run(test)
 
 
 # -- standings, export, lookup -----------------------------------------------------------------
 
 
-def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_and_clipboard(data_dir):
+def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_and_clipboard():
+    desk = Desk()
     saved: list[dict[str, Any]] = []
 
     def save_file(ui: FletHarness, service: Any, args: Any) -> str:
@@ -398,7 +541,7 @@ def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_a
         return "/home/organizer/" + args["file_name"]
 
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         for table in (1, 2):
             await import_typed(ui, signed_code(t, table, (10_000, 6_000, 2_000, 0)))
         await ui.click("nav-standings")
@@ -409,15 +552,18 @@ def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_a
         assert saved[0]["src_bytes"].decode().startswith("Rank,Number,Name,Status,Round 1\n1,")
         assert notice(ui) == f"Standings saved as /home/organizer/{t.event_id.lower()}-standings.csv."
         await ui.click("copy-results-csv")
-        assert ui.clipboard == t.results_csv()
-        assert ui.text_of("csv-text") == t.results_csv()
+        results_csv = (await desk.now()).results_csv()
+        assert ui.clipboard == results_csv
+        assert ui.text_of("csv-text") == results_csv
 
-    run(test, services={("FilePicker", "save_file"): save_file})
+    desk.run(test, services={("FilePicker", "save_file"): save_file})
 
 
-def test_the_room_lookup_finds_a_players_table_seat_and_standing_by_name_or_number(data_dir):
+def test_the_room_lookup_finds_a_players_table_seat_and_standing_by_name_or_number():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
+        t = await drawn_event(ui, desk, 8)
         table, seat = next((ti, s) for ti, numbers in enumerate(t.seating(), 1)
                            for s, n in enumerate(numbers, 1) if n == 6)
         await ui.click("nav-lookup")
@@ -429,22 +575,34 @@ def test_the_room_lookup_finds_a_players_table_seat_and_standing_by_name_or_numb
         await ui.type_text("room-lookup", "Zed")
         assert ui.text_of("found-none") == "No player matches 'Zed'."
 
-    run(test)
+    desk.run(test)
 
 
-def test_every_organizer_screen_names_each_control_a_person_acts_on(data_dir):
+def test_every_organizer_screen_names_each_control_a_person_acts_on():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
         assert ui.exists("organize") and ui.exists("join-table")
-        t = await drawn_event(ui, 6)
+        t = await drawn_event(ui, desk, 6)
         await import_typed(ui, signed_code(t, 1, (10_000, 500, 0)))
         await import_typed(ui, signed_code(t, 1, (10_050, 500, 0)))
-        for page in ("", "/players", "/seating", "/print", "/results", "/standings", "/lookup", "/final"):
-            await ui.navigate(f"/organizer/{organizer_of(ui).tournament_id}{page}")
+        for page in ("", "players", "seating", "print", "results", "standings", "lookup", "final"):
+            await ui.navigate(desk.route(page))
+            assert not ui.exists("organizer-not-found"), page
             assert ui.unlabelled_controls() == [], page
         await ui.navigate("/organizer")
         assert ui.unlabelled_controls() == []
 
-    run(test)
+    desk.run(test)
+
+
+def test_an_unknown_event_or_page_says_so():
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("organizer-not-found") == "There is no readable tournament 'nothing-here' on this device."
+        await ui.navigate("/organizer/nothing-here/results/more")
+        assert ui.text_of("organizer-not-found") == "The organizer has no page 'results/more'."
+
+    Desk().run(test, route="/organizer/nothing-here")
 
 
 # -- the camera ----------------------------------------------------------------------------------
@@ -461,7 +619,17 @@ def camera_frame(text: str) -> bytes:
     return out.getvalue()
 
 
+def blank_frame(size: tuple[int, int] = (640, 480)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, "white").save(out, "JPEG")
+    return out.getvalue()
+
+
+BACK_CAMERA = {"name": "back", "lens_direction": "back", "sensor_orientation": 90}
+
+
 def camera_services(cameras: list[dict[str, Any]], frames: list[bytes]) -> dict[tuple[str, str], Any]:
+    """The harness's camera: these cameras, then these pictures in turn (the last one again and again)."""
     shots = iter(frames)
     return {
         ("Camera", "get_available_cameras"): lambda ui, service, args: cameras,
@@ -470,87 +638,152 @@ def camera_services(cameras: list[dict[str, Any]], frames: list[bytes]) -> dict[
     }
 
 
-async def scan(ui: FletHarness) -> None:
+class FakeClock:
+    """A clock that moves only when the scan waits: a whole give-up without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    clock = FakeClock()
+    monkeypatch.setattr(scanner, "DEFAULT_TIMING", ScanTiming(clock=clock, sleep=clock.sleep))
+    return clock
+
+
+async def scan(ui: FletHarness, done: str) -> None:
+    """Tap the results page's scan button and wait until the control keyed ``done`` shows."""
     await ui.click("nav-results")
     await ui.click("result-scan-start")
-    task = app_of(ui).organizer.scanner._task
-    assert task is not None
-    await asyncio.wait_for(task, timeout=15)
-    await ui.settle()
+    for _ in range(500):
+        if ui.exists(done):
+            return
+        await asyncio.sleep(0.01)
+        await ui.settle()
+    raise AssertionError(f"the scan did not end with {done!r}: {ui.texts()}")
 
 
-def test_the_camera_reads_frames_until_a_result_code_shows_and_imports_it(data_dir):
-    state: dict[str, Any] = {}
-    back_camera = {"name": "back", "lens_direction": "back", "sensor_orientation": 90}
+def test_the_camera_reads_frames_until_a_result_code_shows_and_imports_it(fake_clock: FakeClock):
+    desk = Desk()
+    frames = [blank_frame()]
 
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)
-        state["frames"].extend([camera_frame("HELLO WORLD"), camera_frame(played_code(t, 1, seed=2))])
-        await scan(ui)
+        t = await drawn_event(ui, desk, 8)
+        frames.extend([camera_frame("HELLO WORLD"), camera_frame(played_code(t, 1, seed=2))])
+        await scan(ui, "organizer-notice")
         assert notice(ui).startswith("Round 1, table 1: result counted")
-        assert "Read by the camera in" in notice(ui)
-        assert app_of(ui).organizer.scanner.shots == 3  # a blank frame, another QR code, the result
-        assert not ui.exists("result-scan-preview")
+        assert "Read by the camera in 0.6 s (picture 3)." in notice(ui)  # a blank frame, another QR code, the result
+        assert not ui.exists("result-scan-preview") and ui.exists("result-scan-start")
 
-    blank = io.BytesIO()
-    Image.new("RGB", (640, 480), "white").save(blank, "JPEG")
-    state["frames"] = [blank.getvalue()]
     services = {
-        ("Camera", "get_available_cameras"): lambda ui, service, args: [back_camera],
+        ("Camera", "get_available_cameras"): lambda ui, service, args: [BACK_CAMERA],
         ("Camera", "initialize"): lambda ui, service, args: None,
-        ("Camera", "take_picture"): lambda ui, service, args: state["frames"].pop(0),
+        ("Camera", "take_picture"): lambda ui, service, args: frames.pop(0),
     }
-    run(test, services=services)
+    desk.run(test, services=services)
 
 
-def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(data_dir):
+def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(fake_clock: FakeClock):
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        await drawn_event(ui, 8)
-        await scan(ui)
+        await drawn_event(ui, desk, 8)
+        await scan(ui, "result-scan-message")
         assert ui.text_of("result-scan-message") == (
             "No camera was found on this device: type or paste the result code instead.")
         assert ui.exists("result-code")
 
-    run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []})
+    desk.run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []})
 
 
-def test_the_scan_gives_up_after_ten_seconds_without_a_code(data_dir, monkeypatch: pytest.MonkeyPatch):
-    import app.views.scanner as scanner
-
-    monkeypatch.setattr(scanner, "GIVE_UP_AFTER_S", 0.5)
-    blank = io.BytesIO()
-    Image.new("RGB", (64, 48), "white").save(blank, "JPEG")
+def test_the_scan_gives_up_after_ten_seconds_without_a_code(fake_clock: FakeClock):
+    desk = Desk()
 
     async def test(ui: FletHarness) -> None:
-        await drawn_event(ui, 8)
-        await scan(ui)
-        assert ui.text_of("result-scan-message").startswith("No result code was read in 0 seconds")
-        assert organizer_of(ui).open_tournament.results() == {}
+        await drawn_event(ui, desk, 8)
+        started = fake_clock.now
+        await scan(ui, "result-scan-message")
+        assert ui.text_of("result-scan-message").startswith("No result code was read in 10 seconds: hold it flat")
+        assert 10 <= fake_clock.now - started < 10.5
+        assert (await desk.now()).results() == {}
 
-    run(test, services=camera_services(
-        [{"name": "back", "lens_direction": "back", "sensor_orientation": 90}], [blank.getvalue()]))
+    desk.run(test, services=camera_services([BACK_CAMERA], [blank_frame((64, 48))]))
 
 
-def test_a_result_replaced_after_the_cut_keeps_the_reason_and_flags_what_rested_on_it(data_dir):
+def test_a_scan_takes_a_picture_every_interval_and_stops_when_asked():
+    class Camera:
+        def __init__(self) -> None:
+            self.pictures = 0
+
+        async def get_available_cameras(self) -> list[str]:
+            return ["back"]
+
+        async def initialize(self, description: Any, resolution_preset: Any, enable_audio: bool = True) -> None:
+            pass
+
+        async def take_picture(self) -> bytes:
+            self.pictures += 1
+            if self.pictures == 4:
+                running.stop()
+            return b"picture"
+
+    clock = FakeClock()
+    seen: list[str] = []
+    running = QrScan(Camera(), "setup code", lambda text: text.startswith("FT1"), on_status=seen.append,
+                     timing=ScanTiming(clock=clock, sleep=clock.sleep, interval=0.5),
+                     read=lambda picture: ["HELLO"])
+    outcome = asyncio.run(running.run())
+    assert outcome.text is None and outcome.message == "Scanning stopped." and outcome.shots == 4
+    assert outcome.seconds == 1.5  # three pauses of 0.5 s between four pictures
+    assert seen == ["Hold the setup code in front of the camera…"] + [
+        "That QR code is not a setup code: show the setup code."] * 3
+
+
+def test_a_result_replaced_after_the_cut_keeps_the_reason_and_flags_what_rested_on_it():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 8)  # 2 tables of 4, the 6 best totals go on
+        t = await drawn_event(ui, desk, 8)  # 2 tables of 4, the 6 best totals go on
         await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
         await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
         late = signed_code(t, 1, (10_000, 8_000, 7_000, 500))  # the table's key, while the round is open
         await ui.click("close-round")
         last = t.seating()[0][3]
-        assert last in t.round_advancing(1)
+        assert last in ((await desk.now()).round_advancing(1) or ())
         await ui.type_text("result-code", late)
         await ui.click("replace-1")
         assert notice(ui) == "Give a reason: corrections are kept with their reason."
-        assert t.results()[1].totals[3] == 6_000
+        assert (await desk.now()).results()[1].totals[3] == 6_000
         await ui.type_text("result-code", late)
         await ui.type_text("void-reason", "table 1 misread a total")
         await ui.click("replace-1")
         assert notice(ui) == "Table 1's result was replaced; the reason is kept."
-        assert t.results()[1].totals[3] == 500 and last in t.round_advancing(1)
+        now = await desk.now()
+        assert now.results()[1].totals[3] == 500 and last in (now.round_advancing(1) or ())
         await ui.click("nav-standings")
         assert ui.text_of("flag-0").startswith(
             "Round 1, table 1: result replaced after the cut (table 1 misread a total): the cut would now differ")
 
-    run(test)
+    desk.run(test)
+
+
+def test_a_counted_result_voided_waits_for_a_new_one():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 8)
+        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
+        await ui.type_text("void-reason", "wrong table's sheet")
+        await ui.click("void-1")
+        assert notice(ui) == "Table 1's result was voided: it waits for a new result."
+        assert ui.text_of("missing-tables") == "Missing: tables 1, 2" and (await desk.now()).results() == {}
+
+    desk.run(test)

@@ -143,7 +143,9 @@ class QrScan:
             hit = next((text for text in texts if self.wanted(text)), None)
             if hit is not None and not self.stopped:
                 return ScanOutcome(hit, None, self.shots, timing.clock() - started)
-            if texts and not self.stopped:
+            if self.stopped:
+                break
+            if texts:
                 self.on_status(f"That QR code is not a {self.what}: show the {self.what}.")
             await timing.sleep(max(0.0, timing.interval - (timing.clock() - shot_at)))
         if self.stopped:
@@ -177,6 +179,30 @@ class ScanState(ft.Observable):
         self.scanning, self.message = False, outcome.message
 
 
+class _LatestCamera:
+    """The camera preview rendered last (see :func:`CameraScan`)."""
+
+    def __init__(self, ref: MutableRef[Any]) -> None:
+        self.ref = ref
+
+    @property
+    def camera(self) -> Any:
+        if self.ref.current is None:
+            raise RuntimeError("The camera preview is not on the page any more.")
+        return self.ref.current
+
+    async def get_available_cameras(self) -> Sequence[Any]:
+        cameras: Sequence[Any] = await self.camera.get_available_cameras()
+        return cameras
+
+    async def initialize(self, description: Any, resolution_preset: Any, enable_audio: bool = True) -> Any:
+        return await self.camera.initialize(description, resolution_preset, enable_audio=enable_audio)
+
+    async def take_picture(self) -> bytes:
+        picture: bytes = await self.camera.take_picture()
+        return picture
+
+
 def _use_model(factory: Callable[[], ModelT]) -> ModelT:
     """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it)."""
     model, _ = ft.use_state(cast(Any, factory))
@@ -208,8 +234,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
     def begin() -> None:
         """Once the preview is on the page (an effect runs after the render): the loop."""
         if scan.scanning and camera_ref.current is not None and running_ref.current is None:
-            running = QrScan(camera_ref.current, what, wanted, timing=DEFAULT_TIMING,
-                             on_status=scan.see)
+            running = QrScan(_LatestCamera(camera_ref), what, wanted, timing=DEFAULT_TIMING, on_status=scan.see)
             running_ref.current = running
             task_ref.current = asyncio.create_task(loop(running))
 
@@ -226,25 +251,22 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
     ft.use_effect(begin, dependencies=[scan.scanning])
     ft.use_effect(lambda: None, dependencies=[], cleanup=unmounted)
 
-    def start() -> None:
-        import flet_camera
-
-        if scan.scanning:
-            return
-        camera_ref.current = flet_camera.Camera(width=320, height=240, preview_enabled=True, key=f"{prefix}-preview")
-        scan.start()
-
     if not camera_offered(page):
         return ft.Column([], key=f"{prefix}-none")
     controls: list[ft.Control]
-    if scan.scanning and camera_ref.current is not None:
+    if scan.scanning:
+        import flet_camera
+
+        # Each render makes the preview anew and Flet moves the client's camera onto it: the
+        # scan always calls the one last rendered (the earlier ones are off the page).
+        camera_ref.current = flet_camera.Camera(width=320, height=240, preview_enabled=True, key=f"{prefix}-preview")
         controls = [
             ft.Container(camera_ref.current, width=320, height=240, bgcolor=ft.Colors.BLACK),
             ft.Text(scan.status, key=f"{prefix}-status"),
             big_button("Stop scanning", on(stop), filled=False, key=f"{prefix}-stop", icon=ft.Icons.STOP),
         ]
     else:
-        controls = [big_button(f"Scan the {what} with the camera", on(start), filled=False,
+        controls = [big_button(f"Scan the {what} with the camera", on(scan.start), filled=False,
                                key=f"{prefix}-start", icon=ft.Icons.QR_CODE_SCANNER)]
         if scan.message:
             controls.append(ft.Text(scan.message, key=f"{prefix}-message", color=ft.Colors.ERROR))
