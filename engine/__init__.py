@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.dice import format_dice, parse_dice
 from engine.errors import FarkleError, IllegalAction, InvalidInput
-from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameState, Notice, Offer, Throw, TurnRecord
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameState, Notice, Offer, Throw, TurnRecord, bank_refusal
 from engine.rules import N_OF_A_KIND_MODELS, PRESET_NAMES, Rules
 from engine.scoring import (
     ChartLine,
@@ -25,7 +25,10 @@ from engine.scoring import (
 
 if TYPE_CHECKING:
     from engine.codec import (
+        B45_ALPHABET,
         LINK_ROUTE,
+        RESULT_PREFIX,
+        SETUP_PREFIX,
         CodeAltered,
         CodeDamaged,
         ResultImpossible,
@@ -33,7 +36,6 @@ if TYPE_CHECKING:
         SignedResult,
         TableResult,
         TableSetup,
-        check_possible,
         decode_result,
         decode_setup,
         encode_result,
@@ -62,12 +64,13 @@ if TYPE_CHECKING:
         WrongPlayers,
         WrongRound,
         WrongTable,
+        check_possible,
         table_sizes,
     )
 
 _LAZY_MODULES = {
-    **{name: "engine.codec" for name in ("LINK_ROUTE", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "check_possible", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "result_from_game", "safe_form", "typing_form")},
-    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "table_sizes")},
+    **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "result_from_game", "safe_form", "typing_form")},
+    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "check_possible", "table_sizes")},
 }
 
 
@@ -107,6 +110,7 @@ __all__ = [
     "N_OF_A_KIND_MODELS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
+    "bank_refusal",
     # the tournament and the codes tables hand to the organizer
     "Tournament",
     "TournamentFormat",
@@ -143,5 +147,8 @@ __all__ = [
     "typing_form",
     "link_form",
     "LINK_ROUTE",
+    "SETUP_PREFIX",
+    "RESULT_PREFIX",
+    "B45_ALPHABET",
     "check_possible",
 ]

@@ -69,8 +69,7 @@ __all__ = [
     "read_code",
     "table_key",
     "log_digest",
-    "places_from",
-    "check_possible",
+    "places_from",  # from engine.ranking, where places are worked out
     "result_from_game",
 ]
 
@@ -596,51 +595,6 @@ def decode_result(code: str) -> SignedResult:
             raise
         raise CodeDamaged(f"The result code reads, but makes no sense ({error}): it is damaged.") from error
     return SignedResult(result, signed, signature)
-
-
-# -- interim (moves to engine.tournament) ---
-
-
-def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = True) -> None:
-    """Refuse (:class:`ResultImpossible`) totals and places no finished game could give.
-
-    ``need_roll_off=False`` lets an organizer enter a paper result whose tie for the win
-    was not rolled off at the table; the tournament then asks for the roll-off itself.
-    """
-    where = f"Round {result.round}, table {result.table}"
-    for number, total in zip(result.numbers, result.totals):
-        if total % 50:
-            raise ResultImpossible(
-                f"{where}: player {number} has {total:,}, which is not a multiple of 50: every Farkle score is."
-            )
-        if 0 < total < rules.entry_threshold and not rules.triple_farkle_penalty:
-            raise ResultImpossible(
-                f"{where}: player {number} has {total:,}, but a first bank needs {rules.entry_threshold:,} "
-                "and totals never go down under these rules."
-            )
-    top = max(result.totals)
-    if top < rules.target:
-        raise ResultImpossible(
-            f"{where}: the best total is {top:,}, below the target of {rules.target:,}, so the game is not over."
-        )
-    try:
-        places = places_from(result.totals, result.roll_offs)
-    except InvalidInput as error:
-        raise ResultImpossible(f"{where}: {error}") from error
-    leaders = places.count(1)
-    if leaders > 1 and need_roll_off:
-        tied = [number for number, place in zip(result.numbers, places) if place == 1]
-        raise ResultImpossible(
-            f"{where}: players {', '.join(map(str, tied))} are tied for the win at {top:,} and no roll-off "
-            "decided it: a finished game has a winner."
-        )
-    if places != result.places:
-        raise ResultImpossible(
-            f"{where}: places {list(result.places)} do not follow from totals {list(result.totals)}"
-            + (" and the roll-off" if result.roll_offs else "")
-            + f"; they would be {list(places)}."
-        )
-
 
 
 # -- a finished game -------------------------------------------------------------------

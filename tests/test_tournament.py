@@ -254,6 +254,68 @@ def test_players_who_shared_a_table_are_spread_in_the_next_round() -> None:
     assert t.rerun_draw(2) == t.seating(2)
 
 
+def test_a_draw_records_its_tables_its_round_of_the_format_and_its_cut() -> None:
+    t = event(23)
+    t.draw_seats(seed=3)
+    drawn = t.events[-1]
+    assert drawn["type"] == "seats_drawn"
+    assert drawn["tables"] == [list(table) for table in t.seating(1)]
+    assert (drawn["spec_index"], drawn["cut"]) == (0, ["overall", 18])
+
+
+def test_a_logged_draw_replays_without_the_planner(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = event(23)
+    play_round(t, seed=3)
+    t.draw_seats(seed=4)
+    log = t.events
+
+    def planner_asked(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the planner was asked during a replay")
+
+    monkeypatch.setattr(TournamentFormat, "plan", planner_asked)
+    monkeypatch.setattr(TournamentFormat, "scaled_cut", planner_asked)
+    again = Tournament.from_events(log)
+    assert again.seating(2) == t.seating(2) and again.round_advancing(1) == t.round_advancing(1)
+    assert again.standings() == t.standings()
+    assert again.rerun_draw(2) == t.seating(2)
+
+
+def test_a_changed_planner_does_not_change_a_logged_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = event(23)
+    t.draw_seats(seed=3)
+    for table, numbers in enumerate(t.seating(), 1):
+        t.record_result(table, default_totals(numbers))
+    log = t.events
+    monkeypatch.setattr(TournamentFormat, "scaled_cut", lambda self, spec_index, players: Cut.overall(2))
+    again = Tournament.from_events(log)
+    assert again.close_round() == t.close_round() and len(t.round_advancing(1) or ()) == 18
+
+
+def test_a_draw_logged_before_draws_kept_their_round_asks_the_planner_as_it_did_then() -> None:
+    t = event(23)
+    play_round(t, seed=3)
+    t.draw_seats(seed=4)
+    log = t.events
+    for entry in log:
+        if entry["type"] == "seats_drawn":
+            del entry["spec_index"], entry["cut"]
+    again = Tournament.from_events(log)
+    assert again.plan() == t.plan() and again.standings() == t.standings()
+    assert again.events == log
+
+
+def test_a_draw_naming_a_round_the_format_lacks_is_refused_as_damaged() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    log = t.events
+    log[-1]["spec_index"] = 9
+    with pytest.raises(InvalidInput, match="names round 9 of the format"):
+        Tournament.from_events(log)
+    log[-1]["spec_index"], log[-1]["cut"] = 0, ["best", 4]
+    with pytest.raises(InvalidInput, match="'best' is not a kind of cut"):
+        Tournament.from_events(log)
+
+
 def test_a_second_draw_while_a_round_is_played_is_refused() -> None:
     t = event(6)
     t.draw_seats(seed=1)

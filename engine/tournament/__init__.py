@@ -1,0 +1,53 @@
+"""A tournament on the organizer's device: what happened is logged, the state is its replay.
+
+Every organizer action is checked, recorded as a small past-tense event and applied;
+results arrive from the tables as signed codes (:mod:`engine.codec`) and are checked
+before they count. One concept per module:
+
+* :mod:`~engine.tournament.format`: the format, and the rounds it plans for the
+  players who signed up (cuts scaled to the field);
+* :mod:`~engine.tournament.events`: the events and how the log keeps them;
+* :mod:`~engine.tournament.state`: the state, a fold over the events;
+* :mod:`~engine.tournament.seating`: the reproducible seat draw;
+* :mod:`~engine.tournament.checks`: whether a result may count;
+* :mod:`~engine.tournament.standings`: cuts, standings, flags;
+* :mod:`~engine.tournament.facade`: :class:`Tournament`, the organizer's actions.
+
+>>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))
+>>> for name in ("Ann", "Bob", "Cy"):
+...     t.check_in(t.sign_up(name))
+>>> t.draw_seats(seed=1)
+((1, 2, 3),)
+>>> t.record_result(1, [7_500, 10_050, 4_000], reason="paper score sheet").places
+(2, 1, 3)
+>>> t.close_round(), t.player(t.champion).name
+((2,), 'Bob')
+"""
+
+from engine.tournament.checks import ImportReport, WrongEvent, WrongPlayers, WrongRound, WrongTable, check_possible
+from engine.tournament.facade import Tournament
+from engine.tournament.format import Cut, RoundPlan, RoundSpec, TournamentFormat, table_sizes
+from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow
+from engine.tournament.state import Correction, Player, Prize
+
+__all__ = [
+    "Cut",
+    "RoundSpec",
+    "TournamentFormat",
+    "RoundPlan",
+    "Tournament",
+    "Player",
+    "ImportReport",
+    "RollOffNeeded",
+    "Correction",
+    "Flag",
+    "StandingRow",
+    "PlayerLookup",
+    "Prize",
+    "WrongEvent",
+    "WrongRound",
+    "WrongTable",
+    "WrongPlayers",
+    "table_sizes",
+    "check_possible",
+]

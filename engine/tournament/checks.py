@@ -1,0 +1,201 @@
+"""Whether a table's result may count: genuine, for a table being played, and possible.
+
+A result code is checked in the order a room would ask: can it be read
+(:class:`~engine.codec.CodeDamaged`), is it from this event (:class:`WrongEvent`), is it
+signed with its table's key (:class:`~engine.codec.CodeAltered`), is it for a round and
+table being played by the players seated there (:class:`WrongRound`,
+:class:`WrongTable`, :class:`WrongPlayers`), and could a finished game under the round's
+rules end so (:class:`~engine.codec.ResultImpossible`). A result the organizer types in
+from a paper sheet gets the same checks after the signature's.
+
+>>> from engine.codec import TableResult
+>>> from engine.rules import Rules
+>>> result = TableResult("CUP-1", 1, 2, (7, 3), (10_050, 4_000), (1, 2), (), Rules.preset("house"), bytes(16))
+>>> check_possible(result, result.rules)
+>>> check_possible(dataclasses.replace(result, totals=(9_950, 4_000)), result.rules)
+Traceback (most recent call last):
+...
+engine.codec.ResultImpossible: Round 1, table 2: the best total is 9,950, below the target of 10,000, so the game is not over.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.codec import DIGEST_SIZE, ResultImpossible, TableResult, decode_result, table_key
+from engine.errors import IllegalAction, InvalidInput
+from engine.ranking import places_from
+from engine.rules import Rules
+from engine.tournament.state import RoundState, TournamentState
+
+__all__ = [
+    "WrongEvent",
+    "WrongRound",
+    "WrongTable",
+    "WrongPlayers",
+    "ImportReport",
+    "check_possible",
+    "authentic",
+    "placed",
+    "typed_result",
+    "seated_at",
+]
+
+
+class WrongEvent(IllegalAction):
+    """A genuine-looking result, but from another tournament."""
+
+
+class WrongRound(IllegalAction):
+    """A result for a round that is not being played now."""
+
+
+class WrongTable(IllegalAction):
+    """A result for a table the round does not have."""
+
+
+class WrongPlayers(IllegalAction):
+    """A result whose players are not the ones seated at that table, in that order."""
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What became of a result code: counted, a duplicate, or held for the organizer."""
+
+    status: Literal["accepted", "duplicate", "held"]
+    round: int
+    table: int
+    message: str
+
+
+def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = True) -> None:
+    """Refuse (:class:`ResultImpossible`) totals and places no finished game could give.
+
+    ``need_roll_off=False`` lets an organizer enter a paper result whose tie for the win
+    was not rolled off at the table; the tournament then asks for the roll-off itself.
+    """
+    where = f"Round {result.round}, table {result.table}"
+    for number, total in zip(result.numbers, result.totals):
+        if total % 50:
+            raise ResultImpossible(
+                f"{where}: player {number} has {total:,}, which is not a multiple of 50: every Farkle score is."
+            )
+        if 0 < total < rules.entry_threshold and not rules.triple_farkle_penalty:
+            raise ResultImpossible(
+                f"{where}: player {number} has {total:,}, but a first bank needs {rules.entry_threshold:,} "
+                "and totals never go down under these rules."
+            )
+    top = max(result.totals)
+    if top < rules.target:
+        raise ResultImpossible(
+            f"{where}: the best total is {top:,}, below the target of {rules.target:,}, so the game is not over."
+        )
+    try:
+        places = places_from(result.totals, result.roll_offs)
+    except InvalidInput as error:
+        raise ResultImpossible(f"{where}: {error}") from error
+    leaders = places.count(1)
+    if leaders > 1 and need_roll_off:
+        tied = [number for number, place in zip(result.numbers, places) if place == 1]
+        raise ResultImpossible(
+            f"{where}: players {', '.join(map(str, tied))} are tied for the win at {top:,} and no roll-off "
+            "decided it: a finished game has a winner."
+        )
+    if places != result.places:
+        raise ResultImpossible(
+            f"{where}: places {list(result.places)} do not follow from totals {list(result.totals)}"
+            + (" and the roll-off" if result.roll_offs else "")
+            + f"; they would be {list(places)}."
+        )
+
+
+def authentic(state: TournamentState, code: str) -> TableResult:
+    """Readable, of this event, and signed with the key of the table it names."""
+    signed = decode_result(code)
+    result = signed.result
+    if result.event_id != state.event_id:
+        raise WrongEvent(f"This result is from event {result.event_id}, not this one ({state.event_id}): refused.")
+    return signed.verify(table_key(state.secret, state.event_id, result.round, result.table))
+
+
+def placed(state: TournamentState, result: TableResult, correcting: bool) -> TableResult:
+    """For a table of a round being played (or closed, when ``correcting``), by its players, possible under its rules."""
+    if not 1 <= result.round <= len(state.rounds):
+        raise WrongRound(
+            f"This result is for round {result.round}, which has not been drawn"
+            + (f" (round {len(state.rounds)} is the latest)." if state.rounds else ".")
+        )
+    round_ = state.rounds[result.round - 1]
+    if round_.closed and not correcting:
+        now = f"round {len(state.rounds)} is being played" if state.round_open else "no round is being played"
+        raise WrongRound(
+            f"This result is for round {round_.number}, table {result.table}, which is closed ({now}): "
+            "it does not count. To correct a closed round, replace the result with a reason."
+        )
+    if not 1 <= result.table <= len(round_.tables):
+        raise WrongTable(
+            f"This result is for table {result.table}, but round {round_.number} has {len(round_.tables)} tables."
+        )
+    seated = round_.tables[result.table - 1]
+    if result.numbers != seated:
+        strangers = [n for n in result.numbers if n not in seated]
+        if strangers:
+            where = ", ".join(state.where(round_, n) for n in strangers)
+            problem = f"{where} {'is' if len(strangers) == 1 else 'are'} not seated there"
+        else:
+            problem = "the seat order differs"
+        raise WrongPlayers(
+            f"Round {round_.number}, table {result.table} seats {', '.join(map(str, seated))}; this result has "
+            f"{', '.join(map(str, result.numbers))}: {problem}. Was it played from an old setup code?"
+        )
+    _check_rules(state, round_, result)
+    check_possible(result, result.rules)
+    return result
+
+
+def _check_rules(state: TournamentState, round_: RoundState, result: TableResult) -> None:
+    spec = state.format.rounds[round_.spec_index]
+    allowed = [Rules.preset(spec.rules)] + ([Rules.preset(spec.switch_to)] if spec.switch_to else [])
+    if result.rules not in allowed:
+        names = " or ".join(rules.describe() for rules in allowed)
+        raise ResultImpossible(
+            f"Round {round_.number}, table {result.table} was played under other rules ({result.rules.describe()}); "
+            f"this round is played under {names}."
+        )
+
+
+def seated_at(round_: RoundState, table: int) -> tuple[int, ...]:
+    """The players at ``table`` of ``round_``; :class:`WrongTable` if it has no such table."""
+    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(round_.tables):
+        raise WrongTable(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table!r}.")
+    return round_.tables[table - 1]
+
+
+def typed_result(
+    state: TournamentState, round_: RoundState, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]]
+) -> TableResult:
+    """A result the organizer typed in (totals in seat order, roll-offs by player number), checked as a code is.
+
+    A tie for the win without a roll-off is allowed: the tournament asks for the roll-off.
+    """
+    numbers = seated_at(round_, table)
+    totals = tuple(totals)
+    if len(totals) != len(numbers):
+        raise InvalidInput(f"Table {table} seats {len(numbers)} players: enter {len(numbers)} totals, not {len(totals)}.")
+    seat = {n: index for index, n in enumerate(numbers)}
+    try:
+        rounds = tuple(tuple(sorted((seat[n], face) for n, face in faces.items())) for faces in roll_offs)
+    except KeyError as error:
+        raise InvalidInput(f"Player {error.args[0]} is not at table {table}: only its players roll off.") from error
+    try:
+        places = places_from(totals, rounds)
+    except InvalidInput as error:
+        raise ResultImpossible(f"Round {round_.number}, table {table}: {error}") from error
+    spec = state.format.rounds[round_.spec_index]
+    rules = Rules.preset(round_.rules_switched or spec.rules)
+    result = TableResult(state.event_id, round_.number, table, numbers, totals, places, rounds, rules, bytes(DIGEST_SIZE))
+    check_possible(result, result.rules, need_roll_off=False)
+    return result

@@ -1,0 +1,605 @@
+"""The organizer's tournament: every action checked, then logged as an event and applied.
+
+Like :class:`engine.game.Game`, the state is the replay of a log
+(:mod:`engine.tournament.state`): :meth:`Tournament.from_events` rebuilds the same
+tournament and :meth:`Tournament.undo` drops the last action. This module holds the
+checks that refuse an action (saying what was entered and why) and the questions the
+organizer's screens ask; the pieces are in the modules beside it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from engine.codec import SeatedPlayer, TableResult, TableSetup, encode_setup, read_code, table_key
+from engine.errors import IllegalAction, InvalidInput
+from engine.rules import Rules
+from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, typed_result
+from engine.tournament.events import (
+    DrawCancelled,
+    Event,
+    FormatChanged,
+    HeldResultSettled,
+    PlayerCheckedIn,
+    PlayerSignedUp,
+    PlayerWithdrew,
+    PrizeAwarded,
+    ResultHeld,
+    ResultRecorded,
+    ResultReplaced,
+    ResultVoided,
+    RollOffRecorded,
+    RoundClosed,
+    RulesSwitched,
+    SeatsDrawn,
+    TournamentCreated,
+    event_from_dict,
+    event_to_dict,
+    result_to_dict,
+)
+from engine.tournament.format import RoundPlan, TournamentFormat
+from engine.tournament.seating import Tables, draw_tables
+from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, standings
+from engine.tournament.state import Correction, Player, Prize, RoundState, TournamentState, replay
+
+__all__ = ["Tournament"]
+
+_EVENT_ID_CHARS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+_MAX_NAME: Final = 40
+
+
+class Tournament:
+    """One event, from sign-up to the champion's prize.
+
+    >>> t = Tournament("Spring cup", event_id="SPRING-26", secret=bytes(16))
+    >>> for name in ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]:
+    ...     t.check_in(t.sign_up(name))
+    >>> [plan.describe() for plan in t.plan()]  # doctest: +NORMALIZE_WHITESPACE
+    ['Round 1: 6 players, 2 tables of 3, house rules; the 4 best totals over all tables go on.',
+     'Final: 4 players, 1 table of 4, house rules; the winner is the champion.']
+    >>> t.draw_seats(seed=2026)
+    ((5, 4, 3), (6, 1, 2))
+    >>> Tournament.from_events(t.events).seating() == t.seating()
+    True
+    """
+
+    def __init__(
+        self,
+        name: str,
+        format: TournamentFormat | None = None,
+        *,
+        event_id: str | None = None,
+        secret: bytes | None = None,
+    ) -> None:
+        name = name.strip() if isinstance(name, str) else ""
+        if not name:
+            raise InvalidInput("The tournament needs a name.")
+        if event_id is None:
+            event_id = "FT-" + "".join(secrets.choice(_EVENT_ID_CHARS) for _ in range(6))
+        event_id = event_id.strip().upper()
+        if not 1 <= len(event_id) <= 16 or any(char not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-" for char in event_id):
+            raise InvalidInput(f"{event_id!r} cannot be an event id: 1 to 16 letters, digits or dashes.")
+        secret = secrets.token_bytes(16) if secret is None else secret
+        if len(secret) < 16:
+            raise InvalidInput("The event secret must be at least 16 bytes.")
+        fmt = format or TournamentFormat.house()
+        self._events: list[Event] = []
+        self._state = TournamentState()
+        self._push(TournamentCreated(name, event_id, secret.hex(), fmt.to_dict()))
+
+    @classmethod
+    def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Tournament:
+        """Rebuild a tournament from its log (as kept by :attr:`events`)."""
+        items = [event_from_dict(data) for data in events]
+        if not items or not isinstance(items[0], TournamentCreated):
+            raise InvalidInput("A tournament log must begin with the tournament's creation.")
+        tournament = cls.__new__(cls)
+        tournament._state = replay(items)
+        tournament._events = items
+        return tournament
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The whole log as JSON-ready dicts."""
+        return [event_to_dict(event) for event in self._events]
+
+    def undo(self) -> None:
+        """Take back the last organizer action (the state is rebuilt from the rest)."""
+        if len(self._events) == 1:
+            raise IllegalAction("Nothing to undo: the tournament has just been created.")
+        self._events.pop()
+        self._state = replay(self._events)
+
+    def _push(self, event: Event) -> None:
+        self._state.apply(event)
+        self._events.append(event)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tournament):
+            return NotImplemented
+        return self._events == other._events
+
+    def __hash__(self) -> int:
+        raise TypeError("A tournament changes as it is run; it cannot be hashed.")
+
+    def __repr__(self) -> str:
+        return f"<Tournament {self.name!r} ({self.event_id}): {len(self._state.players)} players, {self.round} rounds>"
+
+    @property
+    def name(self) -> str:
+        return self._state.name
+
+    @property
+    def event_id(self) -> str:
+        return self._state.event_id
+
+    @property
+    def format(self) -> TournamentFormat:
+        return self._state.format
+
+    def change_format(self, fmt: TournamentFormat) -> bool:
+        """Put another format in place before round 1 is drawn; False if it is the same one.
+
+        Refused once a round is drawn (the seating rests on it) and when more players are
+        signed up than the new cap seats.
+        """
+        if not isinstance(fmt, TournamentFormat):
+            raise InvalidInput(f"{fmt!r} is not a tournament format.")
+        if self._state.rounds:
+            raise IllegalAction("Round 1 is drawn: the format is fixed for the rest of the event.")
+        active = self._active_players()
+        if active > fmt.cap:
+            raise IllegalAction(
+                f"{active} players are signed up: a cap of {fmt.cap} would leave {active - fmt.cap} without a seat "
+                "(withdraw players first, or keep a higher cap)."
+            )
+        if fmt.to_dict() == self.format.to_dict():
+            return False
+        self._push(FormatChanged(fmt.to_dict()))
+        return True
+
+    # -- players -------------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return tuple(self._state.players[number] for number in sorted(self._state.players))
+
+    def player(self, number: int) -> Player:
+        if number not in self._state.players:
+            raise InvalidInput(f"There is no player number {number!r}.")
+        return self._state.players[number]
+
+    def _active_players(self) -> int:
+        return sum(not player.withdrawn for player in self._state.players.values())
+
+    def sign_up(self, name: str, number: int | None = None) -> int:
+        """Sign a player up; returns their number (the next free one unless given)."""
+        name = " ".join(name.split()) if isinstance(name, str) else ""
+        if not name or len(name) > _MAX_NAME:
+            raise InvalidInput(f"A player needs a name of 1 to {_MAX_NAME} characters, not {name!r}.")
+        if self._state.rounds:
+            raise IllegalAction(f"Round 1 is drawn: sign-ups are closed, so {name} cannot join.")
+        if self._active_players() >= self.format.cap:
+            raise IllegalAction(f"The event is full ({self.format.cap} players): {name} cannot sign up.")
+        if name.casefold() in self._state.names:
+            other = self._state.names[name.casefold()]
+            raise IllegalAction(f"{name!r} is already signed up as number {other}: add something to tell them apart.")
+        if number is None:
+            number = max(self._state.players, default=0) + 1
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99_999:
+            raise InvalidInput(f"{number!r} is not a player number: use 1 to 99999.")
+        if number in self._state.players:
+            raise IllegalAction(f"Number {number} is already {self._state.players[number].name}'s: choose another for {name}.")
+        self._push(PlayerSignedUp(number, name))
+        return number
+
+    def check_in(self, number: int) -> None:
+        player = self.player(number)
+        if self._state.rounds:
+            raise IllegalAction(f"Round 1 is drawn: check-in is closed ({player.name}, number {number}).")
+        if player.withdrawn:
+            raise IllegalAction(f"{player.name} (number {number}) has withdrawn and cannot check in.")
+        if player.checked_in:
+            raise IllegalAction(f"{player.name} (number {number}) is already checked in.")
+        self._push(PlayerCheckedIn(number))
+
+    def withdraw(self, number: int, reason: str = "") -> None:
+        """Withdraw a player before a round: they are not seated in any later round."""
+        player = self.player(number)
+        if player.withdrawn:
+            raise IllegalAction(f"{player.name} (number {number}) has already withdrawn.")
+        if self.champion is not None:
+            raise IllegalAction(f"The event is over: {player.name} (number {number}) can no longer withdraw.")
+        if self._state.rounds:
+            last = self._state.rounds[-1]
+            seated = last.seats.get(number)
+            if seated is not None and not last.closed:
+                raise IllegalAction(
+                    f"{player.name} (number {number}) is seated at table {seated[0]} of round {last.number}, "
+                    "which is being played: a withdrawal takes effect before a round (cancel the draw first)."
+                )
+            if number not in self._state.entrants():
+                raise IllegalAction(f"{player.name} (number {number}) is already out of the event.")
+        self._push(PlayerWithdrew(number, reason.strip()))
+
+    # -- rounds and seating --------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The number of the round drawn last (0 before the first draw)."""
+        return len(self._state.rounds)
+
+    @property
+    def round_open(self) -> bool:
+        """A round is drawn and not yet closed."""
+        return self._state.round_open
+
+    @property
+    def champion(self) -> int | None:
+        return self._state.champion
+
+    def plan(self) -> tuple[RoundPlan, ...]:
+        """Every round, as played so far and as planned from now (with the cuts scaled)."""
+        return self._state.plan()
+
+    def next_round(self) -> RoundPlan:
+        """The round the next draw will seat."""
+        if self.champion is not None:
+            raise IllegalAction(f"The event is over: {self._state.label(self.champion)} is the champion.")
+        if self.round_open:
+            raise IllegalAction(f"Round {self.round} is still being played: close it before drawing the next.")
+        entrants = self._state.entrants()
+        if len(entrants) < 2:
+            if self._state.rounds:
+                raise IllegalAction(f"Only {len(entrants)} player is left: there is no round to draw.")
+            who = "Nobody has" if not entrants else "Only one player has"
+            raise IllegalAction(f"{who} checked in: a round needs at least 2 players.")
+        return self.plan()[self.round]
+
+    def draw_seats(self, seed: int | None = None) -> Tables:
+        """Seat the next round at random, reproducibly: the seed is recorded with the draw.
+
+        Players who shared a table in the round before are spread over different tables
+        where the numbers allow; the clashes left are recorded too, and so are the round
+        of the format and its cut, so the log replays without asking the planner.
+        """
+        plan = self.next_round()
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise InvalidInput(f"{seed!r} is not a draw seed: a whole number, 0 or more.")
+        tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, self._spread_from(plan.number, plan.spec_index))
+        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, (plan.cut.kind, plan.cut.count)))
+        return tables
+
+    def rerun_draw(self, round_number: int) -> Tables:
+        """Re-run a recorded draw from its seed, to show the room it was not arranged."""
+        round_ = self._round(round_number)
+        entrants = tuple(sorted(round_.seats))
+        before = self._spread_from(round_.number, round_.spec_index)
+        return draw_tables(entrants, round_.table_sizes, round_.seed, before)[0]
+
+    def _spread_from(self, number: int, spec_index: int) -> Tables:
+        """The tables whose players round ``number`` keeps apart: the round before's, if the format spreads."""
+        if self.format.rounds[spec_index].spread and number > 1:
+            return self._state.rounds[number - 2].tables
+        return ()
+
+    def cancel_draw(self) -> None:
+        """Undo the current round's draw (nothing recorded for it yet), e.g. for a withdrawal."""
+        round_ = self._open_round()
+        if round_.results or round_.held or round_.roll_offs:
+            raise IllegalAction(f"Round {round_.number} already has results: its draw can no longer be cancelled.")
+        self._push(DrawCancelled(round_.number))
+
+    def seating(self, round_number: int | None = None) -> Tables:
+        """Player numbers at each table (table 1 first), in seat order."""
+        return self._round(round_number).tables
+
+    def round_advancing(self, round_number: int | None = None) -> tuple[int, ...] | None:
+        """Who went on from a round, as recorded when it closed (None while it is played)."""
+        return self._round(round_number).advancing
+
+    def draw_info(self, round_number: int | None = None) -> tuple[int, int]:
+        """(seed, clashes) of a round's draw: shown so anyone can re-run it."""
+        round_ = self._round(round_number)
+        return round_.seed, round_.clashes
+
+    def rules_for(self, round_number: int | None = None) -> Rules:
+        round_ = self._round(round_number)
+        spec = self.format.rounds[round_.spec_index]
+        return Rules.preset(round_.rules_switched or spec.rules)
+
+    def switch_rules(self) -> None:
+        """The organizer switches the final to its alternative rules (the seed: progressive)."""
+        round_ = self._open_round()
+        spec = self.format.rounds[round_.spec_index]
+        if spec.switch_to is None:
+            raise IllegalAction(f"Round {round_.number} is played under {spec.rules} rules throughout: no switch allowed.")
+        if round_.rules_switched:
+            raise IllegalAction(f"Round {round_.number} is already switched to {round_.rules_switched} rules.")
+        self._push(RulesSwitched(round_.number, spec.switch_to))
+
+    def setup(self, table: int, link_base: str = "") -> TableSetup:
+        """What the table's device needs for the current round (see :func:`engine.codec.encode_setup`)."""
+        round_ = self._open_round()
+        numbers = seated_at(round_, table)
+        spec = self.format.rounds[round_.spec_index]
+        switch = Rules.preset(spec.switch_to) if spec.switch_to and not round_.rules_switched else None
+        return TableSetup(
+            self.event_id,
+            round_.number,
+            table,
+            tuple(SeatedPlayer(n, self._state.players[n].name) for n in numbers),
+            self.rules_for(round_.number),
+            table_key(self._state.secret, self.event_id, round_.number, table),
+            switch,
+            link_base,
+        )
+
+    def setup_code(self, table: int, link_base: str = "") -> str:
+        return encode_setup(self.setup(table, link_base))
+
+    # -- results -------------------------------------------------------------------------
+
+    def check_result(self, code: str, *, correcting: bool = False) -> TableResult:
+        """Read and check a result code against the event; raises with the reason it is refused.
+
+        The checks and their order are :mod:`engine.tournament.checks`'. ``correcting``
+        allows a closed round (for :meth:`replace_result`).
+        """
+        return placed(self._state, authentic(self._state, code), correcting)
+
+    def import_result(self, code: str) -> ImportReport:
+        """Check a result code and count it; a second copy is a duplicate, a different one is held.
+
+        A copy of a counted result is reported as a duplicate even once its round is
+        closed (scanning a table's code twice is harmless); any other result for a closed
+        round is refused as another round.
+        """
+        result = authentic(self._state, code)
+        where = f"Round {result.round}, table {result.table}"
+        if 1 <= result.round <= self.round:
+            round_ = self._state.rounds[result.round - 1]
+            recorded = round_.results.get(result.table)
+            if recorded is not None and recorded.result == result:
+                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already counted (duplicate).")
+            if any(held.result == result for held in round_.held.get(result.table, [])):
+                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already held (duplicate).")
+        placed(self._state, result, correcting=False)
+        code = read_code(code)
+        round_ = self._state.rounds[result.round - 1]
+        if round_.results.get(result.table) is not None:
+            self._push(ResultHeld(result.round, result.table, result_to_dict(result), code))
+            return ImportReport(
+                "held", result.round, result.table,
+                f"{where} already has a different result: this one is held for the organizer to choose.",
+            )
+        self._push(ResultRecorded(result.round, result.table, result_to_dict(result), code))
+        return ImportReport("accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).")
+
+    def record_result(
+        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str = ""
+    ) -> TableResult:
+        """The organizer enters a table's result by hand (totals in seat order), e.g. from a paper score sheet.
+
+        It is checked as a result code is (the players seated there, totals and places
+        possible under the round's rules) and kept as entered by hand, with ``reason``.
+        A tie for the win without a roll-off is accepted here: the roll-off is then
+        recorded with :meth:`record_roll_off` before the round can close.
+        """
+        round_ = self._open_round()
+        if table in round_.results:
+            raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
+        result = typed_result(self._state, round_, table, totals, roll_offs)
+        self._push(ResultRecorded(round_.number, table, result_to_dict(result), "", " ".join(reason.split())))
+        return result
+
+    def result_source(self, round_number: int, table: int) -> tuple[str, str]:
+        """How a counted result arrived: ("code" or "entered" by hand, the reason kept with it)."""
+        recorded = self._round(round_number).results.get(table)
+        if recorded is None:
+            raise IllegalAction(f"Round {round_number}, table {table} has no result.")
+        return ("code" if recorded.code else "entered"), recorded.reason
+
+    def void_result(self, round_number: int, table: int, reason: str) -> None:
+        """Strike a table's result out; the reason is kept and what depended on it is flagged."""
+        round_ = self._round(round_number)
+        self._need_reason(reason)
+        if table not in round_.results:
+            raise IllegalAction(f"Round {round_.number}, table {table} has no result to void.")
+        self._push(ResultVoided(round_.number, table, reason.strip()))
+
+    def replace_result(
+        self,
+        round_number: int,
+        table: int,
+        reason: str,
+        *,
+        code: str | None = None,
+        totals: Sequence[int] | None = None,
+        roll_offs: Sequence[Mapping[int, int]] = (),
+    ) -> None:
+        """Put another result in a table's place, from a code or typed totals, with the reason kept."""
+        round_ = self._round(round_number)
+        self._need_reason(reason)
+        if (code is None) == (totals is None):
+            raise InvalidInput("Replace a result with either a result code or the totals, not both or neither.")
+        if code is not None:
+            result = self.check_result(code, correcting=True)
+            if (result.round, result.table) != (round_.number, table):
+                raise WrongTable(f"That code is for round {result.round}, table {result.table}, not round {round_.number}, table {table}.")
+            source = read_code(code)
+        else:
+            result = typed_result(self._state, round_, table, totals or (), roll_offs)
+            source = ""
+        self._push(ResultReplaced(round_.number, table, result_to_dict(result), source, reason.strip()))
+
+    def held_results(self) -> tuple[tuple[int, int, TableResult, TableResult | None], ...]:
+        """(round, table, held result, result counted now) for every conflict awaiting a choice."""
+        return tuple(
+            (round_.number, table, held.result, round_.results[table].result if table in round_.results else None)
+            for round_ in self._state.rounds
+            for table, items in sorted(round_.held.items())
+            for held in items
+        )
+
+    def settle_held(self, table: int, take: bool, reason: str, index: int = 0) -> None:
+        """Choose between the counted result and a held one (``take=True``: the held one counts)."""
+        round_ = self._open_round()
+        self._need_reason(reason)
+        items = round_.held.get(table, [])
+        if not 0 <= index < len(items):
+            raise IllegalAction(f"Round {round_.number}, table {table} has no held result number {index + 1}.")
+        self._push(HeldResultSettled(round_.number, table, index, take, reason.strip()))
+
+    def missing_tables(self) -> tuple[int, ...]:
+        """Tables of the current round still without a result."""
+        if not self.round_open:
+            return ()
+        round_ = self._state.rounds[-1]
+        return tuple(table for table in range(1, len(round_.tables) + 1) if table not in round_.results)
+
+    def results(self, round_number: int | None = None) -> dict[int, TableResult]:
+        round_ = self._round(round_number)
+        return {table: recorded.result for table, recorded in sorted(round_.results.items())}
+
+    def corrections(self) -> tuple[Correction, ...]:
+        return tuple(item for round_ in self._state.rounds for item in round_.corrections)
+
+    # -- cuts and roll-offs --------------------------------------------------------------
+
+    def pending_roll_offs(self, round_number: int | None = None) -> tuple[RollOffNeeded, ...]:
+        """Ties at the cut that block the round from closing (only once every table has a result)."""
+        return cut_of(self._state, self._round(round_number))[1]
+
+    def record_roll_off(self, table: int, faces: Mapping[int, int]) -> None:
+        """The die each tied player threw at a cut (``table`` 0: a tie over all tables)."""
+        round_ = self._open_round()
+        for number, face in faces.items():
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+                raise InvalidInput(f"{face!r} for player {number} is not a die face: a die shows 1 to 6.")
+        needed = [item for item in cut_of(self._state, round_)[1] if item.table == table]
+        if not any(set(item.numbers) == set(faces) for item in needed):
+            if not needed:
+                where = "over all tables" if table == 0 else f"at table {table}"
+                raise IllegalAction(f"Round {round_.number} has no tie to roll off {where}.")
+            wanted = " or ".join(", ".join(map(str, item.numbers)) for item in needed)
+            raise IllegalAction(
+                f"The roll-off must be thrown by players {wanted} (all still tied, and only them), "
+                f"not {', '.join(map(str, sorted(faces)))}."
+            )
+        self._push(RollOffRecorded(round_.number, table, tuple(sorted(faces.items()))))
+
+    def close_round(self) -> tuple[int, ...]:
+        """Apply the cut and record who goes on (the champion, after the final)."""
+        round_ = self._open_round()
+        missing = self.missing_tables()
+        if missing:
+            raise IllegalAction(f"Round {round_.number} waits for the results of table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
+        if round_.held:
+            tables = ", ".join(map(str, sorted(round_.held)))
+            raise IllegalAction(f"Round {round_.number} has held results for table {tables}: choose which counts first.")
+        advancing, pending = cut_of(self._state, round_)
+        if pending:
+            raise IllegalAction("Nothing goes on while a tie is open. " + " ".join(item.describe() for item in pending))
+        self._push(RoundClosed(round_.number, advancing))
+        return advancing
+
+    def flags(self) -> tuple[Flag, ...]:
+        """What rests on results corrected after their round closed: shown, never rewritten."""
+        return flags(self._state)
+
+    # -- standings, lookup, prize ---------------------------------------------------------
+
+    def standings(self) -> tuple[StandingRow, ...]:
+        """Everyone, best first: furthest round reached, then place in it, then the rounds before."""
+        return standings(self._state)
+
+    def lookup(self, query: str | int) -> tuple[PlayerLookup, ...]:
+        """Find players by number or by part of their name: table, seat and standing."""
+        return lookup(self._state, query)
+
+    def award_prize(self, amount: int, currency: str = "$", split: Mapping[int, int] | None = None, note: str = "") -> Prize:
+        """Record the prize with the champion; ``split``: what each finalist agreed to take."""
+        champion = self.champion
+        if champion is None:
+            raise IllegalAction("There is no champion yet: the prize is recorded after the final.")
+        if self._state.prize is not None:
+            raise IllegalAction("The prize is already recorded: undo to change it.")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise InvalidInput(f"{amount!r} is not a prize amount: a whole amount above 0.")
+        shares = dict(split or {champion: amount})
+        finalists = set(self._state.rounds[-1].tables[0])
+        strangers = sorted(set(shares) - finalists)
+        if strangers:
+            raise IllegalAction(f"Players {', '.join(map(str, strangers))} did not play the final: only finalists share the prize.")
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in shares.values()):
+            raise InvalidInput(f"Shares {shares!r} must be whole amounts, 0 or more.")
+        if sum(shares.values()) != amount:
+            raise IllegalAction(f"The shares add up to {sum(shares.values()):,}, not the prize of {amount:,}.")
+        self._push(PrizeAwarded(amount, currency.strip() or "$", tuple(sorted(shares.items())), note.strip()))
+        assert self._state.prize is not None
+        return self._state.prize
+
+    @property
+    def prize(self) -> Prize | None:
+        return self._state.prize
+
+    # -- exports -------------------------------------------------------------------------
+
+    def standings_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        names = [self.format.round_name(r.number, r.spec_index) for r in self._state.rounds]
+        writer.writerow(["Rank", "Number", "Name", "Status", *names])
+        for row in self.standings():
+            writer.writerow([row.rank, row.number, row.name, row.status, *("" if t is None else t for t in row.totals)])
+        return out.getvalue()
+
+    def results_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["Round", "Table", "Seat", "Number", "Name", "Total", "Place", "Source", "Status", "Reason"])
+        for round_ in self._state.rounds:
+            for table in range(1, len(round_.tables) + 1):
+                entries = [("counted", round_.results[table])] if table in round_.results else []
+                entries += [("held", held) for held in round_.held.get(table, [])]
+                for status, recorded in entries:
+                    result = recorded.result
+                    for seat, (n, total, place) in enumerate(zip(result.numbers, result.totals, result.places), 1):
+                        writer.writerow([
+                            round_.number, table, seat, n, self._state.players[n].name, total, place,
+                            "code" if recorded.code else "entered", status, recorded.reason,
+                        ])
+        return out.getvalue()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _round(self, number: int | None) -> RoundState:
+        rounds = self._state.rounds
+        if not rounds:
+            raise IllegalAction("No round has been drawn yet.")
+        if number is None:
+            return rounds[-1]
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(rounds):
+            raise InvalidInput(f"There is no round {number!r}: rounds 1 to {len(rounds)} have been drawn.")
+        return rounds[number - 1]
+
+    def _open_round(self) -> RoundState:
+        if not self.round_open:
+            raise IllegalAction("No round is being played now: draw the next round first.")
+        return self._state.rounds[-1]
+
+    def _summary(self, result: TableResult) -> str:
+        order = sorted(zip(result.places, result.numbers, result.totals))
+        return ", ".join(f"{place}. {self._state.players[n].name} {total:,}" for place, n, total in order)
+
+    @staticmethod
+    def _need_reason(reason: str) -> None:
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("Give a reason: corrections are kept with their reason.")

@@ -1,0 +1,269 @@
+"""Who goes on, who stands where, and what a late correction would have changed.
+
+A cut walks the ranking (:mod:`engine.ranking`) of a round's totals, over all tables or
+table by table, and stops at a tie it cannot split: nothing advances on a silent tie,
+the organizer records a roll-off first. The standings rank everyone by the furthest
+round reached, then their place in it, then the rounds before.
+
+Only the organizer's roll-offs rank a cut over all tables: a table's roll-off settled
+that table's win, not its place in the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InvalidInput
+from engine.ranking import rank_blocks
+from engine.tournament.state import RoundState, TournamentState
+
+__all__ = ["RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "flags", "lookup"]
+
+
+@dataclass(frozen=True)
+class RollOffNeeded:
+    """A tie at a cut: these players throw one die each before anyone goes on."""
+
+    round: int
+    table: int
+    """0: a tie over all tables (best N totals)."""
+    numbers: tuple[int, ...]
+    total: int
+    places: tuple[int, int]
+    """First and last place the tied players are competing for."""
+
+    def describe(self) -> str:
+        where = "over all tables" if self.table == 0 else f"at table {self.table}"
+        first, last = self.places
+        return (
+            f"Round {self.round}: players {', '.join(map(str, self.numbers))} are tied on {self.total:,} {where} "
+            f"for places {first} to {last}: record their roll-off."
+        )
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something recorded earlier rests on a result that was corrected since."""
+
+    round: int
+    table: int
+    message: str
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    number: int
+    name: str
+    status: str
+    totals: tuple[int | None, ...]
+    """Each round's total, None where the player did not play or has no result yet."""
+    round: int
+    """The last round the player was seated in (0: none yet)."""
+
+
+@dataclass(frozen=True)
+class PlayerLookup:
+    """A player found by name or number: where they sit now and how they stand."""
+
+    number: int
+    name: str
+    status: str
+    round: int
+    table: int | None
+    seat: int | None
+    """From 1, in playing order."""
+    rank: int
+
+
+Cutting = tuple[tuple[int, ...], tuple[RollOffNeeded, ...]]
+"""(who goes on, the ties that stop the cut)."""
+
+
+# -- cuts --------------------------------------------------------------------------------
+
+
+def cut_of(state: TournamentState, round_: RoundState) -> Cutting:
+    """Who goes on from ``round_`` and the roll-offs still needed (nothing until every table has a result)."""
+    return state.cached(f"cut{round_.number}", lambda: _cut(round_))
+
+
+def _cut(round_: RoundState) -> Cutting:
+    if not round_.complete:
+        return (), ()
+    cut = round_.cut
+    advancing: list[int] = []
+    pending: list[RollOffNeeded] = []
+    if cut.kind == "overall":
+        totals = _field_totals(round_)
+        _walk(round_, 0, rank_blocks(totals, round_.roll_offs.get(0, [])), totals, cut.count, advancing, pending)
+    else:
+        for table in range(1, len(round_.tables) + 1):
+            result = round_.results[table].result
+            totals = result.totals_by_number
+            blocks = rank_blocks(totals, list(result.roll_offs_by_number) + round_.roll_offs.get(table, []))
+            _walk(round_, table, blocks, totals, cut.count, advancing, pending)
+    return tuple(advancing), tuple(pending)
+
+
+def _field_totals(round_: RoundState) -> dict[int, int]:
+    return {n: t for recorded in round_.results.values() for n, t in recorded.result.totals_by_number.items()}
+
+
+def _walk(
+    round_: RoundState, table: int, blocks: list[list[int]], totals: Mapping[int, int], count: int,
+    advancing: list[int], pending: list[RollOffNeeded],
+) -> None:
+    """Take blocks best first until ``count`` are in; a block across the line needs a roll-off."""
+    taken = 0
+    for block in blocks:
+        if taken >= count:
+            return
+        if taken + len(block) > count:
+            pending.append(
+                RollOffNeeded(round_.number, table, tuple(sorted(block)), totals[block[0]], (taken + 1, taken + len(block)))
+            )
+            return
+        advancing.extend(block)
+        taken += len(block)
+
+
+# -- standings ---------------------------------------------------------------------------
+
+
+def standings(state: TournamentState) -> tuple[StandingRow, ...]:
+    """Everyone, best first: furthest round reached, then place in it, then the rounds before."""
+    return state.cached("standings", lambda: _standings(state))
+
+
+def _standings(state: TournamentState) -> tuple[StandingRow, ...]:
+    keys_by_round = [_round_keys(round_) for round_ in state.rounds]
+    reached: dict[int, int] = {}
+    for round_ in state.rounds:
+        for table in round_.tables:
+            for n in table:
+                reached[n] = round_.number
+    champion = state.champion
+    rows: list[tuple[tuple[Any, ...], int]] = []
+    for number in state.players:
+        last = reached.get(number, 0)
+        key: tuple[Any, ...] = (-last,) + tuple(keys_by_round[r - 1].get(number, (2,)) for r in range(last, 0, -1))
+        rows.append((key, number))
+    rows.sort()
+    out: list[StandingRow] = []
+    previous: tuple[Any, ...] | None = None
+    rank = 0
+    for index, (key, number) in enumerate(rows):
+        if key != previous:
+            rank, previous = index + 1, key
+        last = reached.get(number, 0)
+        totals = tuple(_total(round_, number) for round_ in state.rounds)
+        out.append(StandingRow(rank, number, state.players[number].name, _status(state, number, last, champion), totals, last))
+    return tuple(out)
+
+
+def _total(round_: RoundState, number: int) -> int | None:
+    seat = round_.seats.get(number)
+    recorded = round_.results.get(seat[0]) if seat else None
+    return recorded.result.totals_by_number.get(number) if recorded else None
+
+
+def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
+    """Sort key of each player within a round: (has no result, position, -total)."""
+    keys: dict[int, tuple[int, int, int]] = {}
+    if round_.cut.kind == "overall":
+        totals = _field_totals(round_)
+        try:
+            blocks = rank_blocks(totals, round_.roll_offs.get(0, []))
+        except InvalidInput:
+            blocks = rank_blocks(totals, [])
+        for position, block in enumerate(blocks):
+            for n in block:
+                keys[n] = (0, position, -totals[n])
+        return keys
+    for table, recorded in round_.results.items():
+        totals = recorded.result.totals_by_number
+        try:
+            blocks = rank_blocks(totals, list(recorded.result.roll_offs_by_number) + round_.roll_offs.get(table, []))
+        except InvalidInput:
+            blocks = rank_blocks(totals, [])
+        done = 0
+        for block in blocks:
+            for n in block:
+                keys[n] = (0, done + 1, -totals[n])
+            done += len(block)
+    return keys
+
+
+def _status(state: TournamentState, number: int, last: int, champion: int | None) -> str:
+    player = state.players[number]
+    if number == champion:
+        return "champion"
+    if player.withdrawn:
+        return "withdrawn"
+    if last == 0:
+        return "checked in" if player.checked_in else ("not checked in" if state.rounds else "signed up")
+    round_ = state.rounds[last - 1]
+    if round_.advancing is None:
+        return f"playing {state.format.round_name(last, round_.spec_index).lower()}"
+    if number in round_.advancing:
+        return f"through to round {last + 1}"
+    return f"out in {state.format.round_name(last, round_.spec_index).lower()}"
+
+
+def lookup(state: TournamentState, query: str | int) -> tuple[PlayerLookup, ...]:
+    """Find players by number or by part of their name: table, seat and standing."""
+    text = str(query).strip()
+    if not text:
+        raise InvalidInput("Type a player's number or part of their name.")
+    if text.lstrip("#").isdigit():
+        numbers = [int(text.lstrip("#"))] if int(text.lstrip("#")) in state.players else []
+    else:
+        wanted = text.casefold()
+        numbers = [n for n, p in sorted(state.players.items()) if wanted in p.name.casefold()]
+    rows = {row.number: row for row in standings(state)}
+    found: list[PlayerLookup] = []
+    for number in numbers:
+        row = rows[number]
+        table = seat = None
+        if row.round:
+            position = state.rounds[row.round - 1].seats.get(number)
+            if position is not None:
+                table, seat = position
+        found.append(PlayerLookup(number, row.name, row.status, row.round, table, seat, row.rank))
+    return tuple(found)
+
+
+# -- corrections after a cut -------------------------------------------------------------
+
+
+def flags(state: TournamentState) -> tuple[Flag, ...]:
+    """What rests on results corrected after their round closed: shown, never rewritten."""
+    out: list[Flag] = []
+    for round_ in state.rounds:
+        late = [item for item in round_.corrections if item.after_close]
+        if not late or round_.advancing is None:
+            continue
+        now, pending = _cut(round_)
+        later = f"; round {round_.number + 1}'s seating was drawn from the cut as recorded" if len(state.rounds) > round_.number else ""
+        for item in late:
+            if not round_.complete:
+                effect = "the round now lacks a result, so its cut cannot be checked"
+            elif pending:
+                effect = "the cut now has an open tie (" + "; ".join(p.describe() for p in pending) + ")"
+            elif set(now) != set(round_.advancing):
+                gone = sorted(set(round_.advancing) - set(now))
+                new = sorted(set(now) - set(round_.advancing))
+                effect = f"the cut would now differ: {', '.join(map(str, new))} instead of {', '.join(map(str, gone))}"
+            else:
+                effect = "the cut is unchanged, standings changed"
+            out.append(
+                Flag(
+                    round_.number, item.table,
+                    f"Round {round_.number}, table {item.table}: result {item.kind} after the cut "
+                    f"({item.reason}): {effect}{later}.",
+                )
+            )
+    return tuple(out)
