@@ -11,6 +11,7 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.seating`: the reproducible seat draw;
 * :mod:`~engine.tournament.checks`: whether a result may count;
 * :mod:`~engine.tournament.standings`: cuts, standings, flags;
+* :mod:`~engine.tournament.exports`: standings and results as CSV;
 * :mod:`~engine.tournament.facade`: :class:`Tournament`, the organizer's actions.
 
 >>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))

@@ -9,8 +9,6 @@ organizer's screens ask; the pieces are in the modules beside it.
 
 from __future__ import annotations
 
-import csv
-import io
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
@@ -41,6 +39,7 @@ from engine.tournament.events import (
     event_to_dict,
     result_to_dict,
 )
+from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, standings
@@ -553,30 +552,12 @@ class Tournament:
     # -- exports -------------------------------------------------------------------------
 
     def standings_csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        names = [self.format.round_name(r.number, r.spec_index) for r in self._state.rounds]
-        writer.writerow(["Rank", "Number", "Name", "Status", *names])
-        for row in self.standings():
-            writer.writerow([row.rank, row.number, row.name, row.status, *("" if t is None else t for t in row.totals)])
-        return out.getvalue()
+        """The standings as CSV: rank, number, name, status and each round's total."""
+        return standings_csv(self._state)
 
     def results_csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["Round", "Table", "Seat", "Number", "Name", "Total", "Place", "Source", "Status", "Reason"])
-        for round_ in self._state.rounds:
-            for table in range(1, len(round_.tables) + 1):
-                entries = [("counted", round_.results[table])] if table in round_.results else []
-                entries += [("held", held) for held in round_.held.get(table, [])]
-                for status, recorded in entries:
-                    result = recorded.result
-                    for seat, (n, total, place) in enumerate(zip(result.numbers, result.totals, result.places), 1):
-                        writer.writerow([
-                            round_.number, table, seat, n, self._state.players[n].name, total, place,
-                            "code" if recorded.code else "entered", status, recorded.reason,
-                        ])
-        return out.getvalue()
+        """Every result counted or held, one row per seat, with where it came from."""
+        return results_csv(self._state)
 
     # -- helpers -------------------------------------------------------------------------
 

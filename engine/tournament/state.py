@@ -104,12 +104,11 @@ class RoundState:
     advancing: tuple[int, ...] | None = None
     rules_switched: str | None = None
     corrections: list[Correction] = field(default_factory=list)
+    seats: dict[int, tuple[int, int]] = field(init=False, repr=False)
+    """(table, seat) of each player, both from 1."""
 
     def __post_init__(self) -> None:
-        self.seats: dict[int, tuple[int, int]] = {
-            n: (t, s) for t, table in enumerate(self.tables, 1) for s, n in enumerate(table, 1)
-        }
-        """(table, seat) of each player, both from 1."""
+        self.seats = {n: (t, s) for t, table in enumerate(self.tables, 1) for s, n in enumerate(table, 1)}
 
     @property
     def closed(self) -> bool:
