@@ -19,14 +19,13 @@ from engine import (
     Tournament,
     TournamentFormat,
 )
-from tests.app_driver import run
 from tests.flet_harness import FletHarness
 from tests.test_organizer import (
+    Desk,
     drawn_event,
     import_typed,
     new_event,
     notice,
-    organizer_of,
     signed_code,
 )
 
@@ -151,7 +150,9 @@ def test_a_paper_result_needs_whole_totals_and_a_reason_and_is_kept_with_the_rea
 # -- the screens ----------------------------------------------------------------------------------
 
 
-def test_the_new_event_form_edits_the_format_with_the_plan_shown_live_and_creates_the_event_in_it(data_dir):
+def test_the_new_event_form_edits_the_format_with_the_plan_shown_live_and_creates_the_event_in_it():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
         await ui.click("organize")
         assert plan_lines(ui) == HOUSE_PLAN
@@ -184,21 +185,24 @@ def test_the_new_event_form_edits_the_format_with_the_plan_shown_live_and_create
         assert ui.unlabelled_controls() == []
         await ui.type_text("event-name", "Harbour cup")
         await ui.click("create-event")
-        t = organizer_of(ui).open_tournament
+        desk.tournament_id = ui.page.route.split("/")[2]
+        t = await desk.now()
         assert t.format == TournamentFormat("Own format", 24, (
             RoundSpec("house", Cut.per_table(2), 6),
             RoundSpec("official", Cut.table_winners()),
             RoundSpec("house", Cut.final()),
         ))
-        stored = await organizer_of(ui).store.load(COLLECTION, organizer_of(ui).tournament_id or "")
+        stored = await desk.store.load(COLLECTION, desk.tournament_id)
         assert stored is not None and Tournament.from_events(stored["events"]).format == t.format
         await ui.navigate("/organizer")
         assert plan_lines(ui) == HOUSE_PLAN  # the next new event starts from the house tournament again
 
-    run(test)
+    desk.run(test)
 
 
-def test_an_impossible_format_shows_the_engines_message_and_creating_it_changes_nothing(data_dir):
+def test_an_impossible_format_shows_the_engines_message_and_creating_it_changes_nothing():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
         await ui.click("organize")
         await ui.click("fmt-remove-1")
@@ -209,7 +213,7 @@ def test_an_impossible_format_shows_the_engines_message_and_creating_it_changes_
         await ui.type_text("event-name", "Harbour cup")
         await ui.click("create-event")
         assert notice(ui) == message
-        assert await organizer_of(ui).summaries() == [] and ui.page.route == "/organizer"
+        assert await Organizer(desk.store).summaries() == [] and ui.page.route == "/organizer"
         await ui.click("fmt-add-round")  # like round 1: 32 of 40 go on, and 8 table winners are still too many
         await ui.set_value("fmt-cut-1", "winners", event="select")
         assert ui.text_of("fmt-error") == (
@@ -222,13 +226,15 @@ def test_an_impossible_format_shows_the_engines_message_and_creating_it_changes_
         assert ui.exists("fmt-remove-3") and ui.find("fmt-cut-3").value == "winners"
         assert plan_lines(ui) == HOUSE_PLAN  # 4 players are left after round 3: the final comes at once
 
-    run(test)
+    desk.run(test)
 
 
-def test_the_format_stays_editable_on_the_event_page_until_round_1_is_drawn(data_dir):
+def test_the_format_stays_editable_on_the_event_page_until_round_1_is_drawn():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await new_event(ui, [f"Player {n}" for n in range(1, 11)])
-        await ui.navigate(f"/organizer/{organizer_of(ui).tournament_id}")
+        await new_event(ui, desk, [f"Player {n}" for n in range(1, 11)])
+        await ui.navigate(desk.route())
         assert ui.unlabelled_controls() == []
         assert plan_lines(ui, "now")[0] == (
             "Round 1: 10 players, 1 table of 4 and 2 tables of 3, house rules; the 8 best totals over all tables go on.")
@@ -236,10 +242,10 @@ def test_the_format_stays_editable_on_the_event_page_until_round_1_is_drawn(data
         assert ui.text_of("fmt-error") == (
             "Not possible: 10 players are signed up: a cap of 8 would leave 2 without a seat (withdraw players "
             "first, or keep a higher cap).")
-        events = t.events
+        events = (await desk.now()).events
         await ui.click("fmt-save")
         assert notice(ui).startswith("10 players are signed up: a cap of 8")
-        assert t.events == events
+        assert (await desk.now()).events == events
         await ui.type_text("fmt-cap", "16")
         await ui.set_value("fmt-cut-0", "winners", event="select")
         await ui.click("fmt-remove-1")
@@ -249,25 +255,52 @@ def test_the_format_stays_editable_on_the_event_page_until_round_1_is_drawn(data
         ]
         await ui.click("fmt-save")
         assert notice(ui) == "Format saved: Own format."
+        t = await desk.now()
         assert t.format.cap == 16 and t.format.rounds[0].cut == Cut.table_winners()
         assert ui.text_of("event-line") == f"Event code {t.event_id} · Own format · at most 16 players"
         assert ui.text_of("plan-1") == (
             "Round 1: 10 players, 1 table of 4 and 2 tables of 3, house rules; each table's winner goes on.")
         await ui.click("fmt-save")
         assert notice(ui) == "The format is unchanged."
+        await ui.type_text("fmt-cap", "20")
+        await ui.click("fmt-revert")
+        assert notice(ui) == "Edits dropped: the event's format is shown again."
+        assert ui.find("fmt-cap").value == "16"
         await ui.click("organizer-undo")
-        assert t.format == TournamentFormat("House tournament", 40, TournamentFormat.house().rounds)
-        await ui.navigate(f"/organizer/{organizer_of(ui).tournament_id}/seating")
+        assert (await desk.now()).format == TournamentFormat("House tournament", 40, TournamentFormat.house().rounds)
+        await ui.navigate(desk.route("seating"))
         await ui.click("draw-seats")
-        await ui.navigate(f"/organizer/{organizer_of(ui).tournament_id}")
+        await ui.navigate(desk.route())
         assert not ui.exists("fmt-save") and not ui.exists("fmt-plan")
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_lost_tables_paper_totals_are_checked_and_counted_as_entered_by_hand_with_the_reason(data_dir):
+def test_the_address_for_result_links_must_be_a_web_address_and_goes_into_new_setup_codes():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, 7)  # tables of 4 and 3
+        await new_event(ui, desk, ["Ann", "Bob"])
+        await ui.navigate(desk.route())
+        await ui.type_text("link-base", "192.168.1.20:8550")
+        await ui.click("save-link-base")
+        assert notice(ui) == "'192.168.1.20:8550' is not an address: it starts with http:// or https://."
+        await ui.type_text("link-base", "http://192.168.1.20:8550/")
+        await ui.click("save-link-base")
+        assert notice(ui) == "Saved: new setup codes carry this address."
+        assert (await desk.organizer()).link_base == "http://192.168.1.20:8550"
+        await ui.type_text("link-base", "")
+        await ui.click("save-link-base")
+        assert notice(ui) == "Saved: result codes will be plain codes, without a link."
+
+    desk.run(test)
+
+
+def test_a_lost_tables_paper_totals_are_checked_and_counted_as_entered_by_hand_with_the_reason():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 7)  # tables of 4 and 3
         await ui.click("nav-results")
         assert ui.unlabelled_controls() == []
         await ui.set_value("paper-table", "2", event="select")
@@ -282,7 +315,7 @@ def test_a_lost_tables_paper_totals_are_checked_and_counted_as_entered_by_hand_w
         await ui.type_text("paper-total-2", "9,960")
         await ui.click("record-paper")
         assert notice(ui) == f"Round 1, table 2: player {numbers[1]} has 9,960, which is not a multiple of 50: every Farkle score is."
-        assert t.results() == {}
+        assert (await desk.now()).results() == {}
         await ui.type_text("paper-total-2", "9,950")
         await ui.click("record-paper")
         assert notice(ui) == (
@@ -293,34 +326,37 @@ def test_a_lost_tables_paper_totals_are_checked_and_counted_as_entered_by_hand_w
         assert ui.find("paper-reason").value == ""
         await import_typed(ui, signed_code(t, 1, (10_000, 5_000, 2_000, 0)))
         assert not ui.exists("record-paper") and "entered by hand" not in ui.text_of("arrived-1")
-        rows = list(csv.reader(io.StringIO(t.results_csv())))
+        rows = list(csv.reader(io.StringIO((await desk.now()).results_csv())))
         by_table = {row[1]: row[7:] for row in rows[1:]}
         assert by_table["2"] == ["entered", "counted", "tablet dropped, table kept a paper sheet"]
         assert by_table["1"] == ["code", "counted", ""]
 
-    run(test)
+    desk.run(test)
 
 
-def test_a_paper_tie_for_a_tables_win_waits_for_the_organizers_roll_off_before_the_cut(data_dir):
+def test_a_paper_tie_for_a_tables_win_waits_for_the_organizers_roll_off_before_the_cut():
+    desk = Desk()
+
     async def test(ui: FletHarness) -> None:
-        t = await new_event(ui, [f"Player {n}" for n in range(1, 7)])
+        await new_event(ui, desk, [f"Player {n}" for n in range(1, 7)])
         draft = FormatDraft.house()
         draft.cap = "8"
         for _ in range(2):
             draft.remove_round(1)
         draft.set_cut(0, "winners")  # 2 tables of 3, each table's winner goes to the final
-        assert await organizer_of(ui).change_format(draft) is True
+        assert await (await desk.organizer()).change_format(draft) is True  # on another screen: seating reads it
         await ui.click("nav-seating")
         await ui.type_text("draw-seed", "2")
         await ui.click("draw-seats")
         await ui.click("nav-results")
+        t = await desk.now()
         first, second, _ = t.seating()[0]
         for seat, total in enumerate(["10,000", "10,000", "600"], 1):
             await ui.type_text(f"paper-total-{seat}", total)
         await ui.type_text("paper-reason", "score sheet")
         await ui.click("record-paper")
         assert notice(ui).startswith("Round 1, table 1: result entered by hand (1. ")
-        assert t.results()[1].places == (1, 1, 3)
+        assert (await desk.now()).results()[1].places == (1, 1, 3)
         await import_typed(ui, signed_code(t, 2, (10_000, 5_000, 0)))
         tied = sorted((first, second))
         assert ui.text_of("roll-off-1") == (
@@ -333,6 +369,7 @@ def test_a_paper_tie_for_a_tables_win_waits_for_the_organizers_roll_off_before_t
         await ui.click("record-roll-off-1")
         await ui.click("close-round")
         assert notice(ui) == "Round 1 closed: 2 go on. Draw the next round on the Seating page."
-        assert second in (t.round_advancing(1) or ()) and first not in (t.round_advancing(1) or ())
+        advancing = (await desk.now()).round_advancing(1) or ()
+        assert second in advancing and first not in advancing
 
-    run(test)
+    desk.run(test)

@@ -1,11 +1,15 @@
-"""The table's device in a tournament: open the game from a setup code, hand back a result code."""
+"""The table's device in a tournament: open the game from a setup code, hand back a result code.
+
+The app runs over a store the test holds too: the test plays the table's game with the
+engine through a :class:`Scorekeeper` of its own and saves it, as another screen would.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import io
-import json
 import random
-from pathlib import Path
+from typing import Any
 
 import pytest
 import zxingcpp
@@ -13,11 +17,26 @@ from PIL import Image
 
 import flet as ft
 from app.qr import qr_image, read_qr_texts, scanner_available
-from app.tournament_table import result_qr_text
-from engine import Rules, Tournament, decode_result, read_code, safe_form, typing_form
-from tests.app_driver import app_of, run
+from app.scorekeeper import Scorekeeper
+from app.storage import MemoryStore
+from app.tournament_table import result_qr_text, signed_result, table_game_of, tournament_meta
+from engine import (
+    FarkleError,
+    Game,
+    Rules,
+    Tournament,
+    decode_result,
+    decode_setup,
+    read_code,
+    safe_form,
+    typing_form,
+)
+from tests.app_driver import run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
+from tests.test_organizer import BACK_CAMERA, FakeClock, camera_frame, camera_services, fake_clock
+
+__all__ = ["fake_clock"]  # the fixture, shared with the organizer's camera tests
 
 ORGANIZER = "http://192.168.1.20:8550"
 
@@ -37,7 +56,17 @@ async def join(ui: FletHarness, text: str) -> None:
     await ui.click("read-setup")
 
 
-def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order_and_rules(data_dir: Path):
+def game_id_of(ui: FletHarness) -> str:
+    assert ui.page.route.startswith("/game/"), ui.page.route
+    return ui.page.route.split("/")[2]
+
+
+async def stored_games(store: MemoryStore) -> dict[str, dict[str, Any]]:
+    return dict(await store.load_all("games"))
+
+
+def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order_and_rules():
+    store = MemoryStore()
     t, code = final_of_four()
     names = [t.player(n).name for n in t.seating()[0]]
 
@@ -51,17 +80,19 @@ def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order
                                    + ". When told, use Change rules") for text in ui.texts())
         assert ui.unlabelled_controls() == []
         await ui.click("start-tournament-game")
-        game = app_of(ui).keeper.game
+        keeper = Scorekeeper(store)
+        game = await keeper.open_game(game_id_of(ui))
         assert game is not None and list(game.players) == names and game.rules == Rules.preset("house")
         assert ui.text_of("turn-line") == f"{names[0]}'s turn · turn total 0 · six dice in hand"
-        assert app_of(ui).keeper.meta["title"] == "MAYOR-26 · Round 1 · Table 1"
-        stored = json.loads(next((data_dir / "games").glob("*.json")).read_text())
+        assert keeper.meta["title"] == "MAYOR-26 · Round 1 · Table 1"
+        stored = (await stored_games(store))[game_id_of(ui)]
         assert stored["tournament"]["setup"] == read_code(code) and stored["tournament"]["table"] == 1
 
-    run(test)
+    run(test, store=store)
 
 
-def test_a_damaged_setup_code_is_refused_with_the_reason_and_starts_nothing(data_dir: Path):
+def test_a_damaged_setup_code_is_refused_with_the_reason_and_starts_nothing():
+    store = MemoryStore()
     _, code = final_of_four()
     broken = safe_form(code)[:-2]
 
@@ -73,39 +104,69 @@ def test_a_damaged_setup_code_is_refused_with_the_reason_and_starts_nothing(data
         await ui.type_text("setup-code", "FR1-ABC")
         await ui.click("read-setup")
         assert ui.text_of("join-refusal") == "This is a table result code, not a table setup code."
-        assert not list((data_dir / "games").glob("*.json"))
+        await ui.type_text("setup-code", "  ")
+        await ui.click("read-setup")
+        assert ui.text_of("join-refusal") == "Type or paste the table's setup code first: it starts with FT1."
+        assert await stored_games(store) == {}
 
-    run(test)
+    run(test, store=store)
 
 
-def test_a_join_link_reads_the_code_and_a_second_join_offers_the_game_already_started(data_dir: Path):
+def test_a_join_link_reads_the_code_and_a_second_join_offers_the_game_already_started():
+    store = MemoryStore()
     _, code = final_of_four()
+    started: list[str] = []
 
     async def first(ui: FletHarness) -> None:
         assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert not ui.exists("join-existing")
         await ui.click("start-tournament-game")
-        assert ui.page.route.startswith("/game/")
+        started.append(game_id_of(ui))
 
-    run(first, route="/join/" + safe_form(code))
+    run(first, route="/join/" + safe_form(code), store=store)
 
     async def again(ui: FletHarness) -> None:
         assert ui.text_of("join-existing") == "This table's game is already on this device."
         await ui.click("open-existing")
-        assert ui.page.route.startswith("/game/")
-        assert len(list((data_dir / "games").glob("*.json"))) == 1
+        assert game_id_of(ui) == started[0]
+        assert list(await stored_games(store)) == started
 
-    run(again, route="/join/" + safe_form(code))
+    run(again, route="/join/" + safe_form(code), store=store)
 
 
-def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it(data_dir: Path):
+def test_the_setup_code_can_be_scanned_with_the_camera(fake_clock: FakeClock):
+    store = MemoryStore()
+    _, code = final_of_four()
+
+    async def test(ui: FletHarness) -> None:
+        await ui.click("join-table")
+        await ui.click("join-scan-start")
+        for _ in range(500):
+            if ui.exists("start-tournament-game"):
+                break
+            await asyncio.sleep(0.01)
+            await ui.settle()
+        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert read_code(ui.find("setup-code", ft.TextField).value or "") == read_code(code)
+
+    run(test, store=store, services=camera_services([BACK_CAMERA], [camera_frame(code)]))
+
+
+def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it():
+    store = MemoryStore()
     t, code = final_of_four()
 
     async def test(ui: FletHarness) -> None:
         await join(ui, code)
         await ui.click("start-tournament-game")
+        game_id = game_id_of(ui)
         assert not ui.exists("result-panel")
-        await app_of(ui).table.act(lambda game: play_game(game, random.Random(8)))
-        game = app_of(ui).keeper.game
+        table = Scorekeeper(store)  # the same table, played to the end on another screen
+        await table.open_game(game_id)
+        await table.act(lambda game: play_game(game, random.Random(8)) and None)
+        await ui.navigate("/")
+        await ui.navigate(f"/game/{game_id}")
+        game = table.game
         assert game is not None and game.is_over
         assert not ui.exists("rematch") and ui.exists("result-panel")
         typed = ui.text_of("result-code-text")
@@ -115,25 +176,60 @@ def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it
         assert read_code(scanned) == read_code(typed)
         assert ui.text_of("result-qr-version") == f"QR version {qr_image(scanned).version}"
         assert qr_image(scanned).version <= 10 and qr_image(scanned).alphanumeric
+        assert ui.text_of("result-link").startswith("Link: http://192.168.1.20:8550/import/FR1-")
         assert t.import_result(scanned).status == "accepted"
         assert t.import_result(typed).status == "duplicate"
         assert decode_result(typed).result.totals == tuple(game.scores)
         await ui.click("copy-result-code")
         assert ui.clipboard == safe_form(typed)
 
-    run(test)
+    run(test, store=store)
 
 
-def test_a_plain_game_shows_no_result_code(data_dir: Path):
+def test_a_plain_game_shows_no_result_code():
+    store = MemoryStore()
+
     async def test(ui: FletHarness) -> None:
         await ui.click("new-game")
         await ui.type_text("player-name-1", "Ann")
         await ui.type_text("player-name-2", "Bob")
         await ui.click("start-game")
-        await app_of(ui).table.act(lambda game: play_game(game, random.Random(2)))
+        game_id = game_id_of(ui)
+        table = Scorekeeper(store)
+        await table.open_game(game_id)
+        await table.act(lambda game: play_game(game, random.Random(2)) and None)
+        await ui.navigate("/")
+        await ui.navigate(f"/game/{game_id}")
         assert ui.exists("rematch") and not ui.exists("result-panel")
 
-    run(test)
+    run(test, store=store)
+
+
+def test_a_tables_result_is_signed_only_once_its_game_is_over_and_names_its_table():
+    t, code = final_of_four()
+    setup = decode_setup(code)
+    meta = tournament_meta(setup, typing_form(code))
+    assert meta["title"] == "MAYOR-26 · Round 1 · Table 1" and meta["tournament"]["setup"] == read_code(code)
+    game = Game(list(setup.names), setup.rules, 0)
+    with pytest.raises(FarkleError, match="not over"):
+        signed_result(game, meta["tournament"])
+    play_game(game, random.Random(4))
+    result = signed_result(game, meta["tournament"])
+    assert result.title == "MAYOR-26 · Round 1 · Table 1" and result.link is not None
+    assert t.import_result(result.safe).status == "accepted"
+
+
+def test_the_game_already_started_from_a_setup_code_is_found_in_any_of_its_forms():
+    async def test() -> None:
+        store = MemoryStore()
+        _, code = final_of_four()
+        assert await table_game_of(store, code) is None
+        setup = decode_setup(code)
+        keeper = Scorekeeper(store)
+        game_id = await keeper.start_game(list(setup.names), setup.rules, meta=tournament_meta(setup, code))
+        assert await table_game_of(store, typing_form(code).lower()) == game_id
+
+    asyncio.run(test())
 
 
 def test_the_result_qr_holds_a_plain_code_without_an_address_and_an_alphanumeric_link_with_one():
