@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from engine import Game, IllegalAction, InvalidInput, Rules
+import engine.game
+from engine import Game, IllegalAction, InvalidInput, Rules, bank_refusal
 
 HOUSE = Rules.preset("house")
 PROGRESSIVE = Rules.preset("progressive")
@@ -375,7 +376,9 @@ def test_a_keep_preview_shows_points_and_bank_refusal_without_recording():
     events = game.events
     preview = game.preview_keep("3 3 3 1 5")
     assert (preview.turn_points, preview.dice_in_hand) == (450, 1)
-    from engine.game import bank_refusal
-
     assert "450 is not enough" in bank_refusal(preview)
     assert game.events == events and game.turn_points == 0
+
+
+def test_the_bank_refusal_of_any_state_is_public_and_stays_where_it_was() -> None:
+    assert "bank_refusal" in engine.__all__ and bank_refusal is engine.game.bank_refusal
