@@ -26,7 +26,7 @@ from engine import TableResult, Tournament
 
 __all__ = [
     "Desk", "Notice", "EventState", "PAGES", "desk_of", "use_model", "use_event", "event_view", "text_field",
-    "not_found_view",
+    "notices", "nav_row", "waiting_view", "not_found_view",
 ]
 
 ModelT = TypeVar("ModelT")
