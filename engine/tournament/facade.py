@@ -271,7 +271,8 @@ class Tournament:
             seed = secrets.randbelow(2**32)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise InvalidInput(f"{seed!r} is not a draw seed: a whole number, 0 or more.")
-        tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, self._spread_from(plan.number, plan.spec_index))
+        before = self._spread_from(plan.number, plan.spec_index)
+        tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, before)
         self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, (plan.cut.kind, plan.cut.count)))
         return tables
 

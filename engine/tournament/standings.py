@@ -160,7 +160,8 @@ def _standings(state: TournamentState) -> tuple[StandingRow, ...]:
             rank, previous = index + 1, key
         last = reached.get(number, 0)
         totals = tuple(_total(round_, number) for round_ in state.rounds)
-        out.append(StandingRow(rank, number, state.players[number].name, _status(state, number, last, champion), totals, last))
+        status = _status(state, number, last, champion)
+        out.append(StandingRow(rank, number, state.players[number].name, status, totals, last))
     return tuple(out)
 
 

@@ -258,7 +258,10 @@ class TournamentState:
         elif 0 <= event.spec_index < len(self.format.rounds):
             spec_index = event.spec_index
         else:
-            raise InvalidInput(f"The draw of round {event.round} names round {event.spec_index} of the format, which has none such.")
+            raise InvalidInput(
+                f"The draw of round {event.round} names round {event.spec_index} of the format, "
+                f"which has rounds 0 to {len(self.format.rounds) - 1}: the log is damaged."
+            )
         players = sum(len(table) for table in event.tables)
         cut = self.format.scaled_cut(spec_index, players) if event.cut is None else Cut.from_list(event.cut)
         if len(self.rounds) >= event.round:
