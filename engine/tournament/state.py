@@ -3,8 +3,9 @@
 ``apply`` trusts the event: the checks were made when the organizer's action was
 recorded (:mod:`engine.tournament.facade`), so replaying a log never refuses what was
 allowed then. It reads nothing but the state and the event: a seat draw carries its
-tables, its round of the format and its cut. Logs from before draws kept the last two
-ask the planner, as the engine of their day did, and replay as they always have.
+tables, its round of the format and its cut, and a format read from the log is not
+checked again by today's planner. Logs from before draws kept their round and cut ask
+the planner for them, as the engine of their day did, and replay as they always have.
 
 >>> from engine.tournament.events import PlayerSignedUp, TournamentCreated
 >>> state = replay([TournamentCreated("Cup", "CUP-1", "00" * 16, TournamentFormat.house().to_dict()),
