@@ -540,6 +540,15 @@ class Game:
         self._events.pop()
         self._states.pop()
 
+    def redo(self, event: dict[str, Any]) -> None:
+        """Play an event again from its dict (as :attr:`events` gives it): redo after undo.
+
+        Refused like the action itself if it no longer fits the game.
+        """
+        if event.get("type") == "started":
+            raise IllegalAction("A game starts only once: its start cannot be played again.")
+        self._push(event_from_dict(event))
+
     def _push(self, event: Event) -> None:
         state = apply(self._states[-1], event)
         self._events.append(event)
