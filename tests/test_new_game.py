@@ -14,7 +14,7 @@ from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore, StorageFullError, Store, StoreWriteError
 from app.views.new_game import NAME_LONGEST, NewGameState, parse_number
 from engine import Game, InvalidInput, Rules
-from tests.app_driver import run, start_game
+from tests.app_driver import run
 from tests.flet_harness import FletHarness
 
 

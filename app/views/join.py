@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from app.context import Services, use_services
+from app.context import Services, use_model, use_services
 from app.tournament_table import table_game_of, table_title, tournament_meta
 from app.views.scanner import CameraScan, ScanOutcome
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
@@ -24,7 +23,6 @@ from engine import FarkleError, TableSetup, decode_setup
 
 __all__ = ["JoinScreen", "JoinPage", "JoinState"]
 
-ModelT = TypeVar("ModelT")
 
 
 @dataclass
@@ -75,10 +73,6 @@ class JoinState(ft.Observable):
             await services.navigate(f"/game/{self.existing}")
 
 
-def _use_model(factory: Callable[[], ModelT]) -> ModelT:
-    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it)."""
-    model, _ = ft.use_state(cast(Any, factory))
-    return cast(ModelT, model)
 
 
 def JoinScreen(payload: str, *, key: str | None = None) -> ft.View:
@@ -90,7 +84,7 @@ def JoinScreen(payload: str, *, key: str | None = None) -> ft.View:
 @ft.component
 def JoinPage(payload: str) -> ft.View:
     services = use_services()
-    join = _use_model(JoinState)
+    join = use_model(JoinState)
 
     async def read_link() -> None:
         if payload.strip():

@@ -20,9 +20,11 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol
 
 import flet as ft
+
+from app.context import use_model
 from flet.components.hooks.use_ref import MutableRef
 
 from app.qr import read_qr_texts, scanner_available
@@ -34,7 +36,6 @@ __all__ = [
 ]
 
 
-ModelT = TypeVar("ModelT")
 
 
 @dataclass(frozen=True)
@@ -203,10 +204,6 @@ class _LatestCamera:
         return picture
 
 
-def _use_model(factory: Callable[[], ModelT]) -> ModelT:
-    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it)."""
-    model, _ = ft.use_state(cast(Any, factory))
-    return cast(ModelT, model)
 
 
 @ft.component
@@ -217,7 +214,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
     Control keys start with ``prefix``: ``-start``, ``-preview``, ``-status``, ``-stop``, ``-message``.
     """
     page = ft.context.page
-    scan = _use_model(ScanState)
+    scan = use_model(ScanState)
     camera_ref: MutableRef[Any] = ft.use_ref(None)
     running_ref: MutableRef[QrScan] = ft.use_ref(None)
     task_ref: MutableRef[asyncio.Task[None]] = ft.use_ref(None)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 from weakref import WeakKeyDictionary
 
 import flet as ft
 
-from app.context import Services, use_services
+from app.context import Services, use_model, use_services
 from app.organizer import Organizer, describe_error
 from app.scorekeeper import Scorekeeper
 from app.views.widgets import icon_button, notice_banner, on, screen_view
@@ -29,7 +29,6 @@ __all__ = [
     "notices", "nav_row", "waiting_view", "not_found_view",
 ]
 
-ModelT = TypeVar("ModelT")
 StateT = TypeVar("StateT", bound="EventState")
 
 PAGES: Final = (
@@ -79,10 +78,6 @@ def desk_of(services: Services) -> Desk:
     return desk
 
 
-def use_model(factory: Callable[[], ModelT]) -> ModelT:
-    """``ft.use_state(factory)[0]``, typed (flet's own hint cannot infer it): a screen's state, made once."""
-    model, _ = ft.use_state(cast(Any, factory))
-    return cast(ModelT, model)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from urllib.parse import unquote
 import flet as ft
 
 from app.organizer import describe_error
-from app.views.organizer.common import Desk, event_view, notices, use_event
+from app.views.organizer.common import event_view, notices, use_event
 from app.views.organizer.results import ResultsPage, results_controls
 from app.views.widgets import on, screen_view
 from engine import CodeDamaged
