@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InvalidInput
-from engine.ranking import rank_blocks
+from engine.ranking import places_in, rank_blocks
 from engine.tournament.state import RoundState, TournamentState
 
 __all__ = ["RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "flags", "lookup"]
@@ -172,29 +172,27 @@ def _total(round_: RoundState, number: int) -> int | None:
 
 
 def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
-    """Sort key of each player within a round: (has no result, position, -total)."""
+    """Sort key of each player with a result in a round: (0, place, -total).
+
+    The place is over all tables for a cut of best totals overall, at the player's table
+    otherwise; a roll-off that no longer matches the totals (after a correction) is left
+    out rather than refusing the standings.
+    """
     keys: dict[int, tuple[int, int, int]] = {}
     if round_.cut.kind == "overall":
-        totals = _field_totals(round_)
+        groups = [(_field_totals(round_), list(round_.roll_offs.get(0, [])))]
+    else:
+        groups = [
+            (recorded.result.totals_by_number, list(recorded.result.roll_offs_by_number) + round_.roll_offs.get(table, []))
+            for table, recorded in round_.results.items()
+        ]
+    for totals, roll_offs in groups:
         try:
-            blocks = rank_blocks(totals, round_.roll_offs.get(0, []))
+            places = places_in(rank_blocks(totals, roll_offs))
         except InvalidInput:
-            blocks = rank_blocks(totals, [])
-        for position, block in enumerate(blocks):
-            for n in block:
-                keys[n] = (0, position, -totals[n])
-        return keys
-    for table, recorded in round_.results.items():
-        totals = recorded.result.totals_by_number
-        try:
-            blocks = rank_blocks(totals, list(recorded.result.roll_offs_by_number) + round_.roll_offs.get(table, []))
-        except InvalidInput:
-            blocks = rank_blocks(totals, [])
-        done = 0
-        for block in blocks:
-            for n in block:
-                keys[n] = (0, done + 1, -totals[n])
-            done += len(block)
+            places = places_in(rank_blocks(totals, []))
+        for n, place in places.items():
+            keys[n] = (0, place, -totals[n])
     return keys
 
 
