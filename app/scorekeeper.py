@@ -12,21 +12,57 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from app.storage import (
+    DOCUMENT_SCHEMAS,
     REVISION_FIELD,
     Document,
     DocumentChanged,
+    DocumentSchema,
     Store,
     StoreError,
     new_id,
     revision_of,
     utc_now_iso,
 )
-from engine import FarkleError, Game, Rules
+from engine import FarkleError, Game, Rules, Tournament
 
-__all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT"]
+__all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT", "APP_CHECKS",
+           "replay_game", "replay_tournament"]
 
 RECENT_NAMES_KEPT = 16
 _SETTINGS_ID = "app"
+
+
+def replay_game(document: Document) -> None:
+    """A stored game's log replays (the engine refuses an illegal one) to the players
+    and scores it lists.
+
+    :raises FarkleError: the log is not a legal game.
+    :raises ValueError: the listed players or scores are not the log's.
+    """
+    game = Game.from_events(document["events"])
+    if list(game.players) != document["players"]:
+        raise ValueError(f"it lists players {document['players']!r} but its log has {list(game.players)!r}")
+    if "scores" in document and len(document["scores"]) != len(game.players):
+        raise ValueError(f"it lists {len(document['scores'])} scores for {len(game.players)} players")
+
+
+def replay_tournament(document: Document) -> None:
+    """A stored tournament's log replays (the engine refuses an illegal one).
+
+    :raises FarkleError: the log is not a legal tournament.
+    """
+    Tournament.from_events(document["events"])
+
+
+APP_CHECKS: dict[str, DocumentSchema] = {
+    "games": DOCUMENT_SCHEMAS["games"].with_checks(replay_game),
+    "tournaments": DOCUMENT_SCHEMAS["tournaments"].with_checks(replay_tournament),
+    "settings": DOCUMENT_SCHEMAS["settings"],
+}
+"""What every stored document of the app must be before it is listed or opened: its
+shape, and for games and tournaments a log the engine replays.  A
+:class:`Scorekeeper` gives these to its store, so a document that fails is kept aside
+and named in ``store.problems`` instead of failing a screen."""
 
 
 class GameChangedElsewhere(Exception):
@@ -56,6 +92,7 @@ class Scorekeeper:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        store.check_with(APP_CHECKS)
         self.game: Game | None = None
         self.game_id: str | None = None
         self.meta: dict[str, Any] = {}

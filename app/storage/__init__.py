@@ -20,7 +20,15 @@ the stored one is still *n*, else raises :class:`DocumentChanged` with the
 stored document, so one screen never writes over another's newer save.
 
 A file or entry that cannot be read never stops a store from opening: it is kept
-aside untouched and listed in :attr:`Store.problems` so the app can name it.
+aside untouched and listed in :attr:`Store.problems` so the app can name it.  So is
+a document that fails its checks when it is read (:meth:`Store.check_with`: a
+:class:`DocumentSchema` per collection, to which the app adds the engine's replay
+of the log), or one past the limits (:data:`MAX_DOCUMENT_BYTES`,
+:data:`MAX_EVENTS`; a save past them raises :class:`DocumentTooLarge`).
+
+A :class:`FileStore` holds its data folder for its process (an OS file lock): a
+second process is refused with :class:`DataFolderInUse`; a folder that cannot be
+created or written raises :class:`DataFolderUnusable`.  Both say what to do.
 
 Methods are async because the browser backend is; the file backend does its
 (millisecond) I/O inline so that writes keep their order.
@@ -51,26 +59,49 @@ from app.storage.documents import (
     revision_of,
     utc_now_iso,
 )
-from app.storage.errors import DocumentChanged, StorageFullError, StoreError, StoreWriteError
+from app.storage.errors import (
+    DataFolderError,
+    DataFolderInUse,
+    DataFolderUnusable,
+    DocumentChanged,
+    DocumentTooLarge,
+    StorageFullError,
+    StoreError,
+    StoreWriteError,
+)
 from app.storage.file import FileStore
+from app.storage.limits import MAX_DOCUMENT_BYTES, MAX_EVENTS
 from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, default_data_dir
+from app.storage.lock import FolderClaim, claim_folder
 from app.storage.memory import MemoryStore
 from app.storage.prefs import PREFS_QUOTA_ESTIMATE_BYTES, MemoryPrefs, PrefsLike, PrefsStore
+from app.storage.schema import DOCUMENT_SCHEMAS, DocumentCheck, DocumentSchema, JSONType
 
 __all__ = [
     "APP_DIR_NAME",
     "COLLECTIONS",
     "CRASH_POINTS",
     "DATA_DIR_ENV",
+    "DOCUMENT_SCHEMAS",
     "FLET_DATA_DIR_ENV",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_EVENTS",
     "NEARLY_FULL_FRACTION",
     "PREFS_QUOTA_ESTIMATE_BYTES",
     "REVISION_FIELD",
     "AtomicJSONStorage",
+    "DataFolderError",
+    "DataFolderInUse",
+    "DataFolderUnusable",
     "Document",
     "DocumentChanged",
+    "DocumentCheck",
+    "DocumentSchema",
+    "DocumentTooLarge",
     "FaultHook",
     "FileStore",
+    "FolderClaim",
+    "JSONType",
     "MemoryPrefs",
     "MemoryStore",
     "PrefsLike",
@@ -82,6 +113,7 @@ __all__ = [
     "StoreProblem",
     "StoreWriteError",
     "atomic_write_bytes",
+    "claim_folder",
     "default_data_dir",
     "encode_compact",
     "new_id",

@@ -90,7 +90,8 @@ class AtomicJSONStorage(Storage):
     TinyDB's own ``JSONStorage`` rewrites the file in place (seek, write,
     truncate): a crash mid-write leaves broken JSON.  This one reads the whole
     file and writes through :func:`atomic_write_bytes`; unreadable content
-    raises ``ValueError`` instead of being overwritten.
+    (not JSON, or not an object of tables of objects) raises ``ValueError`` instead
+    of being overwritten.
 
     :param path: the database file.
     :param faults: passed to :func:`atomic_write_bytes` (tests).
@@ -107,9 +108,16 @@ class AtomicJSONStorage(Storage):
             return None
         if not text.strip():
             return None
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except RecursionError as error:
+            raise ValueError("JSON nested too deeply to be a database") from error
         if not isinstance(data, dict) or not all(isinstance(table, dict) for table in data.values()):
             raise ValueError("not a TinyDB database (expected an object of tables)")
+        for name, table in data.items():
+            for doc_id, document in table.items():
+                if not isinstance(document, dict):
+                    raise ValueError(f"not a TinyDB database: {name}/{doc_id} is not an object")
         return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:

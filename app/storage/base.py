@@ -8,6 +8,7 @@ four small primitives a backend provides (``_read``, ``_write``, ``_remove``,
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -22,7 +23,9 @@ from app.storage.documents import (
     encode_compact,
     revision_of,
 )
-from app.storage.errors import DocumentChanged, StoreWriteError
+from app.storage.errors import DocumentChanged, DocumentTooLarge, StoreWriteError
+from app.storage.limits import limit_problem
+from app.storage.schema import DocumentSchema
 
 __all__ = ["NEARLY_FULL_FRACTION", "StorageUsage", "Store", "StoreProblem"]
 
@@ -34,7 +37,8 @@ class StoreProblem:
     """A stored file or entry that could not be read, and where it was kept.
 
     :param location: the file path or storage key that failed.
-    :param reason: why it could not be read (parser message).
+    :param reason: why it could not be read or used (parser message, the field of the
+        wrong type, the engine's refusal of its log, "too large: ...").
     :param kept_as: where the untouched bytes now are, or ``None`` when they
         were left in place.
     """
@@ -80,18 +84,40 @@ class Store(ABC):
     as accepted.  A refused save raises :class:`~app.storage.StoreWriteError`,
     or :class:`~app.storage.DocumentChanged` when another screen saved first.
 
+    Every document handed out (:meth:`load`, :meth:`load_all`, the stored one a
+    :class:`~app.storage.DocumentChanged` carries) is checked first, here and only
+    here: against the size limits (:mod:`app.storage.limits`) always, and against
+    its collection's :class:`~app.storage.DocumentSchema` once the app has called
+    :meth:`check_with`.  One that fails is kept aside untouched
+    (:meth:`_keep_aside`), named in :attr:`problems`, and reads as missing.
+
     A backend implements the primitives below and :meth:`usage`; it never checks
-    a revision itself.
+    a revision or a document's shape itself.
     """
 
     def __init__(self) -> None:
         self._problems: list[StoreProblem] = []
         self._lock = asyncio.Lock()
+        self._schemas: dict[str, DocumentSchema] = {}
+        self._passed: dict[tuple[str, str], bytes] = {}
+        """Digest of the last version of each document that passed its schema: its
+        deeper checks (a replay) are not run again until it changes."""
 
     @property
     def problems(self) -> tuple[StoreProblem, ...]:
-        """Files or entries that could not be read since the store opened."""
+        """Files or entries that could not be read or used since the store opened."""
         return tuple(self._problems)
+
+    def check_with(self, schemas: Mapping[str, DocumentSchema]) -> None:
+        """Check every document of these collections against its schema from now on
+        (the app's :data:`~app.storage.DOCUMENT_SCHEMAS` with the engine's replay).
+
+        :raises ValueError: for an unknown collection.
+        """
+        for collection in schemas:
+            check_collection(collection)
+        self._schemas.update(schemas)
+        self._passed.clear()
 
     # -- the interface ------------------------------------------------------------------
 
@@ -114,6 +140,7 @@ class Store(ABC):
         :returns: the revision now stored.
         :raises DocumentChanged: the stored revision differs; nothing was written
             and the error carries the stored document.
+        :raises DocumentTooLarge: past a limit of :mod:`app.storage.limits`.
         :raises StoreWriteError: the document was not saved (not JSON, disk or
             browser storage full or refusing).
         :raises ValueError: unknown collection, unusable id, or a negative
@@ -127,18 +154,27 @@ class Store(ABC):
                 raise ValueError(f"expect_revision must be a revision (0 or more), not {expect_revision!r}")
             document = {**document, REVISION_FIELD: expect_revision + 1}
         text = _encode_for_save(document)
+        too_much = limit_problem(document, len(text))
+        if too_much is not None:
+            raise DocumentTooLarge(f"Not saved: {collection}/{doc_id} is {too_much}.")
+        stored: Optional[Document] = None
+        changed = False
         async with self._exclusive():
             if expect_revision is not None:
                 stored = await self._read(collection, doc_id)
-                if revision_of(stored) != expect_revision:
-                    raise DocumentChanged(collection, doc_id, expect_revision, stored)
-            await self._write(collection, doc_id, text)
+                changed = revision_of(stored) != expect_revision
+            if not changed:
+                await self._write(collection, doc_id, text)
+        if changed:
+            assert expect_revision is not None
+            raise DocumentChanged(collection, doc_id, expect_revision, await self._usable(collection, doc_id, stored))
         return revision_of(document)
 
     async def load(self, collection: str, doc_id: str) -> Optional[Document]:
-        """The document as stored now, or ``None`` if there is none (or it was unreadable)."""
+        """The document as stored now, or ``None`` if there is none (or it was
+        unreadable or failed its checks: then kept aside and named in :attr:`problems`)."""
         check_key(collection, doc_id)
-        return await self._read(collection, doc_id)
+        return await self._usable(collection, doc_id, await self._read(collection, doc_id))
 
     async def list_ids(self, collection: str) -> list[str]:
         """Ids of the readable documents in a collection, sorted."""
@@ -152,13 +188,47 @@ class Store(ABC):
             return await self._remove(collection, doc_id)
 
     async def load_all(self, collection: str) -> dict[str, Document]:
-        """Every readable document of a collection, by id (e.g. the home list)."""
+        """Every readable document of a collection that passes its checks, by id
+        (e.g. the home list); the others are kept aside and named in :attr:`problems`."""
         documents: dict[str, Document] = {}
         for doc_id in await self.list_ids(collection):
-            document = await self._read(collection, doc_id)
+            document = await self._usable(collection, doc_id, await self._read(collection, doc_id))
             if document is not None:
                 documents[doc_id] = document
         return documents
+
+    async def _usable(self, collection: str, doc_id: str, document: Optional[Document]) -> Optional[Document]:
+        """``document`` if it passes its collection's checks; otherwise ``None``, and
+        it is kept aside (unless another save replaced it meanwhile)."""
+        if document is None:
+            return None
+        reason = self._problem_with(collection, doc_id, document)
+        if reason is None:
+            return document
+        async with self._exclusive():
+            if await self._read(collection, doc_id) == document:
+                self._problems.append(await self._keep_aside(collection, doc_id, reason))
+        return None
+
+    def _problem_with(self, collection: str, doc_id: str, document: Document) -> Optional[str]:
+        """Why ``document`` cannot be used, or ``None``."""
+        try:
+            text = encode_compact(document)
+        except RecursionError:
+            return "JSON nested too deeply to be a document"
+        except ValueError as error:
+            return str(error)
+        reason = limit_problem(document, len(text))
+        schema = self._schemas.get(collection)
+        if reason is not None or schema is None:
+            return reason
+        digest = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
+        if self._passed.get((collection, doc_id)) == digest:
+            return None
+        reason = schema.problem(document)
+        if reason is None:
+            self._passed[(collection, doc_id)] = digest
+        return reason
 
     @abstractmethod
     async def usage(self) -> StorageUsage:
@@ -195,6 +265,13 @@ class Store(ABC):
     async def _ids(self, collection: str) -> list[str]:
         """Ids of the readable documents in ``collection``, any order."""
 
+    @abstractmethod
+    async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
+        """Move the stored document out of the collection with its bytes untouched
+        (renamed, or moved to another key) and say where it went.  Called only inside
+        :meth:`_exclusive`; never raises for a move that fails (the problem then says
+        it was left where it was)."""
+
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
         """Held around a check and its write, and around a delete: one at a time
@@ -206,5 +283,7 @@ class Store(ABC):
 def _encode_for_save(document: Mapping[str, Any]) -> str:
     try:
         return encode_compact(document)
+    except RecursionError as error:
+        raise StoreWriteError("Document cannot be stored as JSON: it is nested too deeply") from error
     except (TypeError, ValueError) as error:
         raise StoreWriteError(f"Document cannot be stored as JSON: {error}") from error

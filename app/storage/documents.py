@@ -91,9 +91,12 @@ def encode_compact(document: Mapping[str, Any]) -> str:
 def decode_document(text: str) -> Document:
     """The document in ``text``.
 
-    :raises ValueError: if it is not JSON or not a JSON object.
+    :raises ValueError: if it is not JSON, not a JSON object, or nested absurdly deep.
     """
-    value = json.loads(text)
+    try:
+        value = json.loads(text)
+    except RecursionError as error:
+        raise ValueError("JSON nested too deeply to be a document") from error
     if not isinstance(value, dict):
         raise ValueError(f"expected a JSON object, found {type(value).__name__}")
     return value

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from app.storage.documents import Document, revision_of
 
-__all__ = ["DocumentChanged", "StorageFullError", "StoreError", "StoreWriteError"]
+__all__ = [
+    "DataFolderError",
+    "DataFolderInUse",
+    "DataFolderUnusable",
+    "DocumentChanged",
+    "DocumentTooLarge",
+    "StorageFullError",
+    "StoreError",
+    "StoreWriteError",
+]
 
 
 class StoreError(Exception):
@@ -39,3 +51,37 @@ class DocumentChanged(StoreError):
         super().__init__(
             f"{collection}/{doc_id} was changed elsewhere: this screen had revision {expected}, {now}"
         )
+
+
+class DocumentTooLarge(StoreWriteError):
+    """A document past :data:`~app.storage.limits.MAX_DOCUMENT_BYTES` or
+    :data:`~app.storage.limits.MAX_EVENTS`: refused whole, nothing was written."""
+
+
+class DataFolderError(StoreError):
+    """The data folder cannot be used; the message says which, why, and how to choose
+    another.
+
+    :param folder: the folder that was refused.
+    """
+
+    def __init__(self, folder: str, message: str) -> None:
+        self.folder = folder
+        super().__init__(message)
+
+
+class DataFolderUnusable(DataFolderError):
+    """The data folder cannot be created, or nothing can be written in it (read-only
+    disk, no permission)."""
+
+
+class DataFolderInUse(DataFolderError):
+    """Another running copy of the app holds the data folder.
+
+    :param holder: what that process wrote about itself (pid, command line), or an
+        empty mapping when it could not be read.
+    """
+
+    def __init__(self, folder: str, message: str, holder: Mapping[str, Any]) -> None:
+        self.holder = dict(holder)
+        super().__init__(folder, message)

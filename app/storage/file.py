@@ -6,6 +6,7 @@ import errno
 import os
 import shutil
 import threading
+import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,10 +15,12 @@ from typing import Final, Optional
 from tinydb import TinyDB
 
 from app.storage.atomic import AtomicJSONStorage, FaultHook
-from app.storage.base import StorageUsage, Store
+from app.storage.base import StorageUsage, Store, StoreProblem
 from app.storage.documents import COLLECTIONS, Document, encode_compact
 from app.storage.errors import StorageFullError, StoreWriteError
 from app.storage.layouts import Layout, OneFilePerDocument, TinyDBTable, keep_aside, remove_stale_temp_files
+from app.storage.limits import size_problem
+from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, claim_folder
 
 __all__ = ["FileStore"]
 
@@ -36,14 +39,23 @@ class FileStore(Store):
     ``farkle-table.json``: opening moves them out (each file written before the
     table is dropped, so a crash in between loses nothing).
 
-    Opening checks every file; one that cannot be read is renamed
+    Opening checks every file; one that cannot be read (not JSON, nested absurdly
+    deep, past the size limit, a folder where a file belongs) is renamed
     ``<name>.unreadable-<UTC time>`` (bytes untouched) and reported in
-    :attr:`problems`.  The store's I/O runs inline (milliseconds) and never yields
-    to the event loop, so one thread lock makes each revision check and its write
-    a single step for coroutines and threads alike.
+    :attr:`problems`; so is one that later fails its checks (:meth:`check_with`).
+    The store's I/O runs inline (milliseconds) and never yields to the event loop,
+    so one thread lock makes each revision check and its write a single step for
+    coroutines and threads alike.
+
+    Opening claims the folder for this process (:func:`~app.storage.lock.claim_folder`,
+    an OS file lock): another process opening it is refused; other stores of this
+    process on the same folder share the claim.  :meth:`close` (or the store being
+    garbage-collected) gives it back.
 
     :param data_dir: the data folder, e.g. :func:`~app.storage.default_data_dir()`.
     :param faults: called at each crash point of every atomic write (tests).
+    :raises DataFolderUnusable: the folder cannot be created or written.
+    :raises DataFolderInUse: another process holds the folder.
     """
 
     DATABASE_FILE_NAME: Final = "farkle-table.json"
@@ -53,11 +65,17 @@ class FileStore(Store):
         super().__init__()
         self.data_dir = Path(data_dir)
         self._thread_lock = threading.RLock()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        remove_stale_temp_files(self.data_dir)
-        self._database = self._open_database(self.data_dir / self.DATABASE_FILE_NAME, faults)
-        self._layout: Mapping[str, Layout] = self._layouts(faults)
-        self._move_tournaments_out_of_the_database(faults)
+        claim = claim_folder(self.data_dir)
+        self._release_claim = weakref.finalize(self, claim.release)
+        try:
+            remove_stale_temp_files(self.data_dir)
+            self._database_path = self.data_dir / self.DATABASE_FILE_NAME
+            self._database = self._open_database(self._database_path, faults)
+            self._layout: Mapping[str, Layout] = self._layouts(faults)
+            self._move_tournaments_out_of_the_database(faults)
+        except BaseException:
+            self._release_claim()
+            raise
 
     def _layouts(self, faults: Optional[FaultHook]) -> dict[str, Layout]:
         """Where each collection lives: the one place this store looks at its name."""
@@ -65,14 +83,20 @@ class FileStore(Store):
             collection: OneFilePerDocument(self.data_dir / collection, self._problems.append, faults)
             for collection in self.PER_FILE_COLLECTIONS
         }
-        layouts["settings"] = TinyDBTable(self._database, "settings")
+        layouts["settings"] = TinyDBTable(self._database, "settings", self._database_path, self._problems.append)
         assert set(layouts) == set(COLLECTIONS)
         return layouts
 
     def _open_database(self, path: Path, faults: Optional[FaultHook]) -> TinyDB:
         try:
+            if path.exists() or path.is_symlink():
+                if not path.is_file():
+                    raise ValueError("not a file (a folder or a special file has its name)")
+                too_large = size_problem(path.stat().st_size)
+                if too_large is not None:
+                    raise ValueError(too_large)
             AtomicJSONStorage(path).read()
-        except (ValueError, UnicodeDecodeError) as error:
+        except (ValueError, UnicodeDecodeError, OSError) as error:
             self._problems.append(keep_aside(path, str(error)))
         return TinyDB(path, storage=AtomicJSONStorage, faults=faults)
 
@@ -82,7 +106,7 @@ class FileStore(Store):
         the table.  A crash in between is finished at the next open."""
         if "tournaments" not in self._database.tables():
             return
-        legacy = TinyDBTable(self._database, "tournaments")
+        legacy = TinyDBTable(self._database, "tournaments", self._database_path, self._problems.append)
         target = self._layout["tournaments"]
         for doc_id in legacy.ids():
             document = legacy.read(doc_id)
@@ -114,10 +138,17 @@ class FileStore(Store):
         with self._thread_lock:
             return self._layout[collection].ids()
 
+    async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
+        return self._layout[collection].keep_aside(doc_id, reason)
+
     async def usage(self) -> StorageUsage:
-        used = sum(path.stat().st_size for path in self.data_dir.rglob("*") if path.is_file())
+        ours = {self.data_dir / LOCK_FILE_NAME, self.data_dir / HOLDER_FILE_NAME}  # the claim's, not data
+        used = sum(path.stat().st_size for path in self.data_dir.rglob("*") if path.is_file() and path not in ours)
         free = shutil.disk_usage(self.data_dir).free
         return StorageUsage(used, used + free)
 
     def close(self) -> None:
-        self._database.close()
+        """Close the database and give back this store's claim on the folder (once)."""
+        if self._release_claim.alive:
+            self._database.close()
+            self._release_claim()

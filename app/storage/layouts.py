@@ -10,6 +10,7 @@ database, for small documents written now and then).  Both write atomically.
 from __future__ import annotations
 
 import os
+import stat
 from abc import ABC, abstractmethod
 from collections.abc import Callable, MutableMapping
 from datetime import datetime, timezone
@@ -23,8 +24,18 @@ from tinydb.table import Table
 from app.storage.atomic import TEMP_SUFFIX, FaultHook, atomic_write_bytes, fsync_directory
 from app.storage.base import StoreProblem
 from app.storage.documents import Document, decode_document, is_usable_id
+from app.storage.limits import size_problem
 
-__all__ = ["UNREADABLE_MARK", "Layout", "OneFilePerDocument", "TinyDBTable", "keep_aside", "remove_stale_temp_files"]
+__all__ = [
+    "UNREADABLE_MARK",
+    "Layout",
+    "OneFilePerDocument",
+    "TinyDBTable",
+    "Unusable",
+    "keep_aside",
+    "read_document_file",
+    "remove_stale_temp_files",
+]
 
 UNREADABLE_MARK: Final = ".unreadable-"
 
@@ -45,9 +56,38 @@ def keep_aside(path: Path, reason: str) -> StoreProblem:
 
 def remove_stale_temp_files(folder: Path) -> None:
     """A temp file left by a crash belongs to a save that never returned, so its
-    action was never shown as accepted: drop it."""
+    action was never shown as accepted: drop it.  One that cannot be removed
+    (read-only disk) is left: it is never read as a document."""
     for temp_path in folder.glob(f".*{TEMP_SUFFIX}"):
-        temp_path.unlink(missing_ok=True)
+        try:
+            temp_path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+class Unusable(ValueError):
+    """A stored file that is no document: the message is the reason shown."""
+
+
+def read_document_file(path: Path) -> Document:
+    """The document in the file at ``path``.
+
+    :raises FileNotFoundError: there is none.
+    :raises Unusable: it is not a regular file, is past the size limit, cannot be
+        read, or is not a JSON object.
+    """
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise Unusable("not a file (a folder or a special file has its name)")
+    too_large = size_problem(info.st_size)
+    if too_large is not None:
+        raise Unusable(too_large)
+    try:
+        return decode_document(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise
+    except (ValueError, UnicodeDecodeError, OSError) as error:
+        raise Unusable(str(error)) from error
 
 
 class Layout(ABC):
@@ -69,6 +109,10 @@ class Layout(ABC):
     def ids(self) -> list[str]:
         """Ids of the stored documents, any order."""
 
+    @abstractmethod
+    def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
+        """Move the document out of the way, bytes untouched; where it went."""
+
 
 class OneFilePerDocument(Layout):
     """``<folder>/<id>.json``, one small file per document, so a write late in a
@@ -84,12 +128,16 @@ class OneFilePerDocument(Layout):
         self.folder = folder
         self._report = report
         self._faults = faults
+        if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            report(keep_aside(folder, "not a folder (a file has the collection's name)"))
         folder.mkdir(parents=True, exist_ok=True)
         remove_stale_temp_files(folder)
         for path in sorted(folder.glob("*.json")):
             try:
-                decode_document(path.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as error:
+                read_document_file(path)
+            except FileNotFoundError:
+                continue
+            except Unusable as error:
                 report(keep_aside(path, str(error)))
 
     def _path(self, doc_id: str) -> Path:
@@ -98,12 +146,15 @@ class OneFilePerDocument(Layout):
     def read(self, doc_id: str) -> Optional[Document]:
         path = self._path(doc_id)
         try:
-            return decode_document(path.read_text(encoding="utf-8"))
+            return read_document_file(path)
         except FileNotFoundError:
             return None
-        except (ValueError, UnicodeDecodeError) as error:
+        except Unusable as error:
             self._report(keep_aside(path, str(error)))
             return None
+
+    def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
+        return keep_aside(self._path(doc_id), reason)
 
     def write(self, doc_id: str, text: str) -> None:
         atomic_write_bytes(self._path(doc_id), text.encode("ascii"), self._faults)
@@ -138,21 +189,41 @@ class TinyDBTable(Layout):
     (settings); the database's storage must write atomically
     (:class:`~app.storage.atomic.AtomicJSONStorage`).
 
+    A document that fails its checks cannot be moved out of the database without
+    rewriting it, so the whole database file is kept aside (bytes untouched) and the
+    table starts empty: the app's defaults.  So is a database found damaged.
+
     :param database: the open database.
     :param name: the table's name.
+    :param path: the database's file.
+    :param report: told when the database file is kept aside because it is damaged.
     """
 
-    def __init__(self, database: TinyDB, name: str) -> None:
+    def __init__(self, database: TinyDB, name: str, path: Path, report: Optional[ProblemSink] = None) -> None:
         self.database = database
         self.name = name
+        self.path = path
+        self._report = report
 
     def _table(self) -> Table:
         # No query cache: the file is the truth, read afresh on every call.
         return _StrIdTable(self.database.storage, self.name, cache_size=0)
 
     def read(self, doc_id: str) -> Optional[Document]:
-        found = self._table().get(doc_id=_tinydb_id(doc_id))
+        try:
+            found = self._table().get(doc_id=_tinydb_id(doc_id))
+        except (ValueError, UnicodeDecodeError, OSError) as error:
+            self._damaged(str(error))
+            return None
         return None if found is None else dict(found)
+
+    def _damaged(self, reason: str) -> None:
+        problem = keep_aside(self.path, reason)
+        if self._report is not None:
+            self._report(problem)
+
+    def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
+        return keep_aside(self.path, f"{self.name}/{doc_id}: {reason}; the defaults are used")
 
     def write(self, doc_id: str, text: str) -> None:
         stored = decode_document(text)
@@ -170,7 +241,11 @@ class TinyDBTable(Layout):
         return True
 
     def ids(self) -> list[str]:
-        return [str(document.doc_id) for document in self._table().all()]
+        try:
+            return [str(document.doc_id) for document in self._table().all()]
+        except (ValueError, UnicodeDecodeError, OSError) as error:
+            self._damaged(str(error))
+            return []
 
     def drop(self) -> None:
         """Remove the whole table from the database."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from app.storage.base import StorageUsage, Store
+from app.storage.base import StorageUsage, Store, StoreProblem
 from app.storage.documents import Document, decode_document
+from app.storage.layouts import UNREADABLE_MARK
 
 __all__ = ["MemoryStore"]
 
@@ -18,6 +19,8 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         super().__init__()
         self._texts: dict[tuple[str, str], str] = {}
+        self.kept_aside: dict[str, str] = {}
+        """Documents that failed their checks, by the name they were kept as."""
 
     async def usage(self) -> StorageUsage:
         return StorageUsage(sum(len(text) for text in self._texts.values()), None)
@@ -34,3 +37,9 @@ class MemoryStore(Store):
 
     async def _ids(self, collection: str) -> list[str]:
         return [doc_id for (kept_in, doc_id) in self._texts if kept_in == collection]
+
+    async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
+        text = self._texts.pop((collection, doc_id))
+        kept_as = f"{collection}/{doc_id}{UNREADABLE_MARK}{len(self.kept_aside) + 1}"
+        self.kept_aside[kept_as] = text
+        return StoreProblem(f"{collection}/{doc_id}", reason, kept_as)

@@ -6,11 +6,13 @@ import asyncio
 import base64
 import json
 import zlib
+from datetime import datetime, timezone
 from typing import Any, Final, Optional, Protocol
 
 from app.storage.base import StorageUsage, Store, StoreProblem
-from app.storage.documents import Document, decode_document, is_usable_id
+from app.storage.documents import COLLECTIONS, Document, decode_document, is_usable_id
 from app.storage.errors import StorageFullError, StoreWriteError
+from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.location import APP_DIR_NAME
 
 __all__ = ["PREFS_QUOTA_ESTIMATE_BYTES", "MemoryPrefs", "PrefsLike", "PrefsStore"]
@@ -74,6 +76,9 @@ class MemoryPrefs:
 
 _PLAIN_TAG: Final = "j:"
 _ZLIB_TAG: Final = "z:"
+KEPT_ASIDE: Final = "kept-aside/"
+"""Under the namespace, where entries that cannot be used are moved (value untouched):
+``<namespace>kept-aside/<collection>/<id>.unreadable-<UTC time>``."""
 
 
 def _encode_for_prefs(text: str) -> str:
@@ -88,13 +93,19 @@ def _encode_for_prefs(text: str) -> str:
 def _decode_from_prefs(value: Any) -> Document:
     if not isinstance(value, str):
         raise ValueError(f"expected a string, found {type(value).__name__}")
+    too_large = size_problem(len(value))
+    if too_large is not None:
+        raise ValueError(too_large)
     if value.startswith(_PLAIN_TAG):
         return decode_document(value[len(_PLAIN_TAG):])
     if value.startswith(_ZLIB_TAG):
         try:
-            raw = zlib.decompress(base64.b64decode(value[len(_ZLIB_TAG):], validate=True))
+            unpacker = zlib.decompressobj()
+            raw = unpacker.decompress(base64.b64decode(value[len(_ZLIB_TAG):], validate=True), MAX_DOCUMENT_BYTES + 1)
         except (zlib.error, ValueError) as error:
             raise ValueError(f"damaged compressed data: {error}") from error
+        if len(raw) > MAX_DOCUMENT_BYTES:
+            raise ValueError(f"too large: over {MAX_DOCUMENT_BYTES:,} bytes once unpacked")
         return decode_document(raw.decode("ascii"))
     raise ValueError("unknown format")
 
@@ -105,8 +116,9 @@ class PrefsStore(Store):
     One entry per document, key ``<namespace><collection>/<id>``, value
     compressed (see :func:`_encode_for_prefs`).  Open it with
     ``await PrefsStore.open(prefs)``: that reads every entry once (each read is
-    a round trip to the client), reports the unreadable ones (left in place,
-    skipped) and counts the space used.
+    a round trip to the client), moves the unreadable ones aside (to a
+    :data:`KEPT_ASIDE` key, value untouched; left in place and skipped if the
+    browser refuses the move) and reports them, and counts the space used.
 
     Several tabs of the app may share the origin's storage, so a ``load`` and the
     revision check of a ``save`` read that document's entry afresh; the entries
@@ -127,6 +139,7 @@ class PrefsStore(Store):
         self._values: dict[str, str] = {}
         self._sizes: dict[str, int] = {}
         self._unreadable: dict[str, Any] = {}
+        self._to_move: dict[str, tuple[Any, str]] = {}
 
     @classmethod
     async def open(cls, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
@@ -136,12 +149,21 @@ class PrefsStore(Store):
         keys = sorted(await prefs.get_keys(namespace))
         values = await asyncio.gather(*(prefs.get(key) for key in keys))  # one round trip's wait, not one each
         for key, value in zip(keys, values):
-            store._remember(key, value)
+            if store._is_document_key(key):
+                store._remember(key, value)
+            elif value is not None:  # kept aside, or not ours to read: counted only
+                store._sizes[key] = _stored_chars(key, value if isinstance(value, str) else json.dumps(value))
+        await store._move_aside_unreadable()
         return store
+
+    def _is_document_key(self, key: str) -> bool:
+        collection, _, doc_id = key[len(self.namespace):].partition("/")
+        return key.startswith(self.namespace) and collection in COLLECTIONS and is_usable_id(doc_id)
 
     def _remember(self, key: str, value: Any) -> Optional[Document]:
         """Record what is stored under ``key`` now; returns it decoded, or ``None``
-        if there is nothing or it is unreadable (reported once per value)."""
+        if there is nothing or it is unreadable (then due to be moved aside by
+        :meth:`_move_aside_unreadable`, and reported once per value)."""
         if value is None:
             self._forget(key)
             return None
@@ -151,12 +173,34 @@ class PrefsStore(Store):
         except (ValueError, UnicodeDecodeError) as error:
             self._values.pop(key, None)
             if key not in self._unreadable or self._unreadable[key] != value:
-                self._problems.append(StoreProblem(key, str(error), None))
+                self._to_move[key] = (value, str(error))
             self._unreadable[key] = value
             return None
         self._values[key] = value
         self._unreadable.pop(key, None)
         return document
+
+    async def _move_aside_unreadable(self) -> None:
+        """Move every entry found unreadable to its kept-aside key and report it."""
+        while self._to_move:
+            key, (value, reason) = self._to_move.popitem()
+            self._problems.append(await self._move_aside(key, value, reason))
+
+    async def _move_aside(self, key: str, value: Any, reason: str) -> StoreProblem:
+        """Write ``value`` untouched under a kept-aside key, then remove ``key``;
+        if the browser refuses (full), or another tab changed the entry meanwhile,
+        it stays where it is, skipped."""
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        kept_as = f"{self.namespace}{KEPT_ASIDE}{key[len(self.namespace):]}.unreadable-{stamp}"
+        try:
+            if await self.prefs.get(key) != value or await self.prefs.set(kept_as, value) is False:
+                return StoreProblem(key, reason, None)
+            await self.prefs.remove(key)
+        except Exception:  # a full localStorage refuses with a RuntimeError; the entry stays, skipped
+            return StoreProblem(key, reason, None)
+        self._forget(key)
+        self._sizes[kept_as] = _stored_chars(kept_as, value if isinstance(value, str) else json.dumps(value))
+        return StoreProblem(key, reason, kept_as)
 
     def _forget(self, key: str) -> None:
         self._values.pop(key, None)
@@ -168,7 +212,13 @@ class PrefsStore(Store):
 
     async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
         key = self._key(collection, doc_id)
-        return self._remember(key, await self.prefs.get(key))
+        document = self._remember(key, await self.prefs.get(key))
+        await self._move_aside_unreadable()
+        return document
+
+    async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
+        key = self._key(collection, doc_id)
+        return await self._move_aside(key, await self.prefs.get(key), reason)
 
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
         key = self._key(collection, doc_id)
@@ -211,11 +261,14 @@ class PrefsStore(Store):
                   if self._key(collection, doc_id) not in self._values]
         for key, value in zip(unseen, await asyncio.gather(*(self.prefs.get(key) for key in unseen))):
             self._remember(key, value)
+        await self._move_aside_unreadable()
         documents: dict[str, Document] = {}
         for doc_id in doc_ids:
             value = self._values.get(self._key(collection, doc_id))
             if value is not None:
-                documents[doc_id] = _decode_from_prefs(value)
+                document = await self._usable(collection, doc_id, _decode_from_prefs(value))
+                if document is not None:
+                    documents[doc_id] = document
         return documents
 
     async def usage(self) -> StorageUsage:

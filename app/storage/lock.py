@@ -1,0 +1,167 @@
+"""One process per data folder: an OS file lock, held as long as any store uses the folder.
+
+Two copies of the app writing one folder would each check revisions against what
+they last read and could still interleave their writes; so the first process to
+open a folder takes an OS lock on ``.farkle-table.lock`` in it (``filelock``:
+``flock`` on POSIX, ``msvcrt`` on Windows; the OS drops it if the process dies) and
+writes who it is beside it (``.farkle-table.lock.json``: pid, command line, since
+when).  Another process is then refused with :class:`~app.storage.DataFolderInUse`
+naming that holder.
+
+Within one process the claim is counted, not exclusive: the app keeps a store per
+folder and tests open a second one to look at what the app saved, so every
+:func:`claim_folder` of a folder already held here just adds one to its count, and
+the lock is let go when the last claim is released.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import filelock
+
+from app.storage.atomic import atomic_write_bytes
+from app.storage.documents import utc_now_iso
+from app.storage.errors import DataFolderInUse, DataFolderUnusable
+from app.storage.location import DATA_DIR_ENV
+
+__all__ = ["HOLDER_FILE_NAME", "LOCK_FILE_NAME", "FolderClaim", "claim_folder", "held_folders"]
+
+LOCK_FILE_NAME: Final = ".farkle-table.lock"
+HOLDER_FILE_NAME: Final = ".farkle-table.lock.json"
+
+_HOW_TO_CHOOSE: Final = (
+    f"Choose another data folder with --data-dir FOLDER or the {DATA_DIR_ENV} environment variable."
+)
+
+
+@dataclass
+class _Held:
+    lock: filelock.BaseFileLock
+    claims: int
+
+
+_held: dict[str, _Held] = {}
+_registry_lock = threading.Lock()
+
+
+def held_folders() -> list[str]:
+    """The folders this process holds now (real paths), for tests and diagnostics."""
+    with _registry_lock:
+        return sorted(_held)
+
+
+class FolderClaim:
+    """One claim on a data folder; :meth:`release` it once (later calls do nothing).
+
+    :param folder: the folder's real path.
+    """
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self._released = False
+
+    def release(self) -> None:
+        """Give the claim back; the last one of the process lets the OS lock go."""
+        with _registry_lock:
+            if self._released:
+                return
+            self._released = True
+            held = _held.get(self.folder)
+            if held is None:
+                return
+            held.claims -= 1
+            if held.claims > 0:
+                return
+            del _held[self.folder]
+            try:
+                (Path(self.folder) / HOLDER_FILE_NAME).unlink(missing_ok=True)
+            except OSError:
+                pass
+            held.lock.release(force=True)
+
+
+def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
+    """Create ``folder`` if needed and hold it for this process.
+
+    :raises DataFolderUnusable: it cannot be created or written (read-only disk, no
+        permission, a file in the way); the message says which folder, why and how to
+        choose another.
+    :raises DataFolderInUse: another process holds it; the message names that process.
+    """
+    path = Path(folder).expanduser().absolute()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DataFolderUnusable(
+            str(path), f"Cannot create the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+        ) from error
+    if not path.is_dir():
+        raise DataFolderUnusable(
+            str(path), f"Cannot use {path} as the data folder: it is a file, not a folder. {_HOW_TO_CHOOSE}"
+        )
+    key = os.path.realpath(path)
+    with _registry_lock:
+        held = _held.get(key)
+        if held is not None:
+            held.claims += 1
+            return FolderClaim(key)
+        lock = filelock.FileLock(Path(key) / LOCK_FILE_NAME, timeout=0, thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout as timeout:
+            holder = read_holder(Path(key))
+            raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from timeout
+        except OSError as error:
+            raise DataFolderUnusable(
+                str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+            ) from error
+        try:
+            atomic_write_bytes(Path(key) / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
+        except OSError as error:
+            lock.release(force=True)
+            raise DataFolderUnusable(
+                str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+            ) from error
+        _held[key] = _Held(lock, 1)
+        return FolderClaim(key)
+
+
+def read_holder(folder: Path) -> dict[str, Any]:
+    """What the process holding ``folder`` wrote about itself; empty if unreadable."""
+    try:
+        about = json.loads((folder / HOLDER_FILE_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return about if isinstance(about, dict) else {}
+
+
+def _about_this_process() -> dict[str, Any]:
+    command = getattr(sys, "orig_argv", None) or [sys.executable, *sys.argv]
+    return {"pid": os.getpid(), "command": " ".join(str(part) for part in command), "since": utc_now_iso()}
+
+
+def _in_use_message(path: Path, holder: dict[str, Any]) -> str:
+    if "pid" in holder:
+        who = f"process {holder['pid']}"
+        if holder.get("command"):
+            who += f" ({holder['command']})"
+        if holder.get("since"):
+            who += f", since {holder['since']}"
+    else:
+        who = "a process that did not say which"
+    return (
+        f"The data folder {path} is in use by another copy of Farkle Table: {who}. "
+        f"Close that one, or: {_HOW_TO_CHOOSE[0].lower()}{_HOW_TO_CHOOSE[1:]}"
+    )
+
+
+def _why(error: OSError) -> str:
+    """An OS refusal in words (``error.strerror``: "Read-only file system", ...)."""
+    return (error.strerror or str(error)).lower() if error.strerror else str(error)
