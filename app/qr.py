@@ -22,9 +22,11 @@ import qrcode.constants
 import qrcode.util
 from qrcode.image.pure import PyPNGImage
 
+from engine import B45_ALPHABET
+
 __all__ = ["QrImage", "qr_image", "scanner_available", "read_qr_texts", "ALPHANUMERIC"]
 
-ALPHANUMERIC: Final = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+ALPHANUMERIC: Final = frozenset(B45_ALPHABET)
 """What QR's alphanumeric mode holds (5.5 bits a character instead of 8)."""
 
 

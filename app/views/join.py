@@ -19,7 +19,7 @@ from app.context import Services, use_model, use_services
 from app.tournament_table import table_game_of, table_title, tournament_meta
 from app.views.scanner import CameraScan, ScanOutcome
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
-from engine import FarkleError, TableSetup, decode_setup
+from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
 
 __all__ = ["JoinScreen", "JoinPage", "JoinState"]
 
@@ -43,7 +43,7 @@ class JoinState(ft.Observable):
             self.text = text
         self.setup, self.refusal, self.existing = None, None, None
         if not self.text.strip():
-            self.refusal = "Type or paste the table's setup code first: it starts with FT1."
+            self.refusal = f"Type or paste the table's setup code first: it starts with {SETUP_PREFIX}."
             return
         try:
             setup = decode_setup(self.text)
@@ -109,10 +109,10 @@ def JoinPage(payload: str) -> ft.View:
             min_lines=2,
             max_lines=5,
             key="setup-code",
-            hint_text="FT1-…",
+            hint_text=f"{SETUP_PREFIX}-…",
         ),
         big_button("Read the code", on(join.read, services), key="read-setup", filled=join.setup is None),
-        CameraScan("setup code", "join-scan", lambda text: "FT1" in text.upper(), scanned),
+        CameraScan("setup code", "join-scan", lambda text: SETUP_PREFIX in text.upper(), scanned),
     ]
     if join.refusal:
         controls.append(notice_banner([join.refusal], error=True, key="join-refusal"))

@@ -12,8 +12,7 @@ import flet as ft
 
 from app.context import Services
 from app.views.widgets import FELT, big_button, die_button, on, section
-from engine import Game, GameState, format_dice, scoring_dice, scoring_options
-from engine.game import bank_refusal
+from engine import Game, GameState, bank_refusal, format_dice, scoring_dice, scoring_options
 
 if TYPE_CHECKING:
     from app.views.table import TableState

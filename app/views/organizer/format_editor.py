@@ -18,7 +18,7 @@ from app.organizer import TABLE_SIZES, FormatDraft
 from app.views.organizer.common import EventState
 from app.views.widgets import big_button, icon_button, labelled_dropdown, section
 from engine import FarkleError, TournamentFormat
-from engine.rules import PRESET_NAMES
+from engine import PRESET_NAMES
 
 __all__ = ["FormatEditing", "DraftChange", "format_editor", "format_plan"]
 

@@ -17,7 +17,7 @@ import flet as ft
 from app.views.organizer.common import EventState, event_view, text_field, use_event
 from app.views.scanner import CameraScan, ScanOutcome
 from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
-from engine import ImportReport, InvalidInput, TableResult, Tournament
+from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
 
 __all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
 
@@ -35,7 +35,7 @@ class ResultsPage(EventState):
     async def import_typed(self) -> None:
         text = self.value("result_code")
         if not text.strip():
-            self.tell("Type or paste a result code first: it starts with FR1.", error=True)
+            self.tell(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", error=True)
             return
         await self.import_text(text, clear=True)
 
@@ -143,10 +143,10 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
     t = inbox.tournament
     controls: list[ft.Control] = [section(
         "Import a table's result",
-        text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint="FR1-…",
+        text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint=f"{RESULT_PREFIX}-…",
                    on_submit=on(inbox.import_typed)),
         big_button("Import the result", on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
-        CameraScan("result code", "result-scan", lambda text: "FR1" in text.upper(), inbox.scanned),
+        CameraScan("result code", "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned),
     )]
     if not t.round:
         return [*controls, ft.Text("No round has been drawn yet."), *refused_section(inbox)]
