@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 import flet as ft
 
-from app.storage import DATA_DIR_ENV, default_data_dir
+from app.storage import DATA_DIR_ENV, DataFolderInUse, FolderClaim, StoreError, claim_folder, default_data_dir
+
+EXIT_FOLDER_IN_USE = 2
+"""Exit status when another process holds the data folder."""
+EXIT_FOLDER_UNUSABLE = 1
+"""Exit status when the data folder cannot be created or written."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -20,10 +26,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def claim_data_folder() -> FolderClaim:
+    """Hold the data folder for this process before serving anyone, so that a folder
+    that cannot be used is said once, here, instead of failing every page.
+
+    :raises SystemExit: with the reason printed (status 2: another copy holds it).
+    """
+    try:
+        return claim_folder(default_data_dir())
+    except StoreError as error:
+        print(f"Farkle Table cannot start: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(EXIT_FOLDER_IN_USE if isinstance(error, DataFolderInUse) else EXIT_FOLDER_UNUSABLE) from None
+
+
 def run(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.data_dir:
         os.environ[DATA_DIR_ENV] = os.path.abspath(args.data_dir)
+    claim = claim_data_folder()  # held (and the app's stores share it) until the process ends
+    try:
+        serve(args)
+    finally:
+        claim.release()
+
+
+def serve(args: argparse.Namespace) -> None:
     from app.main import main
 
     if args.desktop:

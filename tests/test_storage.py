@@ -436,7 +436,7 @@ def test_a_write_the_browser_refuses_raises_instead_of_passing_silently() -> Non
         run(store.save("games", "g1", {"n": 1}))
 
 
-def test_an_unreadable_prefs_entry_is_reported_left_untouched_and_skipped() -> None:
+def test_an_unreadable_prefs_entry_is_reported_moved_aside_untouched_and_skipped() -> None:
     prefs = MemoryPrefs()
     store = run(PrefsStore.open(prefs))
     run(store.save("games", "good", synthetic_game(100)))
@@ -446,11 +446,15 @@ def test_an_unreadable_prefs_entry_is_reported_left_untouched_and_skipped() -> N
     reopened = run(PrefsStore.open(prefs))
 
     assert sorted(p.location for p in reopened.problems) == ["farkle-table/games/bad", "farkle-table/games/odd"]
-    assert all(p.kept_as is None and "left where it was" in p.message() for p in reopened.problems)
+    kept = {p.location: p.kept_as for p in reopened.problems}
+    assert all(kept_as is not None and kept_as.startswith("farkle-table/kept-aside/games/") for kept_as in kept.values())
+    assert prefs.values[str(kept["farkle-table/games/bad"])] == "z:not base64!"
+    assert prefs.values[str(kept["farkle-table/games/odd"])] == 42
     assert run(reopened.list_ids("games")) == ["good"]
     assert run(reopened.load("games", "bad")) is None
-    assert prefs.values["farkle-table/games/bad"] == "z:not base64!"
+    assert "farkle-table/games/bad" not in prefs.values
     assert run(reopened.load("games", "good")) == synthetic_game(100)
+    assert run(PrefsStore.open(prefs)).problems == ()
 
 
 def test_a_store_made_without_open_fetches_entries_on_first_use() -> None:
@@ -463,10 +467,11 @@ def test_a_store_made_without_open_fetches_entries_on_first_use() -> None:
     assert [p.location for p in lazy.problems] == ["farkle-table/games/bad"]
 
 
-def test_deleting_an_unreadable_entry_frees_its_space() -> None:
-    prefs = MemoryPrefs()
+def test_deleting_an_unreadable_entry_the_browser_could_not_move_frees_its_space() -> None:
+    prefs = MemoryPrefs(quota_bytes=800)  # too full to hold a second copy while it is moved aside
     prefs.values["farkle-table/games/bad"] = "z:" + "A" * 500
     store = run(PrefsStore.open(prefs))
+    assert [problem.kept_as for problem in store.problems] == [None]
     assert run(store.bytes_used()) > 500
     assert run(store.delete("games", "bad")) is True
     assert prefs.values == {} and run(store.bytes_used()) == 0
