@@ -1,0 +1,246 @@
+"""The data folder: one process at a time (an OS file lock), and a folder that cannot
+be created or written refused in words that say what to do, by the store and by
+``python -m app``.
+
+The lock is tested with two real processes: a child holding a store open on the
+folder while this test tries to open it.  Read-only disks are real read-only tmpfs
+mounts where this machine allows mounting (root), and a refused ``mkdir``/``unlink``
+otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from app.__main__ import EXIT_FOLDER_IN_USE, EXIT_FOLDER_UNUSABLE
+from app.storage import (
+    DATA_DIR_ENV,
+    DataFolderInUse,
+    DataFolderUnusable,
+    FileStore,
+    StoreError,
+    claim_folder,
+)
+from app.storage.lock import HOLDER_FILE_NAME, held_folders
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from app.storage import FileStore
+    store = FileStore(sys.argv[1])
+    print("holding", flush=True)
+    sys.stdin.readline()
+    store.close()
+    print("released", flush=True)
+    sys.stdin.readline()
+    """
+)
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+class Holder:
+    """Another process holding a :class:`FileStore` open on a folder until told."""
+
+    def __init__(self, folder: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(folder)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None and self.process.stdout.readline().strip() == "holding"
+
+    def release(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "released"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def holder(tmp_path: Path) -> Iterator[Holder]:
+    held = Holder(tmp_path / "data")
+    yield held
+    held.stop()
+
+
+def app_command(data_dir: Path) -> list[str]:
+    """``python -m app`` on a port nobody listens to: it must stop before serving."""
+    return [sys.executable, "-m", "app", "--port", "9", "--data-dir", str(data_dir)]
+
+
+# --- one process per folder -----------------------------------------------------------
+
+
+def test_a_second_process_is_refused_with_the_holders_pid_and_command(tmp_path: Path, holder: Holder) -> None:
+    with pytest.raises(DataFolderInUse) as refused:
+        FileStore(tmp_path / "data")
+    message = str(refused.value)
+    assert f"process {holder.process.pid}" in message
+    assert "from app.storage import FileStore" in message  # its command line
+    assert str(tmp_path / "data") in message
+    assert "--data-dir" in message and DATA_DIR_ENV in message
+    assert refused.value.holder["pid"] == holder.process.pid
+    assert isinstance(refused.value, StoreError)
+
+
+def test_the_folder_opens_once_the_other_process_closes_its_store(tmp_path: Path, holder: Holder) -> None:
+    holder.release()
+    store = FileStore(tmp_path / "data")
+    assert run(store.list_ids("games")) == []
+    assert json.loads((tmp_path / "data" / HOLDER_FILE_NAME).read_text())["pid"] == os.getpid()
+    store.close()
+
+
+def test_the_folder_opens_once_the_other_process_dies_holding_it(tmp_path: Path, holder: Holder) -> None:
+    holder.process.kill()
+    holder.process.wait(timeout=10)
+    store = FileStore(tmp_path / "data")  # the OS let its lock go; its info file is stale
+    store.close()
+
+
+def test_stores_of_one_process_share_the_folder_until_the_last_closes(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    app_store = FileStore(folder)
+    inspector = FileStore(folder)
+    run(app_store.save("games", "g1", {"n": 1}))
+    assert run(inspector.load("games", "g1")) == {"n": 1}
+    inspector.close()
+    inspector.close()  # closing twice gives back one claim only
+    assert os.path.realpath(folder) in held_folders()
+    app_store.close()
+    assert os.path.realpath(folder) not in held_folders()
+
+
+def test_a_store_dropped_without_close_gives_its_claim_back(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    run(store.save("games", "g1", {"n": 1}))
+    del store
+    assert os.path.realpath(folder) not in held_folders()
+
+
+def test_python_m_app_exits_with_status_2_naming_the_holder(tmp_path: Path, holder: Holder) -> None:
+    result = subprocess.run(app_command(tmp_path / "data"), cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == EXIT_FOLDER_IN_USE == 2
+    assert result.stderr.startswith("Farkle Table cannot start: The data folder")
+    assert f"process {holder.process.pid}" in result.stderr and "--data-dir" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# --- read-only and missing folders ------------------------------------------------------
+
+
+def _mount(*args: str) -> bool:
+    try:
+        return subprocess.run(["mount", *args], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture
+def read_only_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real read-only file system (tmpfs) with a leftover temp file and a game, or a skip."""
+    mount_point = tmp_path / "ro"
+    mount_point.mkdir()
+    if os.name != "posix" or not _mount("-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)):
+        pytest.skip("cannot mount a file system here (needs root)")
+    try:
+        (mount_point / "games").mkdir()
+        (mount_point / "games" / "g1.json").write_text('{"n": 1}')
+        (mount_point / "games" / ".g1.json.0a1b2c3d.tmp").write_text('{"n": 2, "ev')
+        assert _mount("-o", "remount,ro", str(mount_point))
+        yield mount_point
+    finally:
+        subprocess.run(["umount", str(mount_point)], capture_output=True, timeout=10)
+
+
+def test_a_data_folder_on_a_read_only_disk_is_refused_in_words(read_only_disk: Path) -> None:
+    with pytest.raises(DataFolderUnusable, match="Cannot write in the data folder .*: read-only file system. "
+                                                 "Choose another data folder with --data-dir FOLDER or the "
+                                                 f"{DATA_DIR_ENV} environment variable."):
+        FileStore(read_only_disk)
+
+
+def test_a_data_folder_to_create_on_a_read_only_disk_is_refused_in_words(read_only_disk: Path) -> None:
+    with pytest.raises(DataFolderUnusable, match=f"Cannot create the data folder {read_only_disk / 'new'}: "
+                                                 "read-only file system"):
+        FileStore(read_only_disk / "new")
+
+
+def test_a_leftover_temp_file_on_a_read_only_games_folder_is_left_and_the_store_opens(
+    tmp_path: Path, read_only_disk: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "games").symlink_to(read_only_disk / "games")
+    store = FileStore(data)
+    assert run(store.load("games", "g1")) == {"n": 1}
+    assert (read_only_disk / "games" / ".g1.json.0a1b2c3d.tmp").exists()
+    assert store.problems == ()
+    store.close()
+
+
+def test_a_leftover_temp_file_that_cannot_be_removed_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = FileStore(tmp_path / "data")
+    run(store.save("games", "g1", {"n": 1}))
+    store.close()
+    leftover = tmp_path / "data" / "games" / ".g1.json.0a1b2c3d.tmp"
+    leftover.write_text('{"n": 2, "ev')
+    real_unlink = Path.unlink
+
+    def refuse_temp_files(path: Path, missing_ok: bool = False) -> None:
+        if path.name.endswith(".tmp"):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        real_unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refuse_temp_files)
+    reopened = FileStore(tmp_path / "data")
+    assert leftover.exists() and run(reopened.load("games", "g1")) == {"n": 1}
+    reopened.close()
+
+
+def test_a_folder_whose_parent_refuses_it_is_refused_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(path: Path, *args: Any, **kwargs: Any) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(DataFolderUnusable, match=f"Cannot create the data folder {tmp_path / 'data'}: "
+                                                 "permission denied. Choose another data folder with --data-dir"):
+        FileStore(tmp_path / "data")
+
+
+def test_a_file_where_the_data_folder_should_be_is_refused_in_words(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("mine")
+    with pytest.raises(DataFolderUnusable, match="Cannot create the data folder"):
+        claim_folder(tmp_path / "data")
+    assert (tmp_path / "data").read_text() == "mine"
+
+
+def test_python_m_app_says_why_the_folder_cannot_be_used_and_exits_non_zero(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("in the way")
+    result = subprocess.run(app_command(tmp_path / "file" / "data"), cwd=ROOT, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == EXIT_FOLDER_UNUSABLE != 0
+    assert result.stderr.startswith(f"Farkle Table cannot start: Cannot create the data folder {tmp_path}")
+    assert "--data-dir" in result.stderr and "Traceback" not in result.stderr
