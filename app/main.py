@@ -27,6 +27,7 @@ from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
 from app.views.not_found import NotFoundScreen
+from app.views.player import PlayerScreen
 from app.views.history import HistoryScreen
 from app.views.table import TableScreen
 from app.views.widgets import FELT
@@ -90,6 +91,8 @@ def screen_for(route: Route) -> ft.View:
         return keyed(TableScreen, f"game-{route.game_id}", route.game_id)
     if route.screen == "history":
         return keyed(HistoryScreen, f"history-{route.game_id}", route.game_id)
+    if route.screen == "player":
+        return keyed(PlayerScreen, f"player-{route.payload}", route.payload)
     if route.screen in ("organizer", "import"):
         from app.views.organizer import OrganizerScreen  # most devices only keep score
 

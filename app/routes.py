@@ -24,11 +24,11 @@ _LONGEST_ROUTE = 4_000
 class Route:
     """The screen an address names, with its parameters.
 
-    :param screen: ``home``, ``new``, ``lookup``, ``game``, ``history``, ``organizer``,
-        ``import``, ``join`` or ``not_found``.
+    :param screen: ``home``, ``new``, ``lookup``, ``game``, ``history``, ``player``,
+        ``organizer``, ``import``, ``join`` or ``not_found``.
     :param parts: the path's segments (``/organizer/<id>/results`` -> three).
     :param game_id: the game a table, history, rematch or lookup is about ("" if none).
-    :param payload: a join link's code (the rest of the path after ``/join/``).
+    :param payload: a join link's code (the rest of the path after ``/join/``), or a player's name.
     """
 
     screen: str
@@ -51,6 +51,8 @@ def parse_route(path: str) -> Route:
         return Route("import", text, parts)
     if head == "join":
         return Route("join", text, parts, payload=unquote("/".join(rest)))
+    if head == "player" and len(rest) == 1 and unquote(rest[0]).strip():
+        return Route("player", text, parts, payload=unquote(rest[0]))
     if head == "organizer":
         if rest and not DOCUMENT_ID.fullmatch(rest[0]):
             return Route("not_found", text, parts)

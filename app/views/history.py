@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.context import use_model, use_services
+from app.context import use_model, use_services, use_viewport
 from app.scorekeeper import Scorekeeper
 from app.storage import StoreError
+from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import icon_button, on, screen_view
 from engine import FarkleError, Game, format_dice
+from engine.stats import player_stats, score_race
 
 __all__ = ["HistoryScreen", "history_lines"]
 
@@ -45,10 +47,14 @@ def HistoryScreen(game_id: str) -> ft.View:
                                    else "Opening the game…")
         return screen_view(f"/game/{game_id}/history", "History", [ft.Text(text, size=16, key="history-missing")],
                            on_home=on(services.navigate, "/"))
+    game = history.game
     rows: list[ft.Control] = [
         ft.ListTile(title=ft.Text(title), subtitle=ft.Text(throws), dense=True)
-        for title, throws in history_lines(history.game)
+        for title, throws in history_lines(game)
     ] or [ft.Text("No turn has ended yet.")]
+    width = min(max(use_viewport().width - 48, 280), 560)
+    rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target),
+            stats_table(player_stats(game)), *rows]
     return screen_view(f"/game/{game_id}/history", "History", rows, actions=[back],
                        on_home=on(services.navigate, "/"))
 
@@ -56,6 +62,9 @@ def HistoryScreen(game_id: str) -> ft.View:
 def history_lines(game: Game) -> list[tuple[str, str]]:
     """Each ended turn as (what happened, the throws), newest first."""
     lines: list[tuple[str, str]] = []
+    for round_number, faces in reversed(list(enumerate(game.state.roll_offs, start=1))):
+        thrown = ", ".join(f"{game.players[seat]} {face}" for seat, face in faces)
+        lines.append((f"Roll-off {round_number} for the win", thrown))
     for number, record in reversed(list(enumerate(game.history, start=1))):
         name = game.players[record.seat]
         throws = "; ".join(

@@ -20,7 +20,6 @@ from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
 from app.views.table_panels import (
     DICE_WORDS,
-    game_over_panel,
     keep_panel,
     roll_off_panel,
     scoreboard,
@@ -28,6 +27,7 @@ from app.views.table_panels import (
     turn_card,
     turn_line,
 )
+from app.views.game_over import GameOver
 from app.views.widgets import icon_button, notice_banner, on, screen_view
 from engine import FarkleError, Game, GameState, format_dice
 
@@ -330,7 +330,7 @@ def TableScreen(game_id: str) -> ft.View:
     turn_on = state.phase not in ("over", "roll_off")
     panel: list[ft.Control]
     if state.phase == "over":
-        panel = [game_over_panel(table.game, services, game_id, meta.get("tournament"))]
+        panel = [GameOver(table.game, game_id, meta.get("tournament"))]
     elif state.phase == "roll_off":
         panel = [roll_off_panel(table, state)]
     elif state.phase == "keep":

@@ -5,19 +5,17 @@ Nothing here changes state: each control's handler calls a :class:`TableState` m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.context import Services
 from app.views.widgets import FELT, big_button, die_button, on, section
-from engine import Game, GameState, bank_refusal, format_dice, scoring_dice, scoring_options
+from engine import GameState, bank_refusal, format_dice, scoring_dice, scoring_options
 
 if TYPE_CHECKING:
     from app.views.table import TableState
 
-__all__ = ["DICE_WORDS", "turn_card", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel", "game_over_panel"]
+__all__ = ["DICE_WORDS", "turn_card", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel"]
 
 DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
 
@@ -263,32 +261,3 @@ def roll_off_panel(table: TableState, state: GameState) -> ft.Control:
     rows.append(big_button("Record roll-off", on(table.record_roll_off), key="record-roll-off",
                            disabled=not complete))
     return ft.Column(rows, spacing=8, key="roll-off-panel")
-
-
-def game_over_panel(game: Game, services: Services, game_id: str, tournament: Mapping[str, Any] | None) -> ft.Control:
-    """The winner and standings; a tournament table hands its signed result over."""
-    state = game.state
-    assert state.winner is not None
-    places = game.places
-    lines: list[ft.Control] = [
-        ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18, key=f"place-{seat}")
-        for seat in game.standings
-    ]
-    buttons = [big_button("Home", on(services.navigate, "/"), filled=False, expand=True, key="over-home")]
-    if tournament:
-        from app.views.table_result import ResultHandover  # only tournament tables need QR codes
-
-        lines.append(ResultHandover(game, tournament))
-    else:
-        buttons.insert(0, big_button("Rematch", on(services.navigate, f"/new/{game_id}"), key="rematch",
-                                     expand=True))
-    return ft.Column(
-        [
-            ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD, key="winner"),
-            ft.Text("Final standings", size=16),
-            *lines,
-            ft.Row(buttons),
-        ],
-        spacing=8,
-        key="game-over",
-    )

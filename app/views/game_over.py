@@ -1,0 +1,106 @@
+"""Game over: the winner, the standings, the score race and each player's figures, to share.
+
+A tournament table hands its signed result over here instead of offering a rematch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import flet as ft
+
+from app.context import Services, use_model, use_services, use_viewport
+from app.views.race_chart import RaceChart, stats_table
+from app.views.widgets import big_button, on
+from engine import Game
+from engine.stats import player_stats, score_race
+
+__all__ = ["GameOver", "result_text"]
+
+
+@dataclass
+class ShareState(ft.Observable):
+    """What the last share did, told under the buttons."""
+
+    note: str | None = None
+    failed: bool = False
+
+    async def copy_text(self, services: Services, text: str) -> None:
+        try:
+            await services.service(ft.Clipboard).set(text)
+        except Exception as problem:  # the browser may refuse the clipboard: say so, keep the text shown
+            self.note, self.failed = f"The clipboard refused the text ({problem}); it is shown above.", True
+            return
+        self.note, self.failed = "The result is copied: paste it into any message.", False
+
+    async def save_image(self, services: Services, shot: ft.Screenshot, file_name: str) -> None:
+        try:
+            picture = await shot.capture(pixel_ratio=2)
+            await services.service(ft.FilePicker).save_file(file_name=file_name, src_bytes=picture)
+        except Exception as problem:  # no canvas capture or no download on this device
+            self.note, self.failed = f"The picture could not be saved here: {problem}", True
+            return
+        self.note, self.failed = f"Saved the picture as {file_name}.", False
+
+
+def result_text(game: Game) -> str:
+    """The result as a message: winner, standings and the game's length."""
+    state = game.state
+    places = game.places
+    lines = [f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}" for seat in game.standings]
+    winner = state.players[state.winner] if state.winner is not None else "nobody"
+    return f"Farkle Table: {winner} wins after {len(game.history)} turns.\n" + "\n".join(lines)
+
+
+@ft.component
+def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> ft.Control:
+    services = use_services()
+    share = use_model(ShareState)
+    width = min(max(use_viewport().width - 48, 280), 560)
+    state = game.state
+    assert state.winner is not None
+    places = game.places
+    standings: list[ft.Control] = [
+        ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18, key=f"place-{seat}")
+        for seat in game.standings
+    ]
+    picture = ft.Screenshot(
+        content=ft.Container(
+            ft.Column([
+                ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD, key="winner"),
+                ft.Text("Final standings", size=16),
+                *standings,
+                RaceChart(state.players, score_race(game), width=width, target=state.rules.target),
+            ], spacing=8),
+            bgcolor=ft.Colors.SURFACE,
+            padding=8,
+        ),
+        key="result-picture",
+    )
+    buttons: list[ft.Control] = [
+        big_button("Copy the result", on(share.copy_text, services, result_text(game)), filled=False,
+                   icon=ft.Icons.COPY, key="share-text"),
+        big_button("Save as picture", on(share.save_image, services, picture, f"farkle-{game_id}.png"),
+                   filled=False, icon=ft.Icons.IMAGE, key="share-image"),
+    ]
+    controls: list[ft.Control] = [picture, stats_table(player_stats(game))]
+    if tournament:
+        from app.views.table_result import ResultHandover  # only tournament tables need QR codes
+
+        controls.append(ResultHandover(game, tournament))
+    else:
+        buttons.insert(0, big_button("Rematch", on(services.navigate, f"/new/{game_id}"), key="rematch"))
+    buttons.append(big_button("Home", on(services.navigate, "/"), filled=False, key="over-home"))
+    controls.append(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8))
+    if share.note:
+        controls.append(ft.Text(share.note, color=ft.Colors.ERROR if share.failed else None, key="share-note"))
+    controls.append(ft.Row(
+        [ft.TextButton(f"{name}'s games", on_click=on(services.navigate, f"/player/{quote(name, safe='')}"), key=f"player-{seat}",
+                       height=48)
+         for seat, name in enumerate(state.players)],
+        wrap=True,
+    ))
+    return ft.Column(controls, spacing=10, key="game-over")

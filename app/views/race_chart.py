@@ -1,0 +1,108 @@
+"""The score race: every player's total after each turn, drawn on Flet's canvas.
+
+Flet's canvas is part of every client (local server, PWA), so the chart needs no extra
+package. Screen readers get the race in words (who led after how many turns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flet as ft
+import flet.canvas as cv
+
+from engine.stats import PlayerStats
+
+__all__ = ["RaceChart", "SERIES_COLOURS", "race_summary", "stats_table"]
+
+SERIES_COLOURS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838F", "#AD1457", "#5D4037")
+"""One distinct colour per seat (up to eight players), readable on light and dark."""
+
+_LEFT, _BOTTOM, _TOP, _RIGHT = 52, 26, 10, 10
+
+
+def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: float = 360,
+              height: float = 220, target: int | None = None) -> ft.Control:
+    """A line per player over the game's turns, the target as a dashed line, and a legend."""
+    turns = max((len(series) for series in race), default=1) - 1
+    top = max([max(series, default=0) for series in race] + [target or 0, 500])
+    plot_w, plot_h = width - _LEFT - _RIGHT, height - _TOP - _BOTTOM
+
+    def x(turn: int) -> float:
+        return _LEFT + plot_w * (turn / max(turns, 1))
+
+    def y(total: int) -> float:
+        return _TOP + plot_h * (1 - max(total, 0) / top)
+
+    axis = ft.Paint(color=ft.Colors.ON_SURFACE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
+    shapes: list[cv.Shape] = [
+        cv.Line(_LEFT, _TOP, _LEFT, _TOP + plot_h, paint=axis),
+        cv.Line(_LEFT, _TOP + plot_h, _LEFT + plot_w, _TOP + plot_h, paint=axis),
+        cv.Text(_LEFT - 6, y(top), f"{top:,}", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
+        cv.Text(_LEFT - 6, y(0), "0", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
+        cv.Text(_LEFT + plot_w, height - 4, f"turn {turns}", style=ft.TextStyle(size=11),
+                alignment=ft.Alignment.BOTTOM_RIGHT),
+    ]
+    if target:
+        shapes.append(cv.Line(_LEFT, y(target), _LEFT + plot_w, y(target),
+                              paint=ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1, style=ft.PaintingStyle.STROKE,
+                                             stroke_dash_pattern=[4, 4])))
+    for seat, series in enumerate(race):
+        colour = SERIES_COLOURS[seat % len(SERIES_COLOURS)]
+        elements: list[cv.Path.PathElement] = [cv.Path.MoveTo(x(0), y(series[0] if series else 0))]
+        elements += [cv.Path.LineTo(x(turn), y(total)) for turn, total in enumerate(series) if turn]
+        shapes.append(cv.Path(elements, paint=ft.Paint(color=colour, stroke_width=3, style=ft.PaintingStyle.STROKE,
+                                                       stroke_join=ft.StrokeJoin.ROUND)))
+    legend = ft.Row(
+        [ft.Row([ft.Container(width=14, height=14, bgcolor=SERIES_COLOURS[seat % len(SERIES_COLOURS)],
+                              border_radius=3),
+                 ft.Text(name, size=13, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)], spacing=4, tight=True)
+         for seat, name in enumerate(players)],
+        wrap=True,
+        spacing=12,
+    )
+    return ft.Semantics(
+        label=race_summary(players, race),
+        content=ft.Column([cv.Canvas(shapes, width=width, height=height, key="race-canvas"), legend], spacing=6),
+        key="race-chart",
+    )
+
+
+def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
+    """The race in words: how often the lead changed and who led at the end."""
+    leaders: list[int] = []
+    for turn in range(1, max((len(series) for series in race), default=1)):
+        totals = [series[turn] for series in race]
+        best = max(totals)
+        if best > 0 and totals.count(best) == 1:
+            leader = totals.index(best)
+            if not leaders or leaders[-1] != leader:
+                leaders.append(leader)
+    if not leaders:
+        return "Score race: nobody has scored yet."
+    changes = len(leaders) - 1
+    return (f"Score race over {max(len(series) for series in race) - 1} turns: the lead changed "
+            f"{changes} time{'s' if changes != 1 else ''}; {players[leaders[-1]]} led last.")
+
+
+def stats_table(stats: Sequence[PlayerStats]) -> ft.Control:
+    """Per-player figures: turns, farkles, hot dice, best and average banked turn, entry turn."""
+    header = ["Player", "Turns", "Farkles", "Hot dice", "Best", "Avg bank", "On board"]
+    rows = [
+        ft.DataRow([
+            ft.DataCell(ft.Text(player.name, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)),
+            ft.DataCell(ft.Text(str(player.turns))),
+            ft.DataCell(ft.Text(str(player.farkles))),
+            ft.DataCell(ft.Text(str(player.hot_dice))),
+            ft.DataCell(ft.Text(f"{player.best_turn:,}")),
+            ft.DataCell(ft.Text(f"{player.average_bank:,.0f}")),
+            ft.DataCell(ft.Text(f"turn {player.on_board_turn}" if player.on_board_turn else "—")),
+        ])
+        for player in stats
+    ]
+    return ft.Row(
+        [ft.DataTable(columns=[ft.DataColumn(label=ft.Text(title, weight=ft.FontWeight.BOLD)) for title in header],
+                      rows=rows, column_spacing=14, heading_row_height=36, data_row_min_height=32,
+                      data_row_max_height=36, key="player-stats")],
+        scroll=ft.ScrollMode.AUTO,
+    )

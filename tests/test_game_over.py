@@ -1,0 +1,111 @@
+"""After the game: the race, each player's figures, sharing, history with the roll-off, player pages."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+
+from app.scorekeeper import Scorekeeper
+from app.storage import MemoryStore
+from app.views.game_over import result_text
+from app.views.race_chart import race_summary
+from engine import Game, Rules
+from engine.stats import career, player_stats, score_race
+from tests.app_driver import run
+from tests.flet_harness import FletHarness
+from tests.game_play import play_game
+
+SHORT = dataclasses.replace(Rules.preset("house"), target=500)
+
+
+def tied_game() -> Game:
+    game = Game(["Ann", "Bob"], SHORT)
+    for _ in range(2):
+        game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank()
+    game.roll_off({0: 6, 1: 2})
+    return game
+
+
+def stored(*games: Game) -> tuple[MemoryStore, list[str]]:
+    store = MemoryStore()
+    keeper = Scorekeeper(store)
+
+    async def save() -> list[str]:
+        ids = []
+        for game in games:
+            ids.append(await keeper.start_game(list(game.players), game.rules))
+            await keeper.act(lambda g, events=game.events: [g.redo(event) for event in events[1:]] and None)
+        return ids
+
+    return store, asyncio.run(save())
+
+
+def test_the_race_has_every_players_total_after_each_turn():
+    game = tied_game()
+    assert score_race(game) == ((0, 1050, 1050), (0, 0, 1050))
+    assert race_summary(game.players, score_race(game)) == (
+        "Score race over 2 turns: the lead changed 0 times; Ann led last.")
+
+
+def test_player_figures_count_turns_farkles_hot_dice_best_and_entry():
+    game = Game(["Ann", "Bob"], Rules.preset("house"))
+    game.roll("1 1 1 5 5 2"); game.keep("1 1 1 5 5"); game.roll("1"); game.keep("1")  # hot dice
+    game.roll("2 2 3 3 4 6")  # farkle
+    game.roll("1 5 2 3 4 6"); game.keep("1 5 2 3 4 6"); game.roll("2 3 4 4 6 6")  # straight then farkle
+    game.roll("1 1 1 2 3 4"); game.keep("1 1 1"); game.bank()
+    ann, bob = player_stats(game)
+    assert (ann.turns, ann.farkles, ann.hot_dice, ann.best_turn, ann.on_board_turn) == (2, 1, 1, 1000, 2)
+    assert (bob.turns, bob.farkles, bob.hot_dice, bob.on_board_turn) == (1, 1, 1, None)
+    assert ann.average_bank == 1000
+
+
+def test_the_result_as_text_names_the_winner_and_the_standings():
+    assert result_text(tied_game()) == "Farkle Table: Ann wins after 2 turns.\n1. Ann 1,050\n2. Bob 1,050"
+
+
+def test_game_over_shows_the_race_the_figures_and_shares(data_dir):
+    store, (game_id,) = stored(tied_game())
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("winner") == "Ann wins!"
+        assert ui.exists("race-chart") and ui.exists("player-stats")
+        await ui.click("share-text")
+        assert ui.clipboard == result_text(tied_game())
+        assert ui.text_of("share-note") == "The result is copied: paste it into any message."
+        await ui.click("player-1")
+        assert ui.text_of("figure-0") == "Games 1"
+
+    run(test, route=f"/game/{game_id}", store=store)
+
+
+def test_history_lists_the_roll_off_and_draws_the_race(data_dir):
+    store, (game_id,) = stored(tied_game())
+
+    async def test(ui: FletHarness) -> None:
+        texts = ui.texts()
+        assert "Roll-off 1 for the win" in texts and "Ann 6, Bob 2" in texts
+        assert ui.exists("race-chart")
+
+    run(test, route=f"/game/{game_id}/history", store=store)
+
+
+def test_a_player_page_counts_their_games_wins_and_farkles_across_the_device(data_dir):
+    games = [play_game(Game(["Ann", "Bob", "Cy"], dataclasses.replace(Rules.preset("house"), target=2000)),
+                       random.Random(seed)) for seed in range(3)]
+    store, _ = stored(*games)
+    expected = career("ann", games)
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("figure-0") == f"Games {expected.games}"
+        assert ui.text_of("figure-3").startswith(f"Farkle rate {expected.farkle_rate:.0%}")
+        assert sum(1 for key in (f"player-game-{n}" for n in range(5)) if ui.exists(key)) == 3
+
+    run(test, route="/player/ANN", store=store)
+
+
+def test_a_player_with_no_games_is_told_so(data_dir):
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("player-none") == "No game on this device has a player named 'Zed'."
+
+    run(test, route="/player/Zed", store=MemoryStore())
