@@ -51,6 +51,11 @@ class AppSource:
         return self.root / "engine"
 
     @property
+    def cache_label(self) -> str | None:
+        """Its slot in build/cache/ for tests/pwa_harness.py ``built_site(label=...)``."""
+        return None if self.root == REPO_ROOT else self.root.name
+
+    @property
     def env(self) -> dict[str, str]:
         """Environment for ``python -m app`` run from :attr:`root`: its packages first
         (the venv's editable install of the working tree only answers after sys.path)."""

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         from tests.baseline_app import export_commit
 
         exported = export_commit(args.app_commit)
-        source = {"app_dir": exported.app_dir, "engine_dir": exported.engine_dir, "label": exported.root.name}
+        source = {"app_dir": exported.app_dir, "engine_dir": exported.engine_dir, "label": exported.cache_label}
         print(f"app and engine of {exported.label} ({exported.root})")
     started = time.monotonic()
     site, report = built_site(**source)

@@ -82,3 +82,33 @@ def test_missing_chromium_skips_locally_and_fails_on_ci(monkeypatch: pytest.Monk
     assert on_ci is not None and on_ci[0] is True and "CI is set" in on_ci[1]
     monkeypatch.setattr(browser_support, "chromium_available", lambda: True)
     assert chromium_missing_reason({"CI": "true"}) is None
+
+
+def test_fast_taps_are_counted_from_the_lists_shown() -> None:
+    from tests.test_browser_taps import ADDED, EXPECTED_FINAL, PREFILL, landed
+
+    assert landed([[1, 2, 3], [1, 2, 3, 4], [2, 3, 4]]) == 2
+    assert landed([[1, 2, 3], [2, 3, 4]]) == 2  # a removal and an addition drawn in one frame
+    assert landed([[1, 2, 3], [1, 2, 3]]) == 0
+    queue, shown = list(PREFILL), [list(PREFILL)]
+    for face in ADDED:  # every tap landing, each drawn on its own
+        queue.append(face)
+        shown.append(list(queue))
+        queue.pop(0)
+        shown.append(list(queue))
+    assert landed(shown) == 2 * len(ADDED) and queue == EXPECTED_FINAL
+    assert EXPECTED_FINAL not in shown[:-1]  # shown only once every tap is in
+
+
+def test_another_commit_runs_from_its_own_copy() -> None:
+    import os
+    import subprocess
+
+    from tests.baseline_app import BASELINE_COMMIT, export_commit
+
+    source = export_commit(BASELINE_COMMIT)
+    assert (source.app_dir / "__main__.py").is_file() and source.cache_label == source.root.name
+    where = subprocess.run([sys.executable, "-c", "import app, engine; print(app.__file__); print(engine.__file__)"],
+                           cwd=source.root, env={**os.environ, **source.env}, check=True,
+                           capture_output=True, text=True).stdout.split()
+    assert [Path(p).parent.parent for p in where] == [source.root, source.root]

@@ -30,7 +30,6 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,8 +182,7 @@ def app_server(source: AppSource, tmp_path_factory: pytest.TempPathFactory) -> I
 
 @pytest.fixture(scope="module")
 def pwa_server(source: AppSource, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    label = None if source.root == Path(__file__).resolve().parent.parent else source.root.name
-    site, _ = built_site(source.app_dir, source.engine_dir, label=label)
+    site, _ = built_site(source.app_dir, source.engine_dir, label=source.cache_label)
     with serving(site, tmp_path_factory.mktemp("taps-www")) as server:
         yield server
 
