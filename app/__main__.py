@@ -23,6 +23,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data-dir", help=f"where games are kept (default {default_data_dir()}; "
                                            f"or set {DATA_DIR_ENV})")
     parser.add_argument("--desktop", action="store_true", help="open a desktop window instead of serving")
+    parser.add_argument("--organizer-address", action="append", default=[], metavar="ADDRESS",
+                        help="an address (or network) whose devices open the organizer screens without the "
+                             "event's passphrase; repeatable (default loopback; or set FARKLE_ORGANIZER_ADDRESSES)")
+    parser.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                        help="another origin (scheme://host[:port]) allowed to open the app, e.g. behind a "
+                             "proxy; repeatable (or set FARKLE_ALLOWED_ORIGINS)")
     return parser.parse_args(argv)
 
 
@@ -56,8 +62,20 @@ def serve(args: argparse.Namespace) -> None:
     if args.desktop:
         ft.run(main)
         return
+    from app import access, server
+
+    if args.organizer_address:
+        os.environ[access.ORGANIZER_ADDRESSES_ENV] = ",".join(args.organizer_address)
+    if args.allowed_origin:
+        os.environ[server.ALLOWED_ORIGINS_ENV] = ",".join(args.allowed_origin)
+    try:
+        access.organizer_networks()
+        origins = server.parse_origins()
+    except ValueError as error:
+        print(f"Farkle Table cannot start: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
     print(f"Farkle Table: http://{args.host}:{args.port}  (games kept in {default_data_dir()})", flush=True)
-    ft.run(main, view=None, host=args.host, port=args.port, no_cdn=True)
+    server.serve(main, args.host, args.port, no_cdn=True, allowed_origins=origins)
 
 
 if __name__ == "__main__":

@@ -225,6 +225,8 @@ class Organizer:
         self.refusals: list[Refusal] = []
         self.revision: int | None = None
         """The stored revision the open tournament was read at or saved as (None: not stored yet)."""
+        self.passphrase_hash: str = ""
+        """The open event's organizer passphrase as a salted hash (:mod:`app.access`); "" for none yet."""
 
     # -- the list of events -------------------------------------------------------------
 
@@ -249,20 +251,23 @@ class Organizer:
 
     async def create(
         self, name: str, cap: int | None = None, event_id: str | None = None, link_base: str = "",
-        format: TournamentFormat | None = None,
+        format: TournamentFormat | None = None, passphrase_hash: str = "",
     ) -> str:
-        """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap."""
+        """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap,
+        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.access.hash_passphrase`)."""
         fmt = format or TournamentFormat.house()
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
         tournament = Tournament(name, fmt, event_id=event_id or None)
         previous = self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision
+        previous_hash, self.passphrase_hash = self.passphrase_hash, passphrase_hash
         self.tournament, self.tournament_id = tournament, new_id()
         self.link_base, self.refusals, self.revision = link_base.strip().rstrip("/"), [], 0
         try:
             await self._save()
         except StoreError:
             self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision = previous
+            self.passphrase_hash = previous_hash
             raise
         return self.tournament_id
 
@@ -292,7 +297,22 @@ class Organizer:
         self.tournament, self.tournament_id, self.revision = tournament, tournament_id, revision
         self.link_base = str(document.get("link_base", ""))
         self.refusals = refusals
+        self.passphrase_hash = str(document.get("passphrase_hash", "") or "")
         return True
+
+    async def passphrase_hashes(self) -> dict[str, str]:
+        """Every stored event's organizer passphrase hash by id ("" where none is set yet)."""
+        documents = await self.store.load_all(COLLECTION)
+        return {doc_id: str(document.get("passphrase_hash", "") or "") for doc_id, document in documents.items()}
+
+    async def set_passphrase_hash(self, passphrase_hash: str) -> None:
+        """Keep a new organizer passphrase (its hash) with the open event."""
+        previous, self.passphrase_hash = self.passphrase_hash, passphrase_hash
+        try:
+            await self._save()
+        except StoreError:
+            self.passphrase_hash = previous
+            raise
 
     async def find_event(self, event_id: str) -> str | None:
         """The stored tournament running event ``event_id`` (the open one first)."""
@@ -492,6 +512,7 @@ class Organizer:
             "round": tournament.round,
             "champion": tournament.player(champion).name if champion is not None else None,
             "link_base": self.link_base,
+            "passphrase_hash": self.passphrase_hash,
             "refused": [refusal.__dict__ for refusal in self.refusals],
             "updated": utc_now_iso(),
             "events": tournament.events,

@@ -1,0 +1,177 @@
+"""The web server ``python -m app`` runs: Flet's FastAPI app behind an Origin check, on uvicorn.
+
+It is what ``ft.run(main, view=None, host=..., port=..., no_cdn=True)`` builds (Flet's
+``get_fastapi_web_app`` factory: the websocket, the static Flutter client served from the
+flet_web package, uploads) with two additions:
+
+* :class:`OriginCheck`, an ASGI middleware that refuses (403) a page request or websocket
+  whose ``Origin`` header is present and is not the app's own origin (the same scheme, host
+  and port as the request's ``Host``) or one of the configured ``allowed_origins``; and a
+  request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
+  (a DNS-rebinding page would otherwise be "its own origin").
+* Flet's ``before_main`` records each session's client address once
+  (:func:`app.access.remember_peer`), for the organizer's gate.
+
+uvicorn runs without proxy headers: the client address is the socket's peer, so no
+``X-Forwarded-For`` can make a phone look like the organizer's own device.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from app import access
+
+__all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "serve", "origin_of", "parse_origins"]
+
+ALLOWED_ORIGINS_ENV: Final = "FARKLE_ALLOWED_ORIGINS"
+"""Further origins allowed to open the app (a comma list, ``https://farkle.example``), e.g. behind a proxy."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+logger = logging.getLogger(__name__)
+
+
+def origin_of(scheme: str, host: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of a scheme and a ``host[:port]``, the default port filled in; None if unreadable.
+
+    >>> origin_of("ws", "127.0.0.1:8550"), origin_of("https", "Example.org")
+    (('http', '127.0.0.1', 8550), ('https', 'example.org', 443))
+    """
+    scheme = {"ws": "http", "wss": "https"}.get(scheme.lower(), scheme.lower())
+    if scheme not in _DEFAULT_PORTS or not host:
+        return None
+    try:
+        parts = urlsplit(f"{scheme}://{host}")
+        port = parts.port or _DEFAULT_PORTS[scheme]
+    except ValueError:
+        return None
+    if not parts.hostname or parts.path or parts.query or parts.username is not None:
+        return None
+    return scheme, parts.hostname.lower(), port
+
+
+def _parse_url_origin(url: str) -> tuple[str, str, int] | None:
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    return origin_of(parts.scheme, parts.netloc)
+
+
+def parse_origins(text: str | None = None) -> tuple[tuple[str, str, int], ...]:
+    """The configured extra origins: ``text`` (a comma list), else the environment.
+
+    :raises ValueError: an entry is not an origin such as ``https://host:port``.
+    """
+    spec = os.environ.get(ALLOWED_ORIGINS_ENV, "") if text is None else text
+    out: list[tuple[str, str, int]] = []
+    for entry in (item.strip() for item in spec.split(",")):
+        if not entry:
+            continue
+        origin = _parse_url_origin(entry)
+        if origin is None:
+            raise ValueError(f"{entry!r} is not an origin (scheme://host[:port]) for {ALLOWED_ORIGINS_ENV}.")
+        out.append(origin)
+    return tuple(out)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+class OriginCheck:
+    """Refuses cross-origin page requests and websockets before the app sees them.
+
+    :param app: the ASGI app behind it.
+    :param allowed_origins: further origins allowed besides the request's own.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_origins: Iterable[tuple[str, str, int]] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(allowed_origins)
+        self.allowed_hosts = frozenset(host for _, host, _ in self.allowed)
+
+    def refusal(self, scope: Scope) -> str | None:
+        """Why this request is refused, or None to let it through."""
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
+        own = origin_of(str(scope.get("scheme", "http")), headers.get("host", ""))
+        if own is None:
+            return "no readable Host header"
+        host = own[1]
+        if not (_is_ip(host) or host == "localhost" or host in self.allowed_hosts):
+            return f"host {host!r} is not this app's (open it by its address, or configure {ALLOWED_ORIGINS_ENV})"
+        origin = headers.get("origin")
+        if origin is None:
+            return None
+        given = _parse_url_origin(origin)
+        if given is not None and (given == own or given in self.allowed):
+            return None
+        return f"origin {origin!r} is not this app's"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        reason = self.refusal(scope)
+        if reason is None:
+            await self.app(scope, receive, send)
+            return
+        logger.warning("Refused %s %s: %s", scope["type"], scope.get("path", ""), reason)
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008, "reason": "origin refused"})
+            return
+        body = f"Refused: {reason}.\n".encode("utf-8")
+        await send({"type": "http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode("ascii"))]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
+              allowed_origins: Iterable[tuple[str, str, int]] = ()) -> ASGIApp:
+    """Flet's web app for ``main`` (as ``ft.run(view=None)`` builds it) behind :class:`OriginCheck`."""
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
+
+    access.mark_network_served()
+    assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+    flet_app = get_fastapi_web_app(
+        main,
+        before_main=access.remember_peer,
+        page_name=os.environ.get("FLET_WEB_APP_PATH", ""),
+        assets_dir=assets if os.path.isdir(assets) else None,
+        upload_dir=None,
+        web_renderer=WebRenderer.AUTO,
+        route_url_strategy=RouteUrlStrategy.PATH,
+        no_cdn=no_cdn,
+    )
+    return OriginCheck(flet_app, allowed_origins)
+
+
+def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,
+          allowed_origins: Iterable[tuple[str, str, int]] = ()) -> None:
+    """Serve the app until SIGINT/SIGTERM (uvicorn's own handlers stop it gracefully)."""
+    import uvicorn
+
+    config = uvicorn.Config(build_app(main, no_cdn=no_cdn, allowed_origins=allowed_origins), host=host, port=port,
+                            ws="websockets-sansio", proxy_headers=False, log_level="warning",
+                            timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run()
