@@ -100,9 +100,13 @@ def _print_summary(request: pytest.FixtureRequest, sources: dict[str, AppSource]
         loads = " / ".join(f"{by_variant[v][1]:.2f}" if v in by_variant else "-" for v in VARIANTS)
         lines.append(f"{metric:<24}{cells[0]}{cells[1]}{ratio}{loads:>16}")
     lines.append(f"os.getloadavg() at the end: {one:.2f} {five:.2f} {fifteen:.2f} (2 shared cores)")
-    reporter.write_sep("-", "browser benchmark: baseline vs working tree")
-    for line in lines:
-        reporter.write_line(line)
+    # Module teardown output is captured like a test's: print past the capture.
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture else ExitStack():
+        reporter.write_line("")
+        reporter.write_sep("-", "browser benchmark: baseline vs working tree")
+        for line in lines:
+            reporter.write_line(line)
 
 
 @pytest.fixture
