@@ -138,7 +138,7 @@ def _session_key(stored_hash: str) -> bytes:
 
 
 def _signature(tournament_id: str, expires: int, stored_hash: str) -> str:
-    body = f"{tournament_id}.{expires}".encode("utf-8")
+    body = f"{tournament_id}.{expires}".encode()
     return _b64(hmac.new(_session_key(stored_hash), body, hashlib.sha256).digest())
 
 

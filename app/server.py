@@ -138,7 +138,7 @@ class OriginCheck:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1008, "reason": "origin refused"})
             return
-        body = f"Refused: {reason}.\n".encode("utf-8")
+        body = f"Refused: {reason}.\n".encode()
         await send({"type": "http.response.start", "status": 403,
                     "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                                 (b"content-length", str(len(body)).encode("ascii"))]})

@@ -19,16 +19,24 @@ One module per screen, each a Flet component over its own plain state (see
 :mod:`app.views.organizer.common`). Every action goes through
 :class:`app.organizer.Organizer` (saved before shown); a refusal is shown in the
 engine's words and changes nothing.
+
+Every one of these routes passes :class:`OrganizerGate` first (see :mod:`app.access`): a
+device that is not at an organizer address gives the event's passphrase before any of its
+screens (or the list, or a result link into it) is even built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from app.context import use_services
-from app.views.organizer.common import not_found_view
+from app.access import PassphraseRefused
+from app.context import use_model, use_services
+from app.organizer import Organizer, describe_error
+from app.views.organizer.common import Desk, desk_of, not_found_view
 from app.views.organizer.event import EventScreen
 from app.views.organizer.events import EventsScreen
 from app.views.organizer.final import FinalScreen
@@ -38,8 +46,10 @@ from app.views.organizer.results import ResultsScreen
 from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
 from app.views.organizer.standings import StandingsScreen
+from app.views.widgets import big_button, notice_banner, on, screen_view
+from engine import CodeDamaged
 
-__all__ = ["OrganizerScreen", "EVENT_PAGES"]
+__all__ = ["OrganizerScreen", "OrganizerGate", "GateState", "EVENT_PAGES"]
 
 EVENT_PAGES: dict[str, Callable[..., ft.View]] = {
     "": EventScreen,
@@ -55,7 +65,12 @@ EVENT_PAGES: dict[str, Callable[..., ft.View]] = {
 
 
 def OrganizerScreen(parts: tuple[str, ...], *, key: str | None = None) -> ft.View:
-    """The screen for ``/organizer/...`` or ``/import/...`` (``parts``: the path's segments)."""
+    """The screen for ``/organizer/...`` or ``/import/...`` (``parts``: the path's segments), behind the gate."""
+    return OrganizerGate(parts, key=key)  # type: ignore[call-arg]  # a component takes key=
+
+
+def _screen(parts: tuple[str, ...], key: str | None) -> ft.View:
+    """The organizer screen the route names (once the gate lets the device in)."""
     if parts and parts[0].lower() == "import":
         return _keyed(ImportScreen, "/".join(parts[1:]), key=key)
     if len(parts) <= 1:
@@ -76,3 +91,125 @@ def _keyed(component: Callable[..., ft.View], *args: str, key: str | None) -> ft
 @ft.component
 def MissingPage(route: str, line: str) -> ft.View:
     return not_found_view(route, line, use_services())
+
+
+@dataclass
+class GateState(ft.Observable):
+    """Whether this device may open the organizer route ``parts``, and the passphrase it types.
+
+    ``status``: ``open``; ``checking``; ``sign_in`` (the passphrase is asked); ``no_passphrase``
+    (the event has none yet: only an organizer address opens it).
+    """
+
+    desk: Desk
+    parts: tuple[str, ...]
+    status: str = "checking"
+    notice: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
+
+    def value(self, name: str) -> str:
+        return self.fields.get(name, "")
+
+    def set_field(self, name: str, value: object) -> None:
+        self.fields[name] = "" if value is None else str(value)
+
+    @property
+    def route(self) -> str:
+        return "/" + "/".join(self.parts)
+
+    async def target(self) -> str | None:
+        """The event the route opens or writes to; None for the list (or a link that reaches none)."""
+        if self.parts and self.parts[0].lower() == "import":
+            from urllib.parse import unquote
+
+            probe = Organizer(self.desk.organizer.store)  # the event the import screen would choose
+            if self.desk.organizer.tournament_id:
+                await probe.open(self.desk.organizer.tournament_id)
+            try:
+                return await probe.open_event_of(unquote("/".join(self.parts[1:])))
+            except (CodeDamaged, LookupError):
+                return None  # the import screen only says so; nothing is written
+        return self.parts[1] if len(self.parts) > 1 else None
+
+    async def check(self) -> None:
+        access = self.desk.access
+        if access.organizer:
+            self.status = "open"
+            return
+        hashes = await self.desk.organizer.passphrase_hashes()
+        target = await self.target()
+        if target is None:
+            listing = len(self.parts) <= 1
+            self.status = "open" if not listing or await access.unlocked(hashes) else "sign_in"
+        elif target not in hashes:
+            self.status = "open"  # no such event: its screen says so
+        elif not hashes[target]:
+            self.status = "no_passphrase"
+        else:
+            self.status = "open" if await access.allows(target, hashes[target]) else "sign_in"
+
+    async def sign_in(self) -> None:
+        """Try the typed passphrase (after this address's delay); open the route if it unlocks it."""
+        try:
+            matched = await self.desk.access.sign_in(self.value("passphrase"),
+                                                     await self.desk.organizer.passphrase_hashes())
+        except PassphraseRefused as refused:
+            self.notice = str(refused)
+        except Exception as error:  # noqa: BLE001 - shown, never a crash
+            self.notice = describe_error(error)
+        else:
+            self.notice = ""
+            await self.check()
+            if self.status != "open":
+                self.notice = (f"That passphrase opens {len(matched)} other event(s) here, not this one.")
+        self.fields.pop("passphrase", None)
+        self.notify()  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
+    """The organizer route for a device allowed to open it; else the passphrase asked first."""
+    services = use_services()
+
+    def first() -> GateState:
+        desk = desk_of(services)
+        return GateState(desk, parts, "open" if desk.access.organizer else "checking")
+
+    gate: GateState = use_model(first)
+
+    async def check() -> None:
+        if gate.status == "checking":
+            await gate.check()
+            gate.notify()  # type: ignore[no-untyped-call]
+
+    ft.on_mounted(check)
+    if gate.status == "open":
+        return _screen(parts, key=None)
+    home = on(services.navigate, "/")
+    if gate.status == "checking":
+        return screen_view(gate.route, "Organizer", [ft.Text("Checking access…", key="gate-checking")],
+                           on_home=home)
+    if gate.status == "no_passphrase":
+        return screen_view(gate.route, "Organizer only", [ft.Text(
+            "This event has no organizer passphrase yet, so it opens only on the organizer's own device. "
+            "The organizer sets one on the event's page there.", key="gate-no-passphrase")], on_home=home)
+
+    async def submit(_: object = None) -> None:
+        await gate.sign_in()
+
+    def typed(event: Any) -> None:
+        gate.set_field("passphrase", event.control.value)
+
+    passphrase = ft.TextField(label="Organizer passphrase", value=gate.value("passphrase"), on_change=typed,
+                              on_submit=submit, password=True, can_reveal_password=True, key="gate-passphrase",
+                              autofocus=True)
+    controls: list[ft.Control] = [
+        ft.Text("The organizer's screens need the event's organizer passphrase on this device "
+                "(asked once; it stays signed in for 12 hours). Tables need only their setup code.",
+                key="gate-explain"),
+        passphrase,
+        big_button("Open", submit, key="gate-sign-in", icon=ft.Icons.LOCK_OPEN),
+    ]
+    if gate.notice:
+        controls.insert(0, notice_banner([gate.notice], error=True, key="gate-notice"))
+    return screen_view(gate.route, "Organizer sign-in", controls, on_home=home)

@@ -11,6 +11,8 @@ and nothing changes.
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -18,6 +20,7 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
+from app.access import DeviceAccess, check_new_passphrase, hash_passphrase
 from app.context import Services, use_model, use_services
 from app.organizer import Organizer, describe_error
 from app.scorekeeper import Scorekeeper
@@ -61,6 +64,8 @@ class Desk:
     """A notice for the next screen shown at its route (the screen an action led to)."""
     links_done: dict[str, str] = field(default_factory=dict)
     """Result links opened so far: the tournament each was imported into ("" if it was not)."""
+    access: DeviceAccess = field(default_factory=lambda: DeviceAccess(None, True))
+    """What this device opens without a passphrase, and its sessions (see :mod:`app.access`)."""
 
     def take_flash(self, route: str) -> Notice | None:
         flash, self.flash = self.flash, None
@@ -74,7 +79,8 @@ def desk_of(services: Services) -> Desk:
     """This session's desk (one per scorekeeper, i.e. per app session)."""
     desk = _desks.get(services.keeper)
     if desk is None:
-        desk = _desks[services.keeper] = Desk(Organizer(services.store), services)
+        access = DeviceAccess.of_page(ft.context.page, prefs=lambda: services.service(ft.SharedPreferences))
+        desk = _desks[services.keeper] = Desk(Organizer(services.store), services, access=access)
     return desk
 
 
@@ -179,6 +185,18 @@ class EventState(ft.Observable):
     async def undo(self) -> None:
         await self.do(self.organizer.undo, lambda _: "The last organizer action was taken back.")
 
+    async def set_passphrase(self) -> None:
+        """Keep the organizer passphrase typed twice (its hash) with the open event."""
+
+        async def keep() -> None:
+            text = check_new_passphrase(self.value("new_passphrase"), self.value("new_passphrase_again"))
+            stored = await asyncio.to_thread(hash_passphrase, text)
+            await self.organizer.set_passphrase_hash(stored)
+            await self.desk.access.remember(self.tournament_id, stored)
+
+        await self.do(keep, lambda _: "Organizer passphrase set: another device opens this event only with it.",
+                      clear=("new_passphrase", "new_passphrase_again"))
+
 
 def use_event(factory: Callable[[Desk, str, str], StateT], tournament_id: str, page: str) -> StateT:
     """The state of an event's screen, made once and read from the store when the screen opens."""
@@ -240,9 +258,47 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
     if state.page:
         actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
                                       key="organizer-back"))
-    head = [] if plain else [nav_row(state, services.navigate), *notices(state.notice, state.route)]
+    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state),
+                             *notices(state.notice, state.route)]
     return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
                        head + controls, actions=actions, on_home=on(services.navigate, "/"))
+
+
+def passphrase_field(state: EventState, name: str, label: str, key: str) -> ft.TextField:
+    """A hidden-text field (with a show button) whose text lives in ``state.fields[name]``."""
+
+    def changed(event: Any) -> None:
+        state.set_field(name, event.control.value)
+
+    return ft.TextField(label=label, value=state.value(name), on_change=changed, key=key, password=True,
+                        can_reveal_password=True)
+
+
+def passphrase_prompt(state: EventState) -> list[ft.Control]:
+    """On the event's page, for an event without an organizer passphrase (it opens only from the
+    organizer's own address): a line asking for one, and once tapped the fields to set it."""
+    if state.page or state.organizer.passphrase_hash or sys.platform == "emscripten":
+        return []
+
+    def show_fields() -> None:
+        state.set_field("passphrase_open", "1")
+        state.changed()
+
+    line = ft.Text("No organizer passphrase yet: this event opens only on this device.", key="passphrase-missing",
+                   expand=True)
+    if not state.value("passphrase_open"):
+        controls: list[ft.Control] = [ft.Row([line, ft.TextButton("Set a passphrase", icon=ft.Icons.LOCK,
+                                                                  on_click=on(show_fields), key="ask-passphrase")])]
+    else:
+        controls = [
+            line,
+            ft.Row([passphrase_field(state, "new_passphrase", "New organizer passphrase", "new-passphrase"),
+                    passphrase_field(state, "new_passphrase_again", "New passphrase again", "new-passphrase-again")],
+                   wrap=True, spacing=8, run_spacing=8),
+            ft.OutlinedButton("Set the passphrase", icon=ft.Icons.LOCK, on_click=on(state.set_passphrase),
+                              key="set-passphrase"),
+        ]
+    return [ft.Container(ft.Column(controls, spacing=6), bgcolor=ft.Colors.AMBER_50, padding=8, border_radius=8)]
 
 
 def waiting_view(state: EventState, services: Services) -> ft.View:

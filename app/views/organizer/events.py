@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import flet as ft
 
+from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
 from app.organizer import FormatDraft, TournamentSummary
-from app.views.organizer.common import Notice, notices, text_field, use_event
+from app.views.organizer.common import (
+    Notice,
+    notices,
+    passphrase_field,
+    text_field,
+    use_event,
+)
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, screen_view, section
 
@@ -28,7 +36,11 @@ class EventsState(FormatEditing):
         return ROUTE
 
     async def load(self) -> None:
-        self.summaries = await self.organizer.summaries()
+        summaries = await self.organizer.summaries()
+        if not self.desk.access.organizer:  # another device lists only the events it has signed in to
+            opened = await self.desk.access.unlocked(await self.organizer.passphrase_hashes())
+            summaries = [summary for summary in summaries if summary.id in opened]
+        self.summaries = summaries
         self.notice = self.desk.take_flash(self.route) or self.notice
         self.loaded = True
 
@@ -37,15 +49,29 @@ class EventsState(FormatEditing):
         draft = self.shown_draft(FormatDraft.house)
 
         async def create() -> str:
-            return await self.organizer.create(self.value("event_name"), None,
-                                               self.value("event_code").strip() or None, link_base,
-                                               format=draft.build())
+            stored = await self.new_passphrase_hash()
+            tournament_id = await self.organizer.create(self.value("event_name"), None,
+                                                        self.value("event_code").strip() or None, link_base,
+                                                        format=draft.build(), passphrase_hash=stored)
+            await self.desk.access.remember(tournament_id, stored)
+            return tournament_id
 
-        if await self.do(create, clear=("event_name", "event_code")):
+        if await self.do(create, clear=("event_name", "event_code", "event_passphrase", "event_passphrase_again")):
             players = f"/organizer/{self.organizer.tournament_id}/players"
             self.desk.flash = Notice(players, ("Tournament created: sign the players up.",))
             self.draft = None
             await self.navigate(players)
+
+
+    async def new_passphrase_hash(self) -> str:
+        """The typed organizer passphrase's hash; "" when left empty on the organizer's own device
+        (the event then opens only there until one is set on its page)."""
+        first, again = self.value("event_passphrase"), self.value("event_passphrase_again")
+        if not (first.strip() or again.strip()):
+            if self.desk.access.organizer:
+                return ""
+            raise PassphraseRefused("Give the event an organizer passphrase (4 characters or more), twice.")
+        return await asyncio.to_thread(hash_passphrase, check_new_passphrase(first, again))
 
 
 def default_link_base(page: ft.Page) -> str:
@@ -70,6 +96,11 @@ def EventsScreen() -> ft.View:
             "New tournament",
             text_field(events, "event_name", "Tournament name", key="event-name"),
             text_field(events, "event_code", "Event code (optional)", key="event-code", hint="FT-…"),
+            passphrase_field(events, "event_passphrase", "Organizer passphrase", "event-passphrase"),
+            passphrase_field(events, "event_passphrase_again", "Organizer passphrase again",
+                             "event-passphrase-again"),
+            ft.Text("Other phones open this event's organizer screens only with it (4 characters or more).",
+                    size=12, key="event-passphrase-help"),
             format_editor(events, FormatDraft.house, format_plan(draft.build, None), cap_key="event-cap"),
             big_button("Create the tournament", on(events.create, link_base), key="create-event", icon=ft.Icons.ADD),
         ),
