@@ -85,19 +85,29 @@ def test_missing_chromium_skips_locally_and_fails_on_ci(monkeypatch: pytest.Monk
 
 
 def test_fast_taps_are_counted_from_the_lists_shown() -> None:
-    from tests.test_browser_taps import ADDED, EXPECTED_FINAL, PREFILL, landed
+    from tests.test_browser_taps import EXPECTED_FINAL, PREFILL, SCREENS, landed
 
-    assert landed([[1, 2, 3], [1, 2, 3, 4], [2, 3, 4]]) == 2
-    assert landed([[1, 2, 3], [2, 3, 4]]) == 2  # a removal and an addition drawn in one frame
-    assert landed([[1, 2, 3], [1, 2, 3]]) == 0
-    queue, shown = list(PREFILL), [list(PREFILL)]
-    for face in ADDED:  # every tap landing, each drawn on its own
-        queue.append(face)
-        shown.append(list(queue))
-        queue.pop(0)
-        shown.append(list(queue))
-    assert landed(shown) == 2 * len(ADDED) and queue == EXPECTED_FINAL
-    assert EXPECTED_FINAL not in shown[:-1]  # shown only once every tap is in
+    plan = SCREENS["lookup"].plan()
+    sent = [(80.0 * i, True) for i in range(len(plan))]
+    queue, every, sparse = list(PREFILL), [(0.0, list(PREFILL))], [(0.0, list(PREFILL))]
+    for i, tap in enumerate(plan):  # every tap landing, each drawn 50 ms after it was sent
+        queue = queue + [tap["face"]] if "face" in tap else queue[1:]
+        every.append((80.0 * i + 50, list(queue)))
+        if i % 5 == 4 or i == len(plan) - 1:  # or drawn five at a time
+            sparse.append((80.0 * i + 50, list(queue)))
+    assert queue == EXPECTED_FINAL and EXPECTED_FINAL not in [s for _, s in every[:-1]]
+    assert landed(every, sent, plan) == 30
+    assert landed(sparse, sent, plan) == 30  # several taps in one frame: still all of them
+    # the 2nd tap (take the first die away) lost: the 1 stays, one die more at the end
+    lost = [(0.0, [1, 2, 3]), (50.0, [1, 2, 3, 4]), (210.0, [1, 2, 3, 4, 5]), (290.0, [2, 3, 4, 5])]
+    assert landed(lost, sent[:4], plan[:4]) == 3
+    assert landed(lost[:3], sent[:4], plan[:4]) == 2  # and the last one too
+    assert landed(lost, sent[:5], plan[:5]) == 3  # the 5th (add a 6) lost: the last list is the end state
+    assert landed([(0.0, [1, 2, 3]), (50.0, [1, 2])], sent[:2], plan[:2]) == -1  # nothing explains it
+    # a change shown before its tap was sent cannot be explained
+    assert landed([(0.0, [1, 2, 3]), (10.0, [1, 2, 3, 4])], sent[:1], plan[:1]) == 1
+    assert landed([(0.0, [1, 2, 3]), (-1.0, [1, 2, 3, 4])], sent[:1], plan[:1]) == -1
+    assert landed([(0.0, [1, 2, 3])], [(0.0, False)], plan[:1]) == 0  # no target: the tap was not made
 
 
 def test_another_commit_runs_from_its_own_copy() -> None:
