@@ -1,9 +1,17 @@
-"""QR codes for the tournament: PNG images to show, camera frames to read.
+"""QR codes for the tournament: PNG images to show, camera frames and photos to read.
 
 Drawing needs only pure Python (``qrcode`` with ``pypng``), so it works everywhere the
-app runs, the in-browser build included. Reading a camera frame needs zxing-cpp and
-Pillow, which exist only as desktop wheels: they are imported on first use, and
-:func:`scanner_available` says whether this host can read frames at all.
+app runs, the in-browser build included. Reading a picture (:func:`read_qr`, the one
+entry point the screens use) goes to one of two builds of the same decoder, ZXing-C++:
+
+- on a host (local mode: ``python -m app``), zxing-cpp with Pillow (desktop wheels only),
+  imported on first use, in a worker thread (:func:`read_qr_texts`);
+- in the offline PWA (Python in Pyodide, ``sys.platform == "emscripten"``), zxing-wasm,
+  which the build ships with the site and loads into the Python worker as the async
+  JavaScript function ``fletReadQr`` (``build/qr_decoder.py``), called through Pyodide's
+  ``js`` module.
+
+:func:`scanner_available` says whether this build can read pictures at all.
 
     >>> image = qr_image("FR1:ABC")
     >>> image.png[:4] == b"\\x89PNG", image.version, image.alphanumeric
@@ -12,7 +20,9 @@ Pillow, which exist only as desktop wheels: they are imported on first use, and
 
 from __future__ import annotations
 
+import asyncio
 import io
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -24,7 +34,7 @@ from qrcode.image.pure import PyPNGImage
 
 from engine import B45_ALPHABET
 
-__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr_texts", "ALPHANUMERIC"]
+__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "read_qr_texts", "in_browser", "ALPHANUMERIC"]
 
 ALPHANUMERIC: Final = frozenset(B45_ALPHABET)
 """What QR's alphanumeric mode holds (5.5 bits a character instead of 8)."""
@@ -64,8 +74,16 @@ def qr_image(text: str, box_size: int = 6, border: int = 4) -> QrImage:
     return QrImage(out.getvalue(), int(code.version), alphanumeric, text)
 
 
+def in_browser() -> bool:
+    """Whether Python runs in the browser (the offline PWA's Pyodide worker)."""
+    return sys.platform == "emscripten"
+
+
 def scanner_available() -> bool:
-    """Whether this host can read QR codes from pictures (zxing-cpp and Pillow installed)."""
+    """Whether this build can read QR codes from pictures: always in the PWA (zxing-wasm ships
+    with it), on a host when zxing-cpp and Pillow are installed."""
+    if in_browser():
+        return True
     try:
         import zxingcpp  # noqa: F401
         from PIL import Image  # noqa: F401
@@ -74,8 +92,39 @@ def scanner_available() -> bool:
     return True
 
 
-def read_qr_texts(picture: bytes) -> list[str]:
+async def read_qr(picture: bytes) -> list[str]:
     """The texts of the QR codes in a picture (JPEG or PNG bytes); [] for none or an unreadable picture.
+
+    The same answer in both builds: zxing-cpp in a worker thread on a host, zxing-wasm in the
+    PWA. Raises :class:`ImportError` on a host without zxing-cpp, :class:`RuntimeError` when
+    the PWA's decoder cannot be loaded (see :func:`scanner_available`).
+    """
+    if not picture:
+        return []
+    if in_browser():
+        return await _read_in_browser(bytes(picture))
+    return await asyncio.to_thread(read_qr_texts, bytes(picture))
+
+
+async def _read_in_browser(picture: bytes) -> list[str]:
+    """zxing-wasm through the worker's ``fletReadQr`` (build/templates/qr/qr-worker.js)."""
+    import js  # type: ignore[import-not-found]  # Pyodide only
+    from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
+
+    reader = getattr(js, "fletReadQr", None)
+    if reader is None:
+        raise RuntimeError("This build has no QR decoder (fletReadQr is missing from the Python worker).")
+    try:
+        found = await reader(to_js(picture))
+    except JsException as error:  # loading the decoder failed (an unreadable image just reads nothing)
+        raise RuntimeError(f"The QR decoder could not run: {error}") from error
+    texts = found.to_py() if hasattr(found, "to_py") else list(found)
+    return [str(text) for text in texts if text]
+
+
+def read_qr_texts(picture: bytes) -> list[str]:
+    """The host decoder behind :func:`read_qr`: zxing-cpp on a JPEG or PNG; [] for none or an
+    unreadable picture.
 
     Blocking (tens of milliseconds): run it with ``asyncio.to_thread``. Raises
     :class:`ImportError` where zxing-cpp is missing (see :func:`scanner_available`).

@@ -783,6 +783,8 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     if snapshot and early_python:
         snippet = snapshot_snippet(staging, app_dir.name)
     worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet), encoding="utf-8")
+    # QR decoder hook (build/qr_decoder.py): zxing-wasm into qr/ and fletReadQr() into the worker.
+    qr_decoder = __import__("runpy").run_path(str(BUILD_DIR / "qr_decoder.py"))["add_to_site"](staging)
     app_assets = app_dir / "assets"
     if app_assets.is_dir():  # like `flet publish`: the app's assets are served from the root
         for path in _source_files(app_assets):

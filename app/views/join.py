@@ -1,10 +1,11 @@
 """``/join``: a tournament table's device opens its game from the table's setup code.
 
-The code from the organizer's table card is typed, pasted, scanned with the camera, or
-opened as ``/join/FT1-...``. The screen shows who sits where and the rules, and starts
-the game with those players in seat order: nobody types a name. The game's document
-keeps the setup code (:func:`app.tournament_table.tournament_meta`), so that the game
-over screen can sign the result. A table whose game is already on this device is
+The code from the organizer's table card is typed, pasted, scanned with the camera, read
+from a photo of the card, or opened as ``/join/FT1-...``. The screen shows who sits where
+and the rules, and starts the game with those players in seat order: nobody types a
+name. The game's document keeps the setup code
+(:func:`app.tournament_table.tournament_meta`), so that the game over screen can sign the
+result. A table whose game is already on this device is
 offered that game again.
 """
 
@@ -17,7 +18,7 @@ import flet as ft
 
 from app.context import Services, use_model, use_services
 from app.tournament_table import table_game_of, table_title, tournament_meta
-from app.views.scanner import CameraScan, ScanOutcome
+from app.views.scanner import CameraScan, ScanOutcome, not_a_setup_code
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
 from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
 
@@ -99,7 +100,8 @@ def JoinPage(payload: str) -> ft.View:
         await join.read(services, text)
 
     controls: list[ft.Control] = [
-        ft.Text("Type or paste the setup code from your table's card, or scan its QR code.", size=16),
+        ft.Text("Scan the QR code on your table's card (or read a photo of it), or type or paste its setup code.",
+                size=16),
         ft.TextField(
             label="Setup code",
             value=join.text,
@@ -112,7 +114,8 @@ def JoinPage(payload: str) -> ft.View:
             hint_text=f"{SETUP_PREFIX}-…",
         ),
         big_button("Read the code", on(join.read, services), key="read-setup", filled=join.setup is None),
-        CameraScan("setup code", "join-scan", lambda text: SETUP_PREFIX in text.upper(), scanned),
+        CameraScan("setup code", "join-scan", lambda text: SETUP_PREFIX in text.upper(), scanned,
+                   refuse=not_a_setup_code),
     ]
     if join.refusal:
         controls.append(notice_banner([join.refusal], error=True, key="join-refusal"))

@@ -1,13 +1,25 @@
-"""Reading a QR code through the device's camera: a preview and a picture loop.
+"""Reading a QR code: the device's camera (a preview and a picture loop) or a photo.
 
-flet-camera shows the preview in the page; in local web mode its ``take_picture()``
-hands a JPEG to Python on the host, where zxing-cpp reads it (:mod:`app.qr`). Image
-streaming is not implemented on the web, so :class:`QrScan` takes a picture every
-~300 ms, reads it in a worker thread, stops at the first code it wants and gives up
-after ~10 s with a message. :func:`CameraScan` is the component a screen shows: the
-scan button, then the preview, what the scan sees and a stop button. It is offered only
-where it can work: flet-camera and zxing-cpp importable here, and a client with
-cameras (web, Android, iOS), not the in-browser Python build (no zxing-cpp there).
+Both go through :func:`app.qr.read_qr`, the same ZXing-C++ decoder in both builds:
+zxing-cpp on the host in local mode, zxing-wasm inside the offline PWA's Python worker.
+
+- **Camera.** flet-camera shows the preview in the page; ``take_picture()`` hands a JPEG to
+  Python. Image streaming is not implemented on the web, so :class:`QrScan` takes a
+  picture every ~300 ms and reads it. A single scan stops at the first code it wants and
+  gives up after ~10 s with a message. A continuous scan (the organizer's inbox, table
+  after table) hands every new code to the screen as it is read, shows one signal per code
+  ("Code 2 read: Round 1, table 3: result counted"), ignores a code it already read (it is
+  still in front of the lens) and turns the camera off after a minute without a new code
+  or when Stop is pressed. A code of the wrong kind is named ("That is a table's setup
+  code…") and the scan goes on.
+- **Photo** (any phone, even without camera access in the browser): a button that picks or
+  takes a picture with ``ft.FilePicker`` (as the client action ``ft.PickFiles``, which
+  opens the picker inside the tap: iOS Safari ignores a picker opened later), reads it
+  and hands the code to the same handler as the camera.
+
+:func:`CameraScan` is the component a screen shows. The camera is offered where it can
+work (a reader in this build, flet-camera importable, a client with cameras: web,
+Android, iOS); the photo wherever a reader is.
 
 The loop's clock and pause come from a :class:`ScanTiming`, so a test runs a whole
 give-up on a fake clock without waiting.
@@ -16,7 +28,7 @@ give-up on a fake clock without waiting.
 from __future__ import annotations
 
 import asyncio
-import sys
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -27,15 +39,16 @@ import flet as ft
 from app.context import use_model
 from flet.components.hooks.use_ref import MutableRef
 
-from app.qr import read_qr_texts, scanner_available
-from app.views.widgets import big_button, on
+from app.qr import read_qr, scanner_available
+from app.views.widgets import TAP_HEIGHT, big_button, on
+from engine import RESULT_PREFIX, SETUP_PREFIX
 
 __all__ = [
-    "CameraScan", "QrScan", "ScanOutcome", "ScanState", "ScanTiming", "CameraLike", "camera_offered",
-    "DEFAULT_TIMING",
+    "CameraScan", "QrScan", "ScanOutcome", "ScanReply", "ScanState", "ScanTiming", "CameraLike", "camera_offered",
+    "photo_offered", "read_photo", "DEFAULT_TIMING", "not_a_setup_code", "not_a_result_code",
 ]
 
-
+Reader = Callable[[bytes], "list[str] | Awaitable[list[str]]"]
 
 
 @dataclass(frozen=True)
@@ -44,12 +57,15 @@ class ScanTiming:
 
     :param clock: seconds, monotonic (``time.monotonic``; a test passes a fake).
     :param sleep: waits that many seconds on the same clock (``asyncio.sleep``).
+    :param give_up_after: a single scan's limit without the wanted code.
+    :param idle_after: a continuous scan turns the camera off after this long without a new code.
     """
 
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     interval: float = 0.3
     give_up_after: float = 10.0
+    idle_after: float = 60.0
 
 
 DEFAULT_TIMING = ScanTiming()
@@ -68,29 +84,79 @@ class CameraLike(Protocol):
 
 @dataclass(frozen=True)
 class ScanOutcome:
-    """How a scan ended: the wanted text read (or ``None``), and the message when it was not."""
+    """How a scan ended (or a code it read): the wanted text (or ``None``), and the message when it was not.
+
+    ``seconds`` counts from the camera's start (for a continuous scan's later codes: from
+    the code before); ``source`` is ``"camera"`` or ``"photo"``.
+    """
 
     text: str | None
     message: str | None
     shots: int
     seconds: float
+    source: str = "camera"
 
     @property
     def report(self) -> str:
         """What a screen says of a successful read."""
+        if self.source == "photo":
+            return "Read from the photo."
         return f"Read by the camera in {self.seconds:.1f} s (picture {self.shots})."
+
+
+@dataclass(frozen=True)
+class ScanReply:
+    """What a screen made of a code a continuous scan read: shown as that code's signal."""
+
+    text: str
+    error: bool = False
+
+
+Found = Callable[[str, ScanOutcome], Awaitable["ScanReply | None"]]
+
+
+def not_a_setup_code(text: str) -> str:
+    """What the join screen says of a QR code that is not a setup code."""
+    if RESULT_PREFIX in text.upper():
+        return ("That is a table's result code (from a finished game): here, scan the setup code on the "
+                "table's card.")
+    return "That QR code is not a setup code: scan the setup code on the table's card."
+
+
+def not_a_result_code(text: str) -> str:
+    """What the results inbox says of a QR code that is not a result code."""
+    if SETUP_PREFIX in text.upper():
+        return ("That is a table's setup code (from its card), not a result: scan the result code on the "
+                "table's game-over screen.")
+    return "That QR code is not a result code: scan the result code on the table's game-over screen."
+
+
+def _page_has_cameras(page: ft.Page) -> bool:
+    platform = str(getattr(page.platform, "value", page.platform) or "").lower()
+    return bool(page.web) or platform in ("android", "ios")
 
 
 def camera_offered(page: ft.Page) -> bool:
     """Whether a camera scan can work for this page (see the module docstring)."""
-    if sys.platform == "emscripten" or not scanner_available():
+    if not scanner_available():
         return False
     try:
         import flet_camera  # noqa: F401
     except ImportError:
         return False
-    platform = str(getattr(page.platform, "value", page.platform) or "").lower()
-    return bool(page.web) or platform in ("android", "ios")
+    return _page_has_cameras(page)
+
+
+def photo_offered() -> bool:
+    """Whether a photo can be read here (a decoder in this build: always in the PWA)."""
+    return scanner_available()
+
+
+async def _texts(read: Reader, picture: bytes) -> list[str]:
+    result = read(picture)
+    if inspect.isawaitable(result):
+        return list(await result)
+    return list(result)
 
 
 class QrScan:
@@ -100,20 +166,32 @@ class QrScan:
     :param what: what is sought, in the messages ("result code").
     :param wanted: whether a text read from a picture is the kind of code sought.
     :param on_status: told what the scan sees meanwhile ("That QR code is not a ...").
-    :param read: the texts of the QR codes in a picture (zxing-cpp; blocking, run in a thread).
+    :param read: the texts of the QR codes in a picture (:func:`app.qr.read_qr`; sync or async).
+    :param refuse: what to say of a code of the wrong kind.
+    :param on_hit: with it, the scan is continuous: each new wanted code goes there and the
+        scan goes on (until :meth:`stop` or ``timing.idle_after`` without a new code).
     """
 
     def __init__(self, camera: CameraLike, what: str, wanted: Callable[[str], bool], *,
                  timing: ScanTiming = DEFAULT_TIMING, on_status: Callable[[str], None] = lambda text: None,
-                 read: Callable[[bytes], list[str]] = read_qr_texts) -> None:
+                 read: Reader = read_qr, refuse: Callable[[str], str] | None = None,
+                 on_hit: Callable[[str, ScanOutcome], Awaitable[None]] | None = None) -> None:
         self.camera = camera
         self.what = what
         self.wanted = wanted
         self.timing = timing
         self.on_status = on_status
         self.read = read
+        self.refuse = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
+        self.on_hit = on_hit
         self.shots = 0
+        self.hits = 0
+        self.seen: set[str] = set()
         self.stopped = False
+
+    @property
+    def continuous(self) -> bool:
+        return self.on_hit is not None
 
     def stop(self) -> None:
         """End the loop after the picture being read (the person pressed Stop)."""
@@ -127,12 +205,16 @@ class QrScan:
 
             cameras = await self.camera.get_available_cameras()
             if not cameras:
-                return self._ended(started, f"No camera was found on this device: type or paste the {self.what} instead.")
+                return self._ended(started, f"No camera was found on this device: type or paste the {self.what} "
+                                            "instead.")
             await self.camera.initialize(cameras[0], flet_camera.ResolutionPreset.MEDIUM, enable_audio=False)
         except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
-            return self._ended(started, f"The camera could not start ({error}): type or paste the {self.what} instead.")
+            return self._ended(started, f"The camera could not start ({error}): type or paste the {self.what} "
+                                        "instead.")
         self.on_status(f"Hold the {self.what} in front of the camera…")
-        deadline = started + timing.give_up_after
+        since, since_shots = started, 0
+        limit = timing.idle_after if self.continuous else timing.give_up_after
+        deadline = started + limit
         while not self.stopped and timing.clock() < deadline:
             shot_at = timing.clock()
             try:
@@ -140,44 +222,101 @@ class QrScan:
             except Exception:  # noqa: BLE001 - one failed picture: take the next
                 picture = None
             self.shots += 1
-            texts = await asyncio.to_thread(self.read, bytes(picture)) if picture else []
-            hit = next((text for text in texts if self.wanted(text)), None)
-            if hit is not None and not self.stopped:
-                return ScanOutcome(hit, None, self.shots, timing.clock() - started)
+            try:
+                texts = await _texts(self.read, bytes(picture)) if picture else []
+            except Exception as error:  # noqa: BLE001 - the decoder itself failed: say so, never crash
+                return self._ended(started, f"The QR decoder could not run ({error}): type or paste the "
+                                            f"{self.what} instead.")
             if self.stopped:
                 break
-            if texts:
-                self.on_status(f"That QR code is not a {self.what}: show the {self.what}.")
+            fresh = [text for text in texts if text not in self.seen]
+            hit = next((text for text in fresh if self.wanted(text)), None)
+            if hit is not None:
+                outcome = ScanOutcome(hit, None, self.shots - since_shots, timing.clock() - since)
+                if self.on_hit is None:
+                    return outcome
+                self.seen.add(hit)
+                self.hits += 1
+                await self.on_hit(hit, outcome)
+                self.on_status(f"Hold the next {self.what} in front of the camera…")
+                since, since_shots = timing.clock(), self.shots
+                deadline = since + limit
+            elif fresh:
+                self.on_status(self.refuse(fresh[0]))
+            elif texts:
+                self.on_status(f"That {self.what} was read already: hold up the next one.")
             await timing.sleep(max(0.0, timing.interval - (timing.clock() - shot_at)))
+        read = f" {self._count()} read." if self.continuous else ""
         if self.stopped:
-            return self._ended(started, "Scanning stopped.")
+            return self._ended(started, "Scanning stopped." + read)
+        if self.continuous:
+            return self._ended(started, f"No new {self.what} for {limit:.0f} seconds: the camera is off.{read}")
         return self._ended(
             started,
             f"No {self.what} was read in {timing.give_up_after:.0f} seconds: hold it flat and steady, in good light, "
             f"filling most of the preview, and scan again, or type its text form.",
         )
 
+    def _count(self) -> str:
+        return f"{self.hits} code{'' if self.hits == 1 else 's'}"
+
     def _ended(self, started: float, message: str) -> ScanOutcome:
         return ScanOutcome(None, message, self.shots, self.timing.clock() - started)
 
 
+async def read_photo(picture: bytes | None, what: str, wanted: Callable[[str], bool],
+                     refuse: Callable[[str], str], read: Reader = read_qr,
+                     clock: Callable[[], float] = time.monotonic) -> ScanOutcome:
+    """Read a photo's QR code: the wanted text, or the message saying why there is none."""
+    started = clock()
+    if not picture:
+        return ScanOutcome(None, "The photo could not be opened: pick it again.", 1, 0.0, "photo")
+    try:
+        texts = await _texts(read, bytes(picture))
+    except Exception as error:  # noqa: BLE001 - the decoder itself failed
+        return ScanOutcome(None, f"The QR decoder could not run ({error}): type or paste the {what} instead.",
+                           1, clock() - started, "photo")
+    hit = next((text for text in texts if wanted(text)), None)
+    if hit is not None:
+        return ScanOutcome(hit, None, 1, clock() - started, "photo")
+    message = refuse(texts[0]) if texts else (
+        f"No QR code was found in that photo: take it closer, flat and sharp, in good light, so that the "
+        f"{what} fills most of the picture, or type the code.")
+    return ScanOutcome(None, message, 1, clock() - started, "photo")
+
+
 @dataclass
 class ScanState(ft.Observable):
-    """What the scan area shows: scanning or not, what the scan sees, how the last one ended."""
+    """What the scan area shows: scanning or not (and how), what the scan sees, how the last one
+    ended, and the signal of the last code a continuous scan read."""
 
     scanning: bool = False
+    continuous: bool = False
     status: str = ""
     message: str | None = None
+    reads: int = 0
+    signal: str | None = None
+    signal_error: bool = False
+    reading_photo: bool = False
 
-    def start(self) -> None:
+    def start(self, continuous: bool = False) -> None:
         if not self.scanning:
-            self.scanning, self.status, self.message = True, "Starting the camera…", None
+            self.scanning, self.continuous, self.status, self.message = True, continuous, "Starting the camera…", None
+            self.reads, self.signal, self.signal_error = 0, None, False
 
     def see(self, text: str) -> None:
         self.status = text
 
+    def read_one(self, reply: ScanReply) -> None:
+        """One more code read by a continuous scan: its signal."""
+        self.reads += 1
+        self.signal, self.signal_error = f"Code {self.reads} read: {reply.text}", reply.error
+
     def end(self, outcome: ScanOutcome) -> None:
         self.scanning, self.message = False, outcome.message
+
+    def photo(self, reading: bool, message: str | None = None) -> None:
+        self.reading_photo, self.message = reading, message
 
 
 class _LatestCamera:
@@ -204,22 +343,46 @@ class _LatestCamera:
         return picture
 
 
+def _signal(text: str, error: bool, key: str) -> ft.Control:
+    """The visible signal of one code read (a flash of colour with a mark and what became of it)."""
+    return ft.Container(
+        ft.Row([ft.Icon(ft.Icons.ERROR if error else ft.Icons.CHECK_CIRCLE, color=ft.Colors.WHITE, size=28),
+                ft.Text(text, color=ft.Colors.WHITE, size=16, weight=ft.FontWeight.W_500, expand=True)],
+               spacing=10),
+        bgcolor=ft.Colors.RED_700 if error else ft.Colors.GREEN_700,
+        padding=10,
+        border_radius=8,
+        key=key,
+        width=320,
+        animate=ft.Animation(250, ft.AnimationCurve.EASE_OUT),
+    )
 
 
 @ft.component
-def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
-               found: Callable[[str, ScanOutcome], Awaitable[None]]) -> ft.Control:
-    """The camera scan of a screen: a button, then the preview and the scan's status; ``found`` gets the text.
+def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Found, *,
+               refuse: Callable[[str], str] | None = None, continuous_label: str | None = None) -> ft.Control:
+    """A screen's code reader: camera buttons, then the preview and the scan's status; a photo button.
 
-    Control keys start with ``prefix``: ``-start``, ``-preview``, ``-status``, ``-stop``, ``-message``.
+    ``found`` gets each code read (text and outcome); in a continuous scan what it returns
+    is shown as that code's signal. With ``continuous_label`` a second button starts a
+    continuous scan. Control keys start with ``prefix``: ``-start`` (one code),
+    ``-continuous``, ``-preview``, ``-status``, ``-signal``, ``-stop``, ``-message``, ``-photo``.
     """
     page = ft.context.page
     scan = use_model(ScanState)
+    refusal = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
     camera_ref: MutableRef[Any] = ft.use_ref(None)
     running_ref: MutableRef[QrScan] = ft.use_ref(None)
     task_ref: MutableRef[asyncio.Task[None]] = ft.use_ref(None)
-    found_ref: MutableRef[Callable[[str, ScanOutcome], Awaitable[None]]] = ft.use_ref(None)
+    found_ref: MutableRef[Found] = ft.use_ref(None)
     found_ref.current = found
+    picker_ref: MutableRef[ft.FilePicker] = ft.use_ref(None)
+    picked_ref: MutableRef[Callable[[ft.FilePickerResultEvent], Awaitable[None]]] = ft.use_ref(None)
+
+    async def hit(text: str, outcome: ScanOutcome) -> None:
+        """A continuous scan read a new code: the screen takes it, the scan shows the signal."""
+        reply = await found_ref.current(text, outcome) if found_ref.current is not None else None
+        scan.read_one(reply or ScanReply(f"{what} read."))
 
     async def loop(running: QrScan) -> None:
         outcome = await running.run()
@@ -231,7 +394,8 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
     def begin() -> None:
         """Once the preview is on the page (an effect runs after the render): the loop."""
         if scan.scanning and camera_ref.current is not None and running_ref.current is None:
-            running = QrScan(_LatestCamera(camera_ref), what, wanted, timing=DEFAULT_TIMING, on_status=scan.see)
+            running = QrScan(_LatestCamera(camera_ref), what, wanted, timing=DEFAULT_TIMING, on_status=scan.see,
+                             refuse=refusal, on_hit=hit if scan.continuous else None)
             running_ref.current = running
             task_ref.current = asyncio.create_task(loop(running))
 
@@ -245,26 +409,64 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool],
         if task is not None and not task.done():
             task.cancel()
 
+    async def photo_picked(event: ft.FilePickerResultEvent) -> None:
+        files = event.files or []
+        if not files:
+            return  # cancelled
+        scan.photo(True)
+        outcome = await read_photo(files[0].bytes, what, wanted, refusal)
+        scan.photo(False, outcome.message)
+        if outcome.text is not None and found_ref.current is not None:
+            await found_ref.current(outcome.text, outcome)
+
+    async def picked(event: ft.FilePickerResultEvent) -> None:
+        if picked_ref.current is not None:
+            await picked_ref.current(event)
+
+    picked_ref.current = photo_picked
     ft.use_effect(begin, dependencies=[scan.scanning])
     ft.use_effect(lambda: None, dependencies=[], cleanup=unmounted)
 
-    if not camera_offered(page):
-        return ft.Column([], key=f"{prefix}-none")
-    controls: list[ft.Control]
-    if scan.scanning:
-        import flet_camera
+    controls: list[ft.Control] = []
+    if camera_offered(page):
+        if scan.scanning:
+            import flet_camera
 
-        # Each render makes the preview anew and Flet moves the client's camera onto it: the
-        # scan always calls the one last rendered (the earlier ones are off the page).
-        camera_ref.current = flet_camera.Camera(width=320, height=240, preview_enabled=True, key=f"{prefix}-preview")
-        controls = [
-            ft.Container(camera_ref.current, width=320, height=240, bgcolor=ft.Colors.BLACK),
-            ft.Text(scan.status, key=f"{prefix}-status"),
-            big_button("Stop scanning", on(stop), filled=False, key=f"{prefix}-stop", icon=ft.Icons.STOP),
-        ]
-    else:
-        controls = [big_button(f"Scan the {what} with the camera", on(scan.start), filled=False,
-                               key=f"{prefix}-start", icon=ft.Icons.QR_CODE_SCANNER)]
-        if scan.message:
-            controls.append(ft.Text(scan.message, key=f"{prefix}-message", color=ft.Colors.ERROR))
+            # Each render makes the preview anew and Flet moves the client's camera onto it: the
+            # scan always calls the one last rendered (the earlier ones are off the page).
+            camera_ref.current = flet_camera.Camera(width=320, height=240, preview_enabled=True,
+                                                    key=f"{prefix}-preview")
+            controls += [
+                ft.Container(camera_ref.current, width=320, height=240, bgcolor=ft.Colors.BLACK),
+                ft.Text(scan.status, key=f"{prefix}-status"),
+            ]
+            if scan.signal:
+                controls.append(_signal(scan.signal, scan.signal_error, f"{prefix}-signal"))
+            controls.append(big_button("Stop scanning", on(stop), filled=False, key=f"{prefix}-stop",
+                                       icon=ft.Icons.STOP))
+        else:
+            if continuous_label:
+                controls.append(big_button(continuous_label, on(scan.start, True), key=f"{prefix}-continuous",
+                                           icon=ft.Icons.QR_CODE_SCANNER))
+            controls.append(big_button(f"Scan the {what} with the camera" if not continuous_label
+                                       else f"Scan one {what}", on(scan.start), filled=False,
+                                       key=f"{prefix}-start", icon=ft.Icons.QR_CODE_SCANNER))
+    if photo_offered() and not scan.scanning:
+        if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
+            picker_ref.current = ft.FilePicker(on_result=picked)
+        controls.append(ft.OutlinedButton(
+            "Reading the photo…" if scan.reading_photo else f"Read a photo of the {what}",
+            icon=ft.Icons.PHOTO_CAMERA,
+            action=ft.PickFiles(picker_ref.current, file_type=ft.FilePickerFileType.IMAGE, with_data=True,
+                                dialog_title=f"A photo of the {what}"),
+            key=f"{prefix}-photo",
+            disabled=scan.reading_photo,
+            height=TAP_HEIGHT,
+        ))
+    if scan.message and not scan.scanning:
+        controls.append(ft.Text(scan.message, key=f"{prefix}-message", color=ft.Colors.ERROR))
+    if scan.signal and not scan.scanning and scan.continuous:
+        controls.append(ft.Text(f"Last: {scan.signal}", key=f"{prefix}-last", size=13))
+    if not controls:
+        return ft.Column([], key=f"{prefix}-none")
     return ft.Column(controls, spacing=8)

@@ -1,8 +1,9 @@
 """``/organizer/<id>/results``: the results inbox.
 
-A table's result arrives as a code (typed, pasted, scanned with the camera, or opened as
-a link: see :mod:`app.views.organizer.import_link`) or, for a lost device, as totals typed
-from paper with a reason. The inbox shows what arrived, what is missing, what is held for
+A table's result arrives as a code (typed, pasted, scanned with the camera: one table, or
+table after table without a tap between them; read from a photo; or opened as a link: see
+:mod:`app.views.organizer.import_link`) or, for a lost device, as totals typed from paper
+with a reason. The inbox shows what arrived, what is missing, what is held for
 the organizer to choose, the roll-offs a tie at the cut needs, corrections, and the codes
 refused with the reason.
 """
@@ -15,7 +16,7 @@ from typing import Any
 import flet as ft
 
 from app.views.organizer.common import EventState, event_view, text_field, use_event
-from app.views.scanner import CameraScan, ScanOutcome
+from app.views.scanner import CameraScan, ScanOutcome, ScanReply, not_a_result_code
 from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
 from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
 
@@ -39,8 +40,11 @@ class ResultsPage(EventState):
             return
         await self.import_text(text, clear=True)
 
-    async def scanned(self, text: str, outcome: ScanOutcome) -> None:
+    async def scanned(self, text: str, outcome: ScanOutcome) -> ScanReply | None:
+        """A code read by the camera or from a photo: imported; what became of it is the scan's signal."""
         await self.import_text(text, clear=False, extra=outcome.report)
+        notice = self.notice
+        return ScanReply(notice.lines[0], notice.error) if notice is not None and notice.lines else None
 
     async def import_text(self, text: str, clear: bool, extra: str | None = None) -> None:
         def report(value: ImportReport) -> list[str]:
@@ -146,7 +150,8 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
         text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint=f"{RESULT_PREFIX}-…",
                    on_submit=on(inbox.import_typed)),
         big_button("Import the result", on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
-        CameraScan("result code", "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned),
+        CameraScan("result code", "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned,
+                   refuse=not_a_result_code, continuous_label="Scan the tables' result codes, one after another"),
     )]
     if not t.round:
         return [*controls, ft.Text("No round has been drawn yet."), *refused_section(inbox)]
