@@ -6,6 +6,7 @@ Chromium through Playwright (never `playwright install`).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import importlib.util
@@ -52,11 +53,16 @@ def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine",
     slot = f"pwa-{label or app_dir.name}{variant}-"
     out = CACHE / f"{slot}{key}" / "site"
     report_file = out.with_name("site-report.json")
-    if not (out / "sw.js").is_file() or not report_file.is_file():
-        for stale in CACHE.glob(f"{slot}*"):  # not another variant's slot (same prefix)
-            if re.fullmatch(r"[0-9a-f]+", stale.name.removeprefix(slot)):
-                shutil.rmtree(stale, ignore_errors=True)
-        bp.build(app_dir, engine_dir, out, quiet=True, **options)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    # One build of a slot at a time, across processes (two test runs at once would
+    # otherwise wipe each other's staging folder).
+    with open(CACHE / f"{slot}lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "sw.js").is_file() or not report_file.is_file():
+            for stale in CACHE.glob(f"{slot}*"):  # not another variant's slot (same prefix)
+                if stale.is_dir() and re.fullmatch(r"[0-9a-f]+", stale.name.removeprefix(slot)):
+                    shutil.rmtree(stale, ignore_errors=True)
+            bp.build(app_dir, engine_dir, out, quiet=True, **options)
     return out, json.loads(report_file.read_text(encoding="utf-8"))
 
 
