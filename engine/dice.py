@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
 
 from engine.errors import InvalidInput
 
@@ -17,6 +19,10 @@ FACES = range(1, 7)
 MAX_DICE = 6
 
 _SEPARATORS = re.compile(r"[\s,;\-/+]+")
+_THROWS: dict[Dice, Dice] = {
+    throw: throw for size in range(1, MAX_DICE + 1) for throw in combinations_with_replacement(FACES, size)
+}
+"""Every throw there can be, sorted: a list of faces read from a log is looked up here first."""
 
 
 def parse_dice(dice: str | Iterable[int]) -> Dice:
@@ -27,6 +33,13 @@ def parse_dice(dice: str | Iterable[int]) -> Dice:
     >>> parse_dice("531")
     (1, 3, 5)
     """
+    if isinstance(dice, (list, tuple)):
+        try:
+            known = _THROWS.get(tuple(sorted(dice)))
+        except TypeError:
+            known = None
+        if known is not None and tuple(map(type, dice)).count(int) == len(known):  # True and 1.0 equal 1: no faces
+            return known
     if isinstance(dice, str):
         faces = _parse_text(dice)
     else:
@@ -73,6 +86,7 @@ def format_dice(dice: Iterable[int]) -> str:
     return " ".join(str(face) for face in dice)
 
 
+@lru_cache(maxsize=4096)
 def missing_from(wanted: Dice, available: Dice) -> Dice:
     """The dice of ``wanted`` that ``available`` does not hold (as a multiset)."""
     short = Counter(wanted) - Counter(available)

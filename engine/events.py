@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -89,7 +90,7 @@ class RolledOff:
 Event = Union[GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff]
 
 
-def event_from_dict(data: dict[str, Any]) -> Event:
+def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Read one logged event back; anything malformed is refused as :class:`InvalidInput`."""
     try:
         kind = data["type"]
@@ -111,5 +112,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         if isinstance(error, InvalidInput):
             raise
-        raise InvalidInput(f"The game log entry {data!r} is damaged: {error}.") from error
-    raise InvalidInput(f"The game log entry {data!r} is of an unknown kind.")
+        raise InvalidInput(f"The game log entry {dict(data)!r} is damaged: {error}.") from error
+    raise InvalidInput(f"The game log entry {dict(data)!r} is of an unknown kind.")

@@ -1,18 +1,19 @@
-"""One game at one table: actions are checked, logged as events, and state is their replay.
+"""A game's state at one moment, and :func:`apply`: the state one event leads to.
 
-Undo, resume and audit are one mechanism: the state after ``n`` events is a fold of
-:func:`apply` over them, and every intermediate state is kept so undo is a pop.
+The state after ``n`` events is a fold of :func:`apply` over them. Each step costs the
+same however long the game has run: the parts that grow (the turns played, the throws
+of a turn, the roll-off rounds) are :class:`~engine.game.trail.Trail` values that share
+their past with the state before, and a step copies only the fields of one state.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.dice import MAX_DICE, Dice, format_dice, missing_from, parse_dice
+from engine.dice import MAX_DICE, Dice, format_dice, missing_from
 from engine.errors import IllegalAction, InvalidInput
 from engine.events import (
     Banked,
@@ -23,14 +24,12 @@ from engine.events import (
     Rolled,
     RolledOff,
     RulesChanged,
-    event_from_dict,
 )
-from engine.ranking import places_from, ranked_seats
+from engine.game.trail import Trail
 from engine.rules import Rules
-from engine.scoring import best_score, breakdown, score
+from engine.scoring import best_score, score
 
 __all__ = [
-    "Game",
     "GameState",
     "Offer",
     "Throw",
@@ -41,6 +40,7 @@ __all__ = [
     "MAX_PLAYERS",
     "apply",
     "bank_refusal",
+    "start",
 ]
 
 MIN_PLAYERS = 2
@@ -110,15 +110,18 @@ class GameState:
     dice_in_hand: int = MAX_DICE
     offer: Offer | None = None
     building: bool = False
-    throws: tuple[Throw, ...] = ()
+    throws: Trail[Throw] = Trail()
+    """The throws of the turn being played (reads as a tuple)."""
     points_before_throw: int = 0
     pending_rules: Rules | None = None
     final_round: bool = False
     last_turns: tuple[int, ...] = ()
     tied: tuple[int, ...] = ()
     winner: int | None = None
-    roll_offs: tuple[tuple[tuple[int, int], ...], ...] = ()
-    history: tuple[TurnRecord, ...] = ()
+    roll_offs: Trail[tuple[tuple[int, int], ...]] = Trail()
+    """Each round of the roll-off for the win: (seat, face) pairs (reads as a tuple)."""
+    history: Trail[TurnRecord] = Trail()
+    """Every turn ended, first to last (reads as a tuple)."""
     notices: tuple[Notice, ...] = ()
 
     @property
@@ -158,7 +161,8 @@ class GameState:
         return self.players[seat]
 
 
-def _start(event: GameStarted) -> GameState:
+def start(event: GameStarted) -> GameState:
+    """The state of a game just started; :class:`InvalidInput` if it cannot start so."""
     players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
     for name in players:
         if not isinstance(name, str) or not name:
@@ -214,29 +218,34 @@ def _playable(state: GameState) -> None:
 
 def _roll(state: GameState, dice: Dice) -> GameState:
     _playable(state)
-    who = state.name(state.current)
-    if state.phase == "keep":
+    phase = state.phase
+    if phase == "keep":
         raise IllegalAction(
-            f"{who} must set aside at least one scoring die from {format_dice(state.throws[-1].dice)} "
-            "before throwing again."
+            f"{state.name(state.current)} must set aside at least one scoring die from "
+            f"{format_dice(state.throws[-1].dice)} before throwing again."
         )
     wanted = state.dice_to_throw
     if len(dice) != wanted:
         hint = ""
-        if state.phase == "throw" and state.offer and not state.building and len(dice) == state.offer.dice:
+        if phase == "throw" and state.offer and not state.building and len(dice) == state.offer.dice:
             hint = f" To throw the {state.offer.dice} passed, choose Build first."
         raise IllegalAction(
             f"{format_dice(dice)} is {len(dice)} {'die' if len(dice) == 1 else 'dice'}, "
-            f"but {who} throws {wanted} now.{hint}"
+            f"but {state.name(state.current)} throws {wanted} now.{hint}"
         )
-    throws = state.throws
-    if state.phase == "throw" and not state.building:
-        state = dataclasses.replace(state, offer=None, turn_points=0, points_before_throw=0)
+    fresh = phase == "throw" and not state.building
     if best_score(dice, state.rules) == 0:
+        if fresh:
+            state = _evolve(state, offer=None, turn_points=0, points_before_throw=0)
         return _farkle(state, dice)
-    return dataclasses.replace(
+    if fresh:
+        return _evolve(
+            state, offer=None, turn_points=0, throws=state.throws.then(Throw(dice)), points_before_throw=0,
+            dice_in_hand=len(dice), notices=(),
+        )
+    return _evolve(
         state,
-        throws=throws + (Throw(dice),),
+        throws=state.throws.then(Throw(dice)),
         points_before_throw=state.turn_points,
         dice_in_hand=len(dice),
         notices=(),
@@ -266,9 +275,9 @@ def _keep(state: GameState, dice: Dice) -> GameState:
                 f"on {turn_points:,}.",
             ),
         )
-    return dataclasses.replace(
+    return _evolve(
         state,
-        throws=state.throws[:-1] + (Throw(throw.dice, dice),),
+        throws=state.throws.but_last(Throw(throw.dice, dice)),
         turn_points=turn_points,
         dice_in_hand=left or MAX_DICE,
         notices=notices,
@@ -311,8 +320,8 @@ def _bank(state: GameState) -> GameState:
     offer = Offer(points, state.dice_in_hand) if state.rules.progressive else None
     if offer:
         notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
-    record = TurnRecord(seat, state.throws, "banked", points, 0, total, _built_on(state))
-    state = dataclasses.replace(
+    record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
+    state = _evolve(
         state,
         scores=_set(state.scores, seat, total),
         on_board=_set(state.on_board, seat, True),
@@ -327,7 +336,7 @@ def _bank(state: GameState) -> GameState:
                 f"{who} reached {total:,}. Final round: last turns for {_names(state, others)}.",
             )
         )
-        state = dataclasses.replace(state, final_round=True, last_turns=others)
+        state = _evolve(state, final_round=True, last_turns=others)
     return _end_turn(state, record, offer, "progressive", notices)
 
 
@@ -359,8 +368,8 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
     if offer:
         notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {len(dice)} dice."))
     total = state.scores[seat] - penalty
-    record = TurnRecord(seat, state.throws + (Throw(dice),), "farkled", lost, penalty, total, _built_on(state))
-    state = dataclasses.replace(
+    record = TurnRecord(seat, state.throws.then(Throw(dice)).as_tuple(), "farkled", lost, penalty, total, _built_on(state))
+    state = _evolve(
         state,
         scores=_set(state.scores, seat, total),
         farkle_streak=_set(state.farkle_streak, seat, streak),
@@ -386,7 +395,7 @@ def _end_turn(
     rules = state.pending_rules or state.rules
     if offer and not getattr(rules, passing):
         offer = None
-    state = dataclasses.replace(
+    state = _evolve(
         state,
         rules=rules,
         pending_rules=None,
@@ -395,15 +404,15 @@ def _end_turn(
         dice_in_hand=MAX_DICE,
         offer=offer,
         building=False,
-        throws=(),
+        throws=Trail(),
         points_before_throw=0,
         last_turns=last_turns,
-        history=state.history + (record,),
+        history=state.history.then(record),
     )
     if state.final_round and not last_turns:
-        state = dataclasses.replace(state, offer=None)
+        state = _evolve(state, offer=None)
         return _decide(state, notices)
-    return dataclasses.replace(state, notices=tuple(notices))
+    return _evolve(state, notices=tuple(notices))
 
 
 def _decide(state: GameState, notices: list[Notice]) -> GameState:
@@ -414,9 +423,9 @@ def _decide(state: GameState, notices: list[Notice]) -> GameState:
         notices.append(
             Notice("tie", f"{_names(state, leaders)} are tied at {top:,}: each throws one die, highest wins.")
         )
-        return dataclasses.replace(state, tied=leaders, notices=tuple(notices))
+        return _evolve(state, tied=leaders, notices=tuple(notices))
     notices.append(Notice("won", f"{state.name(leaders[0])} wins with {top:,}!"))
-    return dataclasses.replace(state, winner=leaders[0], notices=tuple(notices))
+    return _evolve(state, winner=leaders[0], notices=tuple(notices))
 
 
 def _build(state: GameState) -> GameState:
@@ -424,7 +433,7 @@ def _build(state: GameState) -> GameState:
     who = state.name(state.current)
     if state.offer is None or state.phase != "throw" or state.building:
         raise IllegalAction(f"There is nothing for {who} to build on: throw six fresh dice.")
-    return dataclasses.replace(
+    return _evolve(
         state,
         building=True,
         turn_points=state.offer.points,
@@ -438,7 +447,7 @@ def _change_rules(state: GameState, rules: Rules) -> GameState:
     _playable(state)
     if state.final_round and rules.target != state.rules.target:
         raise IllegalAction("The final round has started: the target can no longer change.")
-    return dataclasses.replace(
+    return _evolve(
         state,
         pending_rules=rules,
         notices=(Notice("rules", f"From the next turn: {rules.describe()}"),),
@@ -456,13 +465,26 @@ def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
     high = max(faces.values())
     still = tuple(seat for seat in state.tied if faces[seat] == high)
     round_ = tuple(sorted(faces.items()))
-    state = dataclasses.replace(state, roll_offs=state.roll_offs + (round_,))
+    state = _evolve(state, roll_offs=state.roll_offs.then(round_))
     if len(still) > 1:
         notice = Notice("tie", f"{_names(state, still)} tied again with {high}s: throw again.")
-        return dataclasses.replace(state, tied=still, notices=(notice,))
+        return _evolve(state, tied=still, notices=(notice,))
     winner = still[0]
     notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
-    return dataclasses.replace(state, tied=(), winner=winner, notices=(notice,))
+    return _evolve(state, tied=(), winner=winner, notices=(notice,))
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """``state`` with ``changes``: :func:`dataclasses.replace` without its per-call checks.
+
+    Only :func:`apply` makes states, always from a valid one, so nothing needs checking;
+    this is the one copy a step makes.
+    """
+    new = object.__new__(GameState)
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.update(changes)
+    return new
 
 
 def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
@@ -473,199 +495,3 @@ def _names(state: GameState, seats: Iterable[int]) -> str:
     names = [state.name(seat) for seat in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
-
-class Game:
-    """A game of Farkle at one table.
-
-    >>> game = Game(["Ann", "Bob"], Rules.preset("house"))
-    >>> game.roll("1 2 3 3 3 5"); game.keep("1 3 3 3 5"); game.roll("1"); game.keep("1")
-    >>> game.turn_points, game.dice_in_hand
-    (550, 6)
-    """
-
-    def __init__(self, players: Iterable[str], rules: Rules | None = None, first: int = 0) -> None:
-        if isinstance(players, str):
-            raise InvalidInput(f"Players must be a list of names, not the single text {players!r}.")
-        start = GameStarted(tuple(players), rules or Rules.preset("house"), first)
-        self._events: list[Event] = [start]
-        self._states: list[GameState] = [_start(start)]
-
-    @classmethod
-    def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Game:
-        """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
-        items = [event_from_dict(dict(data)) for data in events]
-        if not items or not isinstance(items[0], GameStarted):
-            raise InvalidInput("A game log must begin with the start of the game.")
-        start = items[0]
-        game = cls(start.players, start.rules, start.first)
-        for event in items[1:]:
-            game._push(event)
-        return game
-
-    # -- actions -----------------------------------------------------------------------
-
-    def roll(self, dice: str | Iterable[int]) -> None:
-        """A throw of all the dice in hand, entered as faces."""
-        self._push(Rolled(parse_dice(dice)))
-
-    def keep(self, dice: str | Iterable[int]) -> None:
-        """Set aside scoring dice from the last throw (again: replaces the selection)."""
-        self._push(Kept(parse_dice(dice)))
-
-    def bank(self) -> None:
-        self._push(Banked())
-
-    def build(self) -> None:
-        """Take the dice and points the previous player left instead of six fresh dice."""
-        self._push(Built())
-
-    def set_rules(self, rules: Rules) -> None:
-        """New rules from the next turn on (an organizer may switch a final to progressive)."""
-        if not isinstance(rules, Rules):
-            raise InvalidInput(f"{rules!r} is not a rule set.")
-        self._push(RulesChanged(rules))
-
-    def roll_off(self, faces: Mapping[int, int]) -> None:
-        """The die each tied player threw; repeated among those still tied."""
-        try:
-            pairs = tuple(sorted((int(seat), face) for seat, face in faces.items()))
-        except (AttributeError, TypeError, ValueError) as error:
-            raise InvalidInput(f"A roll-off is a die face for each tied seat, not {faces!r}.") from error
-        self._push(RolledOff(pairs))
-
-    def undo(self) -> None:
-        """Take back the last action; repeatable back to the start of the game."""
-        if len(self._events) == 1:
-            raise IllegalAction("Nothing to undo: the game has just started.")
-        self._events.pop()
-        self._states.pop()
-
-    def redo(self, event: dict[str, Any]) -> None:
-        """Play an event again from its dict (as :attr:`events` gives it): redo after undo.
-
-        Refused like the action itself if it no longer fits the game.
-        """
-        if event.get("type") == "started":
-            raise IllegalAction("A game starts only once: its start cannot be played again.")
-        self._push(event_from_dict(event))
-
-    def _push(self, event: Event) -> None:
-        state = apply(self._states[-1], event)
-        self._events.append(event)
-        self._states.append(state)
-
-    # -- state -------------------------------------------------------------------------
-
-    @property
-    def state(self) -> GameState:
-        return self._states[-1]
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
-        return [event.to_dict() for event in self._events]
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.state.players
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of the turn being played."""
-        return self.state.rules
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return self.state.scores
-
-    @property
-    def current(self) -> int:
-        return self.state.current
-
-    @property
-    def turn_points(self) -> int:
-        return self.state.turn_points
-
-    @property
-    def dice_in_hand(self) -> int:
-        return self.state.dice_in_hand
-
-    @property
-    def offer(self) -> Offer | None:
-        return self.state.offer
-
-    @property
-    def on_board(self) -> tuple[bool, ...]:
-        return self.state.on_board
-
-    @property
-    def farkle_streak(self) -> tuple[int, ...]:
-        return self.state.farkle_streak
-
-    @property
-    def final_round(self) -> bool:
-        return self.state.final_round
-
-    @property
-    def last_turns(self) -> tuple[int, ...]:
-        return self.state.last_turns
-
-    @property
-    def tied(self) -> tuple[int, ...]:
-        return self.state.tied
-
-    @property
-    def winner(self) -> int | None:
-        return self.state.winner
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.winner is not None
-
-    @property
-    def phase(self) -> Phase:
-        return self.state.phase
-
-    @property
-    def notices(self) -> tuple[Notice, ...]:
-        """What the last action brought about, to be announced."""
-        return self.state.notices
-
-    @property
-    def history(self) -> tuple[TurnRecord, ...]:
-        return self.state.history
-
-    @property
-    def standings(self) -> tuple[int, ...]:
-        """Seats ranked best first: by total, then by roll-off; equal totals keep seat order."""
-        return ranked_seats(self.scores, self.state.roll_offs)
-
-    @property
-    def places(self) -> tuple[int, ...]:
-        """Each seat's place (1 is first); equal totals not settled by a roll-off share a place."""
-        return places_from(self.scores, self.state.roll_offs)
-
-    def bank_refusal(self) -> str | None:
-        """Why Bank is not allowed now (shown beside a disabled button), or None."""
-        return bank_refusal(self.state)
-
-    def preview_keep(self, dice: str | Iterable[int]) -> GameState:
-        """The state a :meth:`keep` would give, without recording it: a live preview.
-
-        Raises the same errors as :meth:`keep`.
-        """
-        return apply(self.state, Kept(parse_dice(dice)))
-
-    def breakdown(self, keep: Dice) -> str:
-        return breakdown(keep, self.rules)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._events == other._events and self.state == other.state
-
-    def __hash__(self) -> int:
-        raise TypeError("A game changes as it is played; it cannot be hashed.")
-
-    def __repr__(self) -> str:
-        return f"<Game {', '.join(self.players)}: {self.scores} after {len(self._events) - 1} actions>"

@@ -1,0 +1,308 @@
+"""What the codes hold: a table's setup, and its result signed with the table's key.
+
+The organizer's device hands each table a *setup code* (who sits where, the rules, a
+key), and the table's device hands back a *result code* signed with that key. Each is
+packed with :mod:`engine.codec.primitives`.
+
+>>> ann, bob = SeatedPlayer(7, "Ann"), SeatedPlayer(3, "Bob")
+>>> setup = TableSetup("SPRING-26", 1, 2, (ann, bob), Rules.preset("house"), bytes(KEY_SIZE))
+>>> decode_setup(encode_setup(setup)) == setup
+True
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Final
+
+from engine.codec.primitives import (
+    DIGEST_SIZE,
+    KEY_SIZE,
+    MAC_SIZE,
+    RESULT_PREFIX,
+    SETUP_PREFIX,
+    CodeAltered,
+    CodeDamaged,
+    Writer,
+    b45encode,
+    log_digest,
+    mac,
+    open_code,
+    seal,
+)
+from engine.errors import IllegalAction, InvalidInput
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from engine.rules import Rules
+
+__all__ = [
+    "SeatedPlayer",
+    "TableSetup",
+    "TableResult",
+    "SignedResult",
+    "encode_setup",
+    "decode_setup",
+    "encode_result",
+    "decode_result",
+    "result_from_game",
+]
+
+_MAX_EVENT_ID: Final = 24
+
+
+# -- values ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What a table's device needs to open a tournament game without typing anything."""
+
+    event_id: str
+    round: int
+    table: int
+    players: tuple[SeatedPlayer, ...]
+    """In seat order."""
+    rules: Rules
+    key: bytes
+    switch_to: Rules | None = None
+    """Rules the organizer may switch this table to during the game (the final)."""
+    link_base: str = ""
+    """Where the organizer's app listens (``http://host:port``), for the result's deep link."""
+
+    def __post_init__(self) -> None:
+        _check_header(self.event_id, self.round, self.table)
+        _check_numbers(tuple(player.number for player in self.players))
+        for player in self.players:
+            if not player.name.strip():
+                raise InvalidInput(f"Player {player.number} has no name.")
+        if len(self.key) != KEY_SIZE:
+            raise InvalidInput(f"A table key is {KEY_SIZE} bytes, not {len(self.key)}.")
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        return tuple(player.number for player in self.players)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """How a table's game ended, as the organizer needs it."""
+
+    event_id: str
+    round: int
+    table: int
+    numbers: tuple[int, ...]
+    """Player numbers in seat order."""
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    """1 is first; equal totals not settled by a roll-off share a place."""
+    roll_offs: tuple[tuple[tuple[int, int], ...], ...]
+    """Each round of the roll-off for the win: (seat, face) pairs, seats from 0."""
+    rules: Rules
+    """The rules in force when the game ended."""
+    digest: bytes
+    """:func:`log_digest` of the whole game log."""
+
+    def __post_init__(self) -> None:
+        _check_header(self.event_id, self.round, self.table)
+        _check_numbers(self.numbers)
+        count = len(self.numbers)
+        if len(self.totals) != count or len(self.places) != count:
+            raise InvalidInput(
+                f"{count} players but {len(self.totals)} totals and {len(self.places)} places: one of each per player."
+            )
+        for value in self.totals + self.places:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInput(f"{value!r} is not a total or a place: both are whole numbers, not negative.")
+        for round_ in self.roll_offs:
+            for seat, face in round_:
+                if not 0 <= seat < count or not 1 <= face <= 6:
+                    raise InvalidInput(f"Roll-off entry seat {seat}, face {face} is not a seat at this table and a die face.")
+        if len(self.digest) != DIGEST_SIZE:
+            raise InvalidInput(f"A game digest is {DIGEST_SIZE} bytes, not {len(self.digest)}.")
+
+    @property
+    def totals_by_number(self) -> dict[int, int]:
+        return dict(zip(self.numbers, self.totals))
+
+    @property
+    def roll_offs_by_number(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The roll-off rounds with player numbers instead of seats."""
+        return tuple(tuple((self.numbers[seat], face) for seat, face in round_) for round_ in self.roll_offs)
+
+
+@dataclass(frozen=True)
+class SignedResult:
+    """A result code read back but not yet trusted: call :meth:`verify` with the table key."""
+
+    result: TableResult
+    signed: bytes
+    signature: bytes
+
+    def signed_by(self, key: bytes) -> bool:
+        """Whether ``key`` made the signature (a question, not a check: see :meth:`verify`)."""
+        return hmac.compare_digest(mac(key, self.signed), self.signature)
+
+    def verify(self, key: bytes) -> TableResult:
+        """The result, if ``key`` signed it; :class:`CodeAltered` if not."""
+        if not self.signed_by(key):
+            r = self.result
+            raise CodeAltered(
+                f"The result for round {r.round}, table {r.table} does not carry that table's signature: "
+                "it was changed after the game, or made with another table's setup code. Refused."
+            )
+        return self.result
+
+
+def _check_header(event_id: str, round_: int, table: int) -> None:
+    if not event_id or len(event_id) > _MAX_EVENT_ID or not event_id.isascii() or not event_id.isprintable():
+        raise InvalidInput(f"{event_id!r} is not an event id: 1 to {_MAX_EVENT_ID} plain characters.")
+    for label, value in (("round", round_), ("table", table)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidInput(f"{value!r} is not a {label} number: they start at 1.")
+
+
+def _check_numbers(numbers: tuple[int, ...]) -> None:
+    if not MIN_PLAYERS <= len(numbers) <= MAX_PLAYERS:
+        raise InvalidInput(f"A table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(numbers)}.")
+    for number in numbers:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise InvalidInput(f"{number!r} is not a player number: numbers start at 1.")
+    if len(set(numbers)) != len(numbers):
+        raise InvalidInput(f"Player numbers {list(numbers)} repeat: each player sits once.")
+
+
+# -- setup code --------------------------------------------------------------------------
+
+
+def encode_setup(setup: TableSetup) -> str:
+    """The setup code in QR form (``FT1:`` + Base45).
+
+    The key travels in clear: whoever holds the setup code can sign that table's result,
+    which is the point; nobody else can.
+    """
+    out = Writer(SETUP_PREFIX)
+    out.text(setup.event_id)
+    out.uint(setup.round)
+    out.uint(setup.table)
+    out.rules(setup.rules)
+    out.uint(0 if setup.switch_to is None else 1)
+    if setup.switch_to is not None:
+        out.rules(setup.switch_to)
+    out.uint(len(setup.players))
+    for player in setup.players:
+        out.uint(player.number)
+        out.text(player.name)
+    out.raw(setup.key)
+    out.text(setup.link_base)
+    return SETUP_PREFIX + ":" + b45encode(seal(out)[3:])
+
+
+def decode_setup(code: str) -> TableSetup:
+    """Read a setup code in any form; :class:`CodeDamaged` if it cannot be."""
+    data = open_code(code, SETUP_PREFIX, "a table setup code")
+    try:
+        event_id = data.text()
+        round_, table = data.uint(), data.uint()
+        rules = data.rules()
+        switch_to = data.rules() if data.uint() else None
+        players = tuple(SeatedPlayer(data.uint(), data.text()) for _ in range(data.uint()))
+        key = data.raw(KEY_SIZE)
+        link_base = data.text()
+        data.end()
+        return TableSetup(event_id, round_, table, players, rules, key, switch_to, link_base)
+    except InvalidInput as error:
+        if isinstance(error, CodeDamaged):
+            raise
+        raise CodeDamaged(f"The setup code reads, but makes no sense ({error}): it is damaged.") from error
+
+# -- result code -------------------------------------------------------------------------
+
+
+def encode_result(result: TableResult, key: bytes) -> str:
+    """The result code in QR form (``FR1:`` + Base45), signed with the table's key."""
+    out = Writer(RESULT_PREFIX)
+    out.text(result.event_id)
+    out.uint(result.round)
+    out.uint(result.table)
+    out.rules(result.rules)
+    out.uint(len(result.numbers))
+    for value in result.numbers + result.totals + result.places:
+        out.uint(value)
+    out.uint(len(result.roll_offs))
+    for round_ in result.roll_offs:
+        out.uint(len(round_))
+        for seat, face in round_:
+            out.uint(seat << 3 | face)
+    out.raw(result.digest)
+    out.raw(mac(key, bytes(out.data)))
+    return RESULT_PREFIX + ":" + b45encode(seal(out)[3:])
+
+
+def decode_result(code: str) -> SignedResult:
+    """Read a result code in any form, not yet trusting it (see :meth:`SignedResult.verify`)."""
+    data = open_code(code, RESULT_PREFIX, "a table result code")
+    try:
+        event_id = data.text()
+        round_, table = data.uint(), data.uint()
+        rules = data.rules()
+        count = data.uint()
+        if count > MAX_PLAYERS:
+            raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
+        values = [data.uint() for _ in range(3 * count)]
+        roll_offs: list[tuple[tuple[int, int], ...]] = []
+        for _ in range(data.uint()):
+            packed = [data.uint() for _ in range(data.uint())]
+            roll_offs.append(tuple((value >> 3, value & 7) for value in packed))
+        digest = data.raw(DIGEST_SIZE)
+        signed = data.data[: data.at]
+        signature = data.raw(MAC_SIZE)
+        data.end()
+        result = TableResult(
+            event_id,
+            round_,
+            table,
+            tuple(values[:count]),
+            tuple(values[count : 2 * count]),
+            tuple(values[2 * count :]),
+            tuple(roll_offs),
+            rules,
+            digest,
+        )
+    except InvalidInput as error:
+        if isinstance(error, CodeDamaged):
+            raise
+        raise CodeDamaged(f"The result code reads, but makes no sense ({error}): it is damaged.") from error
+    return SignedResult(result, signed, signature)
+
+# -- a finished game -------------------------------------------------------------------
+
+
+def result_from_game(game: Game, setup: TableSetup) -> TableResult:
+    """The result of a finished :class:`engine.game.Game` played from ``setup``."""
+    if not game.is_over:
+        raise IllegalAction("The game is not over yet: the result can be handed in once there is a winner.")
+    if tuple(game.players) != setup.names:
+        raise IllegalAction(
+            f"This game's players {list(game.players)} are not the table's {list(setup.names)} in seat order."
+        )
+    return TableResult(
+        event_id=setup.event_id,
+        round=setup.round,
+        table=setup.table,
+        numbers=setup.numbers,
+        totals=tuple(game.scores),
+        places=tuple(game.places),
+        roll_offs=game.state.roll_offs.as_tuple(),
+        rules=game.rules,
+        digest=log_digest(game.events),
+    )

@@ -1,0 +1,346 @@
+"""How a code travels: Base45 text, its safe and typed forms, binary packing, CRC and HMAC.
+
+Nothing here knows what a setup or a result holds (:mod:`engine.codec.payloads` does):
+these are the primitives every code is made of.
+
+* Compact binary (varints, one byte per rule preset) then Base45 (RFC 9285), so the
+  QR code is in alphanumeric mode.
+* A CRC-32 tells a damaged code (a typo, a bad scan) from an altered one; the
+  HMAC-SHA256 signature (truncated to 128 bits, as RFC 2104 allows) tells an altered
+  one from a genuine one.
+* Base45 uses space, ``$ % * + /``, which a URL route or a hand-typed code loses, so
+  the *safe form* escapes them with ``-`` and uses only ``A-Z 0-9 . : -``.
+
+>>> b45decode(b45encode(b"farkle"))
+b'farkle'
+>>> read_code(typing_form("FR1:A B/C-").lower())
+'FR1:A B/C-'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from engine.errors import InvalidInput
+from engine.rules import PRESET_NAMES, Rules
+
+__all__ = [
+    "B45_ALPHABET",
+    "SETUP_PREFIX",
+    "RESULT_PREFIX",
+    "LINK_ROUTE",
+    "KEY_SIZE",
+    "DIGEST_SIZE",
+    "MAC_SIZE",
+    "CodeDamaged",
+    "CodeAltered",
+    "ResultImpossible",
+    "b45encode",
+    "b45decode",
+    "safe_form",
+    "typing_form",
+    "link_form",
+    "read_code",
+    "log_digest",
+    "mac",
+    "Writer",
+    "Reader",
+    "seal",
+    "open_code",
+]
+
+B45_ALPHABET: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
+_B45_VALUE: Final = {char: value for value, char in enumerate(B45_ALPHABET)}
+
+SETUP_PREFIX: Final = "FT1"
+"""Setup code: ``FT1:`` + Base45 (QR form) or ``FT1-`` + escaped Base45 (safe form)."""
+RESULT_PREFIX: Final = "FR1"
+"""Result code, same two forms as the setup code."""
+LINK_ROUTE: Final = "/import/"
+"""Route of a deep link: ``/import/FR1-...`` (optionally after ``http://host:port``)."""
+
+KEY_SIZE: Final = 16
+DIGEST_SIZE: Final = 16
+MAC_SIZE: Final = 16
+_CRC_SIZE: Final = 4
+_MAX_EVENT_ID: Final = 24
+
+# Base45 characters a route or a typed code would lose, and their escapes after "-".
+_ESCAPES: Final = {" ": "S", "$": "D", "%": "P", "*": "X", "+": "A", "/": "L", "-": "M"}
+_UNESCAPES: Final = {letter: char for char, letter in _ESCAPES.items()}
+_WHITESPACE: Final = re.compile(r"\s+")
+
+
+class CodeDamaged(InvalidInput):
+    """The code cannot be read back: cut short, mistyped, or not one of ours."""
+
+
+class CodeAltered(InvalidInput):
+    """The code reads, but its signature does not match: it was changed after signing."""
+
+
+class ResultImpossible(InvalidInput):
+    """The totals or places cannot come from a finished game under the round's rules."""
+
+
+
+# -- Base45 (RFC 9285) --------------------------------------------------------------------
+
+
+def b45encode(data: bytes) -> str:
+    """Base45 text of ``data``: two bytes become three characters.
+
+    >>> b45encode(b"AB"), b45encode(b"ietf!")
+    ('BB8', 'QED8WEX0')
+    """
+    out: list[str] = []
+    for start in range(0, len(data) - 1, 2):
+        value = data[start] * 256 + data[start + 1]
+        value, c = divmod(value, 45)
+        e, d = divmod(value, 45)
+        out += (B45_ALPHABET[c], B45_ALPHABET[d], B45_ALPHABET[e])
+    if len(data) % 2:
+        d, c = divmod(data[-1], 45)
+        out += (B45_ALPHABET[c], B45_ALPHABET[d])
+    return "".join(out)
+
+
+def b45decode(text: str) -> bytes:
+    """The bytes of Base45 ``text``; anything that is not valid Base45 is :class:`CodeDamaged`.
+
+    >>> b45decode("QED8WEX0")
+    b'ietf!'
+    """
+    values: list[int] = []
+    for position, char in enumerate(text):
+        value = _B45_VALUE.get(char)
+        if value is None:
+            raise CodeDamaged(
+                f"The character {char!r} at position {position + 1} cannot be part of a code: "
+                "check the code was copied whole."
+            )
+        values.append(value)
+    if len(values) % 3 == 1:
+        raise CodeDamaged(f"The code is {len(values)} characters long, which no code can be: a character is missing or extra.")
+    out = bytearray()
+    for start in range(0, len(values), 3):
+        group = values[start : start + 3]
+        if len(group) == 3:
+            number = group[0] + group[1] * 45 + group[2] * 2025
+            if number > 0xFFFF:
+                raise CodeDamaged(f"The characters {text[start:start + 3]!r} cannot be part of a code: check them.")
+            out += number.to_bytes(2, "big")
+        else:
+            number = group[0] + group[1] * 45
+            if number > 0xFF:
+                raise CodeDamaged(f"The last characters {text[start:]!r} cannot end a code: check them.")
+            out.append(number)
+    return bytes(out)
+
+# -- forms: QR (raw Base45), safe (routes, typing), link ---------------------------------
+
+
+def safe_form(code: str) -> str:
+    """The code with only ``A-Z 0-9 . : -``: survives a URL route and hand typing.
+
+    With ``/`` escaped no route segment can be ``.`` or ``..``, which browsers would fold away.
+
+    >>> safe_form("FR1:A B/C-")
+    'FR1-A-SB-LC-M'
+    """
+    prefix, body = _split_prefix(code)
+    return f"{prefix}-" + "".join(f"-{_ESCAPES[char]}" if char in _ESCAPES else char for char in body)
+
+
+def typing_form(code: str, group: int = 5) -> str:
+    """The safe form in groups of ``group`` characters, for reading out or typing.
+
+    Spaces and line breaks are ignored when it is read back.
+    """
+    safe = safe_form(code)
+    head, body = safe[:4], safe[4:]
+    return head + " " + " ".join(body[start : start + group] for start in range(0, len(body), group))
+
+
+def link_form(code: str, base: str = "") -> str:
+    """A deep link (``base`` + ``/import/`` + safe form) that opens the organizer's app on it."""
+    return base.rstrip("/") + LINK_ROUTE + safe_form(code)
+
+
+def read_code(text: str) -> str:
+    """Bring any form (QR text, typed, deep link or route) back to the QR form ``FR1:...``.
+
+    Raises :class:`CodeDamaged` when the text is none of them.
+    """
+    if not isinstance(text, str):
+        raise CodeDamaged(f"{text!r} is not a code: expected text.")
+    found = text.upper().find(LINK_ROUTE.upper())
+    if found >= 0:
+        text = text[found + len(LINK_ROUTE) :]
+    raw = text.replace("\r", "").replace("\n", "").replace("\t", "").lstrip(" ").upper()
+    if len(raw) >= 4 and raw[3] == ":" and raw[:3] in (SETUP_PREFIX, RESULT_PREFIX):
+        return raw
+    squeezed = _WHITESPACE.sub("", text).upper()
+    if len(squeezed) >= 4 and squeezed[3] == "-" and squeezed[:3] in (SETUP_PREFIX, RESULT_PREFIX):
+        return squeezed[:3] + ":" + _unescape(squeezed[4:])
+    shown = text if len(text) <= 24 else text[:21] + "..."
+    raise CodeDamaged(
+        f"{shown!r} is not a Farkle Table code: a setup code starts with {SETUP_PREFIX} and a result "
+        f"code with {RESULT_PREFIX}."
+    )
+
+
+def _unescape(body: str) -> str:
+    out: list[str] = []
+    chars = iter(body)
+    for char in chars:
+        if char != "-":
+            if char not in _B45_VALUE or char in _ESCAPES:
+                raise CodeDamaged(f"The character {char!r} cannot be part of a typed code: check the code.")
+            out.append(char)
+            continue
+        letter = next(chars, "")
+        if letter not in _UNESCAPES:
+            raise CodeDamaged(f"'-{letter}' cannot be part of a typed code: check the characters after each '-'.")
+        out.append(_UNESCAPES[letter])
+    return "".join(out)
+
+
+def _split_prefix(code: str) -> tuple[str, str]:
+    code = read_code(code)
+    return code[:3], code[4:]
+
+# -- signatures and digests ----------------------------------------------------------------
+
+
+def mac(key: bytes, data: bytes) -> bytes:
+    """The signature of ``data`` under ``key``: HMAC-SHA256 cut to 128 bits."""
+    return hmac.new(key, data, hashlib.sha256).digest()[:MAC_SIZE]
+
+
+def log_digest(events: Sequence[Mapping[str, Any]]) -> bytes:
+    """SHA-256 (first 128 bits) of a game log in canonical JSON: ties a result to its game."""
+    text = json.dumps(list(events), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).digest()[:DIGEST_SIZE]
+
+
+# -- binary packing ----------------------------------------------------------------------
+
+
+class Writer:
+    def __init__(self, prefix: str) -> None:
+        self.data = bytearray(prefix.encode())
+
+    def uint(self, value: int) -> None:
+        if value < 0:
+            raise InvalidInput(f"{value} cannot be packed: it is negative.")
+        while True:
+            byte, value = value & 0x7F, value >> 7
+            self.data.append(byte | (0x80 if value else 0))
+            if not value:
+                return
+
+    def text(self, value: str) -> None:
+        raw = value.encode()
+        self.uint(len(raw))
+        self.data += raw
+
+    def raw(self, value: bytes) -> None:
+        self.data += value
+
+    def rules(self, rules: Rules) -> None:
+        """Preset index, then the settings that differ from it as JSON (usually none)."""
+        base = min(PRESET_NAMES, key=lambda name: len(_rules_diff(rules, Rules.preset(name))))
+        self.uint(PRESET_NAMES.index(base))
+        diff = _rules_diff(rules, Rules.preset(base))
+        self.text(json.dumps(diff, sort_keys=True, separators=(",", ":")) if diff else "")
+
+
+class Reader:
+    def __init__(self, data: bytes, start: int) -> None:
+        self.data = data
+        self.at = start
+
+    def uint(self) -> int:
+        value = shift = 0
+        while True:
+            byte = self._take(1)[0]
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value
+            shift += 7
+            if shift > 63:
+                raise CodeDamaged("The code holds a number too large to be ours: it is damaged.")
+
+    def text(self) -> str:
+        size = self.uint()
+        try:
+            return self._take(size).decode()
+        except UnicodeDecodeError as error:
+            raise CodeDamaged("A name in the code is not readable text: the code is damaged.") from error
+
+    def raw(self, size: int) -> bytes:
+        return self._take(size)
+
+    def rules(self) -> Rules:
+        index = self.uint()
+        if index >= len(PRESET_NAMES):
+            raise CodeDamaged(f"The code names rule preset {index}, which does not exist: it is damaged.")
+        diff_text = self.text()
+        values = Rules.preset(PRESET_NAMES[index]).to_dict()
+        if diff_text:
+            try:
+                diff = json.loads(diff_text)
+                if not isinstance(diff, dict):
+                    raise ValueError(diff_text)
+                values.update(diff)
+                return Rules.from_dict(values)
+            except (ValueError, TypeError) as error:
+                raise CodeDamaged(f"The rules in the code cannot be read ({error}): it is damaged.") from error
+        return Rules.from_dict(values)
+
+    def end(self) -> None:
+        if self.at != len(self.data):
+            raise CodeDamaged("The code has data after its end: it is damaged or two codes were joined.")
+
+    def _take(self, size: int) -> bytes:
+        if self.at + size > len(self.data):
+            raise CodeDamaged("The code ends too early: part of it is missing.")
+        chunk = self.data[self.at : self.at + size]
+        self.at += size
+        return chunk
+
+
+def _rules_diff(rules: Rules, base: Rules) -> dict[str, Any]:
+    ours, theirs = rules.to_dict(), base.to_dict()
+    return {key: value for key, value in ours.items() if theirs[key] != value}
+
+
+def seal(writer: Writer) -> bytes:
+    writer.raw(zlib.crc32(writer.data).to_bytes(_CRC_SIZE, "big"))
+    return bytes(writer.data)
+
+
+def open_code(code: str, prefix: str, what: str) -> Reader:
+    """Base45-decode and check the CRC; returns a reader positioned after the prefix."""
+    code = read_code(code)
+    found = code[:3]
+    if found != prefix:
+        other = "a table setup code" if found == SETUP_PREFIX else "a table result code"
+        raise CodeDamaged(f"This is {other}, not {what}.")
+    data = found.encode() + b45decode(code[4:])
+    if len(data) < 3 + _CRC_SIZE:
+        raise CodeDamaged("The code is too short to be read: part of it is missing.")
+    body, crc = data[:-_CRC_SIZE], data[-_CRC_SIZE:]
+    if zlib.crc32(body).to_bytes(_CRC_SIZE, "big") != crc:
+        raise CodeDamaged(
+            f"{what.capitalize()} does not pass its check: it was misread or mistyped. Scan it again or check each character."
+        )
+    return Reader(body, 3)
+

@@ -1,0 +1,240 @@
+"""One game at one table: actions are checked, logged as events, and state is their replay.
+
+Undo, resume and audit are one mechanism: the state after ``n`` events is a fold of
+:func:`~engine.game.state.apply` over them, and every intermediate state is kept so
+undo is a pop. Each state shares what grows with the one before, so replaying a log
+takes time in proportion to its length.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.dice import Dice, parse_dice
+from engine.errors import IllegalAction, InvalidInput
+from engine.events import (
+    Banked,
+    Built,
+    Event,
+    GameStarted,
+    Kept,
+    Rolled,
+    RolledOff,
+    RulesChanged,
+    event_from_dict,
+)
+from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start
+from engine.ranking import places_from, ranked_seats
+from engine.rules import Rules
+from engine.scoring import breakdown
+
+__all__ = ["Game"]
+
+
+class Game:
+    """A game of Farkle at one table.
+
+    >>> game = Game(["Ann", "Bob"], Rules.preset("house"))
+    >>> game.roll("1 2 3 3 3 5"); game.keep("1 3 3 3 5"); game.roll("1"); game.keep("1")
+    >>> game.turn_points, game.dice_in_hand
+    (550, 6)
+    """
+
+    def __init__(self, players: Iterable[str], rules: Rules | None = None, first: int = 0) -> None:
+        if isinstance(players, str):
+            raise InvalidInput(f"Players must be a list of names, not the single text {players!r}.")
+        event = GameStarted(tuple(players), rules or Rules.preset("house"), first)
+        self._events: list[Event] = [event]
+        self._states: list[GameState] = [start(event)]
+
+    @classmethod
+    def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Game:
+        """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
+        items = [event_from_dict(data) for data in events]
+        if not items or not isinstance(items[0], GameStarted):
+            raise InvalidInput("A game log must begin with the start of the game.")
+        first = items[0]
+        game = cls(first.players, first.rules, first.first)
+        state = game._states[0]
+        states = game._states
+        collecting = gc.isenabled()
+        gc.disable()  # a replay makes no reference cycles: the collector would walk the growing log over and over
+        try:
+            for event in items[1:]:
+                state = apply(state, event)
+                states.append(state)
+        finally:
+            if collecting:
+                gc.enable()
+        game._events = [game._events[0], *items[1:]]
+        return game
+
+    # -- actions -----------------------------------------------------------------------
+
+    def roll(self, dice: str | Iterable[int]) -> None:
+        """A throw of all the dice in hand, entered as faces."""
+        self._push(Rolled(parse_dice(dice)))
+
+    def keep(self, dice: str | Iterable[int]) -> None:
+        """Set aside scoring dice from the last throw (again: replaces the selection)."""
+        self._push(Kept(parse_dice(dice)))
+
+    def bank(self) -> None:
+        self._push(Banked())
+
+    def build(self) -> None:
+        """Take the dice and points the previous player left instead of six fresh dice."""
+        self._push(Built())
+
+    def set_rules(self, rules: Rules) -> None:
+        """New rules from the next turn on (an organizer may switch a final to progressive)."""
+        if not isinstance(rules, Rules):
+            raise InvalidInput(f"{rules!r} is not a rule set.")
+        self._push(RulesChanged(rules))
+
+    def roll_off(self, faces: Mapping[int, int]) -> None:
+        """The die each tied player threw; repeated among those still tied."""
+        try:
+            pairs = tuple(sorted((int(seat), face) for seat, face in faces.items()))
+        except (AttributeError, TypeError, ValueError) as error:
+            raise InvalidInput(f"A roll-off is a die face for each tied seat, not {faces!r}.") from error
+        self._push(RolledOff(pairs))
+
+    def undo(self) -> None:
+        """Take back the last action; repeatable back to the start of the game."""
+        if len(self._events) == 1:
+            raise IllegalAction("Nothing to undo: the game has just started.")
+        self._events.pop()
+        self._states.pop()
+
+    def redo(self, event: dict[str, Any]) -> None:
+        """Play an event again from its dict (as :attr:`events` gives it): redo after undo.
+
+        Refused like the action itself if it no longer fits the game.
+        """
+        if event.get("type") == "started":
+            raise IllegalAction("A game starts only once: its start cannot be played again.")
+        self._push(event_from_dict(event))
+
+    def _push(self, event: Event) -> None:
+        state = apply(self._states[-1], event)
+        self._events.append(event)
+        self._states.append(state)
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
+        return [event.to_dict() for event in self._events]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the turn being played."""
+        return self.state.rules
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def current(self) -> int:
+        return self.state.current
+
+    @property
+    def turn_points(self) -> int:
+        return self.state.turn_points
+
+    @property
+    def dice_in_hand(self) -> int:
+        return self.state.dice_in_hand
+
+    @property
+    def offer(self) -> Offer | None:
+        return self.state.offer
+
+    @property
+    def on_board(self) -> tuple[bool, ...]:
+        return self.state.on_board
+
+    @property
+    def farkle_streak(self) -> tuple[int, ...]:
+        return self.state.farkle_streak
+
+    @property
+    def final_round(self) -> bool:
+        return self.state.final_round
+
+    @property
+    def last_turns(self) -> tuple[int, ...]:
+        return self.state.last_turns
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        return self.state.tied
+
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.winner is not None
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """What the last action brought about, to be announced."""
+        return self.state.notices
+
+    @property
+    def history(self) -> tuple[TurnRecord, ...]:
+        return self.state.history.as_tuple()
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """Seats ranked best first: by total, then by roll-off; equal totals keep seat order."""
+        return ranked_seats(self.scores, self.state.roll_offs)
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place (1 is first); equal totals not settled by a roll-off share a place."""
+        return places_from(self.scores, self.state.roll_offs)
+
+    def bank_refusal(self) -> str | None:
+        """Why Bank is not allowed now (shown beside a disabled button), or None."""
+        return bank_refusal(self.state)
+
+    def preview_keep(self, dice: str | Iterable[int]) -> GameState:
+        """The state a :meth:`keep` would give, without recording it: a live preview.
+
+        Raises the same errors as :meth:`keep`.
+        """
+        return apply(self.state, Kept(parse_dice(dice)))
+
+    def breakdown(self, keep: Dice) -> str:
+        return breakdown(keep, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._events == other._events and self.state == other.state
+
+    def __hash__(self) -> int:
+        raise TypeError("A game changes as it is played; it cannot be hashed.")
+
+    def __repr__(self) -> str:
+        return f"<Game {', '.join(self.players)}: {self.scores} after {len(self._events) - 1} actions>"
