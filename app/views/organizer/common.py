@@ -64,7 +64,7 @@ class Desk:
     """A notice for the next screen shown at its route (the screen an action led to)."""
     links_done: dict[str, str] = field(default_factory=dict)
     """Result links opened so far: the tournament each was imported into ("" if it was not)."""
-    access: DeviceAccess = field(default_factory=lambda: DeviceAccess(None, True))
+    access: DeviceAccess = field(default_factory=lambda: DeviceAccess("", False))
     """What this device opens without a passphrase, and its sessions (see :mod:`app.access`)."""
 
     def take_flash(self, route: str) -> Notice | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -74,6 +75,18 @@ class EventsState(FormatEditing):
         return await asyncio.to_thread(hash_passphrase, check_new_passphrase(first, again))
 
 
+def passphrase_fields(events: EventsState) -> list[ft.Control]:
+    """The new event's organizer passphrase, twice (none in the offline PWA: everything stays on the device)."""
+    if sys.platform == "emscripten":
+        return []
+    return [
+        passphrase_field(events, "event_passphrase", "Organizer passphrase", "event-passphrase"),
+        passphrase_field(events, "event_passphrase_again", "Organizer passphrase again", "event-passphrase-again"),
+        ft.Text("Other phones open this event's organizer screens only with it (4 characters or more).",
+                size=12, key="event-passphrase-help"),
+    ]
+
+
 def default_link_base(page: ft.Page) -> str:
     """Where this page was opened from (``http://host:port``): phones on the same network reach it there."""
     parts = urlsplit(str(getattr(page, "url", None) or ""))
@@ -96,11 +109,7 @@ def EventsScreen() -> ft.View:
             "New tournament",
             text_field(events, "event_name", "Tournament name", key="event-name"),
             text_field(events, "event_code", "Event code (optional)", key="event-code", hint="FT-…"),
-            passphrase_field(events, "event_passphrase", "Organizer passphrase", "event-passphrase"),
-            passphrase_field(events, "event_passphrase_again", "Organizer passphrase again",
-                             "event-passphrase-again"),
-            ft.Text("Other phones open this event's organizer screens only with it (4 characters or more).",
-                    size=12, key="event-passphrase-help"),
+            *passphrase_fields(events),
             format_editor(events, FormatDraft.house, format_plan(draft.build, None), cap_key="event-cap"),
             big_button("Create the tournament", on(events.create, link_base), key="create-event", icon=ft.Icons.ADD),
         ),
