@@ -215,6 +215,11 @@ def peer_of(page: Any) -> str | None:
         session = None
     if session is not None and session in _peers:
         return _peers[session]
+    connection = getattr(session, "connection", None)
+    if connection is not None and type(connection).__module__.startswith("flet_web"):
+        # served by Flet's own web server without app.server (``ft.run(view=None)``, ``flet run --web``):
+        # the address the connection saw, which no property patch reaches
+        return str(getattr(connection, "_FletApp__client_ip", "") or "")
     return "" if _served[0] else None
 
 

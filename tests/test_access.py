@@ -217,6 +217,29 @@ def test_a_session_is_known_by_the_address_recorded_when_it_was_created_not_a_la
     assert peer_of(Page(Session(), None)) is None  # not served over the network: the desktop, a test
 
 
+def test_a_session_served_by_flets_own_web_server_is_known_by_its_connections_address():
+    """``ft.run(view=None)`` without app.server records no address: the connection's is read."""
+
+    class FletApp:
+        def __init__(self, address: str) -> None:
+            self._FletApp__client_ip = address
+
+    FletApp.__module__ = "flet_web.fastapi.flet_app"
+
+    class Session:
+        def __init__(self, connection: Any) -> None:
+            self.connection = connection
+
+    @dataclass
+    class Page:
+        session: Any
+        client_ip: str | None = "127.0.0.1"  # patched by the client
+
+    assert peer_of(Page(Session(FletApp(PHONE)))) == PHONE
+    assert DeviceAccess.of_page(Page(Session(FletApp(PHONE)))).organizer is False
+    assert DeviceAccess.of_page(Page(Session(FletApp("127.0.0.1")))).organizer is True
+
+
 # -- the gate's screens -----------------------------------------------------------------------------
 
 
