@@ -194,8 +194,13 @@ def reset(page: FlutterPage, screen: Screen) -> None:
 
 
 def open_screen(page: FlutterPage, url: str, screen: Screen, timeout_ms: int) -> None:
-    page.open(url, timeout_ms)
-    page.button("New game").wait_for(timeout=timeout_ms)
+    try:
+        page.open(url, timeout_ms)
+        page.button("New game").wait_for(timeout=timeout_ms)
+    except Exception as error:  # say what the page shows instead
+        shown = page.texts() if page.page.locator("flt-semantics-host").count() else []
+        raise AssertionError(f"the home screen never answered at {url}: {error}\nshown: {shown}\n"
+                             f"console: {page.console[-10:]}") from error
     if screen.name == "table":
         new_game(page, "Ann", "Bob")
     else:
