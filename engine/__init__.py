@@ -64,13 +64,16 @@ if TYPE_CHECKING:
         WrongPlayers,
         WrongRound,
         WrongTable,
+        RevokedCard,
+        VoidedResult,
+        Revocation,
         check_possible,
         table_sizes,
     )
 
 _LAZY_MODULES = {
     **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "result_from_game", "safe_form", "typing_form")},
-    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "check_possible", "table_sizes")},
+    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
 
 
@@ -129,6 +132,9 @@ __all__ = [
     "WrongRound",
     "WrongTable",
     "WrongPlayers",
+    "RevokedCard",
+    "VoidedResult",
+    "Revocation",
     "table_sizes",
     "TableSetup",
     "TableResult",

@@ -25,6 +25,7 @@ from engine.codec import (
 )
 from engine.tournament import (
     Cut,
+    RevokedCard,
     RoundSpec,
     Tournament,
     TournamentFormat,
@@ -66,7 +67,7 @@ def result_code(
     t: Tournament, table: int, totals: Sequence[int] | None = None, *, round_: int | None = None,
     numbers: Sequence[int] | None = None, rules: Rules | None = None, key: bytes | None = None,
 ) -> str:
-    """A result code as a table's device would make it (signed with the derived table key)."""
+    """A result code as a table's device would make it (signed with its table's current card)."""
     round_ = round_ or t.round
     seated = tuple(numbers) if numbers is not None else t.seating(round_)[table - 1]
     scores = tuple(totals) if totals is not None else tuple(default_totals(seated))
@@ -74,7 +75,7 @@ def result_code(
         t.event_id, round_, table, seated, scores, places_from(scores, ()), (),
         rules or t.rules_for(round_), bytes(16),
     )
-    return encode_result(result, key or table_key(SECRET, t.event_id, round_, table))
+    return encode_result(result, key or t.card_key(table, round_))
 
 
 # -- format and scaling ------------------------------------------------------------------------
@@ -385,7 +386,7 @@ def test_a_result_signed_with_the_wrong_key_is_refused_as_altered() -> None:
     t = event(6)
     t.draw_seats(seed=1)
     with pytest.raises(CodeAltered, match="does not carry that table's signature"):
-        t.import_result(result_code(t, 1, key=table_key(SECRET, t.event_id, 1, 2)))
+        t.import_result(result_code(t, 1, key=t.card_key(2)))
 
 
 def test_a_damaged_result_is_refused() -> None:
@@ -414,7 +415,7 @@ def test_a_result_for_a_round_not_drawn_is_refused() -> None:
     t = event(10)
     t.draw_seats(seed=1)
     with pytest.raises(WrongRound, match="round 2, which has not been drawn"):
-        t.import_result(result_code(t, 1, round_=2, numbers=t.seating()[0], rules=Rules.preset("progressive")))
+        t.import_result(result_code(t, 1, round_=2, numbers=t.seating()[0], rules=Rules.preset("progressive"), key=bytes(16)))
 
 
 def test_a_result_for_a_table_the_round_lacks_is_refused() -> None:
@@ -424,15 +425,23 @@ def test_a_result_for_a_table_the_round_lacks_is_refused() -> None:
         t.import_result(result_code(t, 4, numbers=t.seating()[0]))
 
 
-def test_a_result_from_an_old_setup_code_after_a_redraw_names_players_not_seated_there() -> None:
+def test_a_result_from_an_old_setup_code_after_a_redraw_is_refused_as_a_cancelled_draws_card() -> None:
     t = event(10)
     old_table = t.draw_seats(seed=1)[0]
     old = result_code(t, 1)
     t.cancel_draw()
     t.draw_seats(seed=99)
     assert t.seating()[0] != old_table
-    with pytest.raises(WrongPlayers, match="Round 1, table 1 seats .*Was it played from an old setup code"):
+    with pytest.raises(RevokedCard, match="signed by a card from a cancelled seat draw of round 1: it does not count"):
         t.import_result(old)
+
+
+def test_a_result_naming_players_not_seated_at_its_table_asks_whether_an_old_setup_code_was_used() -> None:
+    t = event(10)
+    t.draw_seats(seed=1)
+    strangers = t.seating()[1]
+    with pytest.raises(WrongPlayers, match="Round 1, table 1 seats .*Was it played from an old setup code"):
+        t.import_result(result_code(t, 1, numbers=strangers))
 
 
 def test_a_result_in_another_seat_order_is_refused() -> None:

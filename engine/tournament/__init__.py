@@ -9,6 +9,8 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.events`: the events and how the log keeps them;
 * :mod:`~engine.tournament.state`: the state, a fold over the events;
 * :mod:`~engine.tournament.seating`: the reproducible seat draw;
+* :mod:`~engine.tournament.cards`: each table's card, its key, and cards that no
+  longer count (a cancelled draw's, a revoked one);
 * :mod:`~engine.tournament.checks`: whether a result may count;
 * :mod:`~engine.tournament.standings`: cuts, standings, flags;
 * :mod:`~engine.tournament.exports`: standings and results as CSV;
@@ -25,11 +27,20 @@ before they count. One concept per module:
 ((2,), 'Bob')
 """
 
-from engine.tournament.checks import ImportReport, WrongEvent, WrongPlayers, WrongRound, WrongTable, check_possible
+from engine.tournament.cards import RevokedCard
+from engine.tournament.checks import (
+    ImportReport,
+    VoidedResult,
+    WrongEvent,
+    WrongPlayers,
+    WrongRound,
+    WrongTable,
+    check_possible,
+)
 from engine.tournament.facade import Tournament
 from engine.tournament.format import Cut, RoundPlan, RoundSpec, TournamentFormat, table_sizes
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow
-from engine.tournament.state import Correction, Player, Prize
+from engine.tournament.state import Correction, Player, Prize, Revocation
 
 __all__ = [
     "Cut",
@@ -49,6 +60,9 @@ __all__ = [
     "WrongRound",
     "WrongTable",
     "WrongPlayers",
+    "RevokedCard",
+    "VoidedResult",
+    "Revocation",
     "table_sizes",
     "check_possible",
 ]

@@ -2,7 +2,9 @@
 
 A result code is checked in the order a room would ask: can it be read
 (:class:`~engine.codec.CodeDamaged`), is it from this event (:class:`WrongEvent`), is it
-signed with its table's key (:class:`~engine.codec.CodeAltered`), is it for a round and
+signed with its table's key (:class:`~engine.codec.CodeAltered`; :class:`RevokedCard`
+when the key is a card's that no longer counts: of a cancelled seat draw, or revoked),
+was it voided (:class:`VoidedResult`), is it for a round and
 table being played by the players seated there (:class:`WrongRound`,
 :class:`WrongTable`, :class:`WrongPlayers`), and could a finished game under the round's
 rules end so (:class:`~engine.codec.ResultImpossible`). A result the organizer types in
@@ -25,10 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.codec import DIGEST_SIZE, ResultImpossible, TableResult, decode_result, table_key
+from engine.codec import DIGEST_SIZE, ResultImpossible, TableResult, decode_result
 from engine.errors import IllegalAction, InvalidInput
 from engine.ranking import places_from
 from engine.rules import Rules
+from engine.tournament.cards import RevokedCard, refuse_stale_card
 from engine.tournament.state import RoundState, TournamentState
 
 __all__ = [
@@ -36,9 +39,12 @@ __all__ = [
     "WrongRound",
     "WrongTable",
     "WrongPlayers",
+    "RevokedCard",
+    "VoidedResult",
     "ImportReport",
     "check_possible",
     "authentic",
+    "unvoided",
     "placed",
     "typed_result",
     "seated_at",
@@ -59,6 +65,10 @@ class WrongTable(IllegalAction):
 
 class WrongPlayers(IllegalAction):
     """A result whose players are not the ones seated at that table, in that order."""
+
+
+class VoidedResult(IllegalAction):
+    """A result the organizer voided, scanned again: it stays void."""
 
 
 @dataclass(frozen=True)
@@ -113,21 +123,45 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
 
 
 def authentic(state: TournamentState, code: str) -> TableResult:
-    """Readable, of this event, and signed with the key of the table it names."""
+    """Readable, of this event, and signed with the current card of the table it names.
+
+    A signature that is not the current card's is refused as :class:`RevokedCard` when it
+    is a card's that no longer counts (saying which), else as altered.
+    """
     signed = decode_result(code)
     result = signed.result
     if result.event_id != state.event_id:
         raise WrongEvent(f"This result is from event {result.event_id}, not this one ({state.event_id}): refused.")
-    return signed.verify(table_key(state.secret, state.event_id, result.round, result.table))
+    round_ = state.rounds[result.round - 1] if 1 <= result.round <= len(state.rounds) else None
+    if round_ is not None and signed.signed_by(state.card_key(round_, result.table)):
+        return result
+    refuse_stale_card(state, signed, round_)
+    if round_ is None:  # no card signs for a round not drawn
+        raise _not_drawn(state, result)
+    return signed.verify(state.card_key(round_, result.table))
+
+
+def _not_drawn(state: TournamentState, result: TableResult) -> WrongRound:
+    return WrongRound(
+        f"This result is for round {result.round}, which has not been drawn"
+        + (f" (round {len(state.rounds)} is the latest)." if state.rounds else ".")
+    )
+
+
+def unvoided(round_: RoundState, result: TableResult) -> None:
+    """:class:`VoidedResult` if ``result`` is one the organizer voided at its table."""
+    for voided in round_.voided.get(result.table, ()):
+        if voided.recorded.result == result:
+            raise VoidedResult(
+                f"Round {round_.number}, table {result.table}: this result was {voided.described}. It stays void; "
+                "to count it again, replace the table's result with a reason."
+            )
 
 
 def placed(state: TournamentState, result: TableResult, correcting: bool) -> TableResult:
     """For a table of a round being played (or closed, when ``correcting``), by its players, possible under its rules."""
     if not 1 <= result.round <= len(state.rounds):
-        raise WrongRound(
-            f"This result is for round {result.round}, which has not been drawn"
-            + (f" (round {len(state.rounds)} is the latest)." if state.rounds else ".")
-        )
+        raise _not_drawn(state, result)
     round_ = state.rounds[result.round - 1]
     if round_.closed and not correcting:
         now = f"round {len(state.rounds)} is being played" if state.round_open else "no round is being played"

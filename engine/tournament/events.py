@@ -32,6 +32,7 @@ __all__ = [
     "PlayerWithdrew",
     "SeatsDrawn",
     "DrawCancelled",
+    "CardRevoked",
     "ResultRecorded",
     "ResultHeld",
     "HeldResultSettled",
@@ -100,12 +101,30 @@ class SeatsDrawn:
     cut: tuple[str, int] | None = None
     """The cut as scaled for the players seated (``(kind, count)``); None in logs from
     before it was kept, which scale the format's cut again."""
+    keys: int | None = None
+    """The scheme of the tables' keys (:mod:`engine.codec.keys`); None in logs from before
+    it was kept: scheme 1, a key per event, round and table."""
+    draw: str | None = None
+    """This draw's own id, part of each table's key under scheme 2: a card of a cancelled
+    draw signs nothing that counts. None under scheme 1."""
 
 
 @dataclass(frozen=True)
 class DrawCancelled:
     TYPE: ClassVar[str] = "draw_cancelled"
     round: int
+
+
+@dataclass(frozen=True)
+class CardRevoked:
+    """A table's card no longer signs (a lost phone): the table gets a card of the next issue."""
+
+    TYPE: ClassVar[str] = "card_revoked"
+    round: int
+    table: int
+    reason: str
+    at: str | None = None
+    """When, as ISO 8601 local time with its offset."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +164,8 @@ class ResultVoided:
     round: int
     table: int
     reason: str
+    at: str | None = None
+    """When, as ISO 8601 local time with its offset; None in logs from before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -190,14 +211,14 @@ class PrizeAwarded:
 
 
 Event = Union[
-    TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
+    TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
     ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
     RoundClosed, RulesSwitched, PrizeAwarded,
 ]
 EVENT_TYPES: Final[dict[str, type[Any]]] = {
     kind.TYPE: kind
     for kind in (
-        TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled,
+        TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
         ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
         RoundClosed, RulesSwitched, PrizeAwarded,
     )

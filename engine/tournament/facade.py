@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, Final
 
-from engine.codec import SeatedPlayer, TableResult, TableSetup, encode_setup, read_code, table_key
+from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setup, read_code
 from engine.errors import IllegalAction, InvalidInput
 from engine.rules import Rules
-from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, typed_result
+from engine.tournament.cards import stamp, table_setup
+from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, typed_result, unvoided
 from engine.tournament.events import (
+    CardRevoked,
     DrawCancelled,
     Event,
     FormatChanged,
@@ -43,7 +46,7 @@ from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, standings
-from engine.tournament.state import Correction, Player, Prize, RoundState, TournamentState, replay
+from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, replay
 
 __all__ = ["Tournament"]
 
@@ -273,7 +276,9 @@ class Tournament:
             raise InvalidInput(f"{seed!r} is not a draw seed: a whole number, 0 or more.")
         before = self._spread_from(plan.number, plan.spec_index)
         tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, before)
-        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, (plan.cut.kind, plan.cut.count)))
+        cut = (plan.cut.kind, plan.cut.count)
+        draw = secrets.token_hex(6)  # the draw's own id: its cards' keys are bound to it
+        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, cut, LATEST_KEY_SCHEME, draw))
         return tables
 
     def rerun_draw(self, round_number: int) -> Tables:
@@ -327,22 +332,36 @@ class Tournament:
     def setup(self, table: int, link_base: str = "") -> TableSetup:
         """What the table's device needs for the current round (see :func:`engine.codec.encode_setup`)."""
         round_ = self._open_round()
-        numbers = seated_at(round_, table)
-        spec = self.format.rounds[round_.spec_index]
-        switch = Rules.preset(spec.switch_to) if spec.switch_to and not round_.rules_switched else None
-        return TableSetup(
-            self.event_id,
-            round_.number,
-            table,
-            tuple(SeatedPlayer(n, self._state.players[n].name) for n in numbers),
-            self.rules_for(round_.number),
-            table_key(self._state.secret, self.event_id, round_.number, table),
-            switch,
-            link_base,
-        )
+        return table_setup(self._state, round_, table, seated_at(round_, table), link_base)
 
     def setup_code(self, table: int, link_base: str = "") -> str:
         return encode_setup(self.setup(table, link_base))
+
+    def revoke_card(self, table: int, reason: str, *, at: datetime | None = None) -> int:
+        """A table's card no longer signs (a lost phone); its new card has the next issue, returned.
+
+        Results its old card signs from now on are refused, saying so; a result counted
+        before stays counted. Print the table's new setup code (:meth:`setup_code`).
+        """
+        round_ = self._open_round()
+        seated_at(round_, table)
+        self._need_reason(reason)
+        self._push(CardRevoked(round_.number, table, " ".join(reason.split()), stamp(at)))
+        return round_.issue(table)
+
+    def card_issue(self, table: int, round_number: int | None = None) -> int:
+        """Which printing of its card a table signs with: 0, then 1 after its first revocation..."""
+        return self._round(round_number).issue(table)
+
+    def revocations(self, table: int, round_number: int | None = None) -> tuple[Revocation, ...]:
+        """A table's revoked cards in a round, first to last."""
+        return tuple(self._round(round_number).revoked.get(table, ()))
+
+    def card_key(self, table: int, round_number: int | None = None) -> bytes:
+        """The key a table's current card signs with (the key in its :meth:`setup`)."""
+        if isinstance(table, bool) or not isinstance(table, int) or table < 1:
+            raise InvalidInput(f"{table!r} is not a table number: they start at 1.")
+        return self._state.card_key(self._round(round_number), table)
 
     # -- results -------------------------------------------------------------------------
 
@@ -365,6 +384,7 @@ class Tournament:
         where = f"Round {result.round}, table {result.table}"
         if 1 <= result.round <= self.round:
             round_ = self._state.rounds[result.round - 1]
+            unvoided(round_, result)
             recorded = round_.results.get(result.table)
             if recorded is not None and recorded.result == result:
                 return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already counted (duplicate).")
@@ -406,13 +426,16 @@ class Tournament:
             raise IllegalAction(f"Round {round_number}, table {table} has no result.")
         return ("code" if recorded.code else "entered"), recorded.reason
 
-    def void_result(self, round_number: int, table: int, reason: str) -> None:
-        """Strike a table's result out; the reason is kept and what depended on it is flagged."""
+    def void_result(self, round_number: int, table: int, reason: str, *, at: datetime | None = None) -> None:
+        """Strike a table's result out; the reason and time are kept and what depended on it is flagged.
+
+        The result stays void: its code scanned again is refused, with when and why.
+        """
         round_ = self._round(round_number)
         self._need_reason(reason)
         if table not in round_.results:
             raise IllegalAction(f"Round {round_.number}, table {table} has no result to void.")
-        self._push(ResultVoided(round_.number, table, reason.strip()))
+        self._push(ResultVoided(round_.number, table, reason.strip(), stamp(at)))
 
     def replace_result(
         self,
@@ -585,3 +608,4 @@ class Tournament:
     def _need_reason(reason: str) -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("Give a reason: corrections are kept with their reason.")
+

@@ -21,9 +21,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from engine.codec import TableResult
+from datetime import datetime
+
+from engine.codec import TableResult, key_for
 from engine.errors import InvalidInput
 from engine.tournament.events import (
+    CardRevoked,
     DrawCancelled,
     Event,
     FormatChanged,
@@ -46,7 +49,10 @@ from engine.tournament.events import (
 from engine.tournament.format import Cut, RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables
 
-__all__ = ["Player", "Prize", "Correction", "Recorded", "RoundState", "TournamentState", "replay"]
+__all__ = [
+    "Player", "Prize", "Correction", "Recorded", "Revocation", "Voided", "RoundState", "TournamentState", "replay",
+    "clock",
+]
 
 _Value = TypeVar("_Value")
 
@@ -88,6 +94,39 @@ class Recorded:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class Revocation:
+    """A table's card revoked: the table signs with a card of the next issue from then on."""
+
+    table: int
+    reason: str
+    at: str | None = None
+
+
+@dataclass(frozen=True)
+class Voided:
+    """A counted result struck out: it stays void, however often its code is scanned again."""
+
+    recorded: Recorded
+    reason: str
+    at: str | None = None
+
+    @property
+    def described(self) -> str:
+        """``voided at 14:02 for: wrong table`` (without the time in logs from before it was kept)."""
+        return f"voided{clock(self.at)} for: {self.reason}"
+
+
+def clock(at: str | None) -> str:
+    """`` at 14:02`` for an ISO time (in the organizer's local time as recorded), "" for none."""
+    if not at:
+        return ""
+    try:
+        return f" at {datetime.fromisoformat(at):%H:%M}"
+    except ValueError:
+        return ""
+
+
 @dataclass
 class RoundState:
     """A drawn round: its seating, the results in, and who went on once it closed."""
@@ -105,6 +144,13 @@ class RoundState:
     advancing: tuple[int, ...] | None = None
     rules_switched: str | None = None
     corrections: list[Correction] = field(default_factory=list)
+    key_scheme: int = 1
+    """How the tables' keys are derived (:mod:`engine.codec.keys`): 1 in draws logged before scheme 2."""
+    draw: str = ""
+    """The draw's own id (scheme 2), part of every table's key."""
+    revoked: dict[int, list[Revocation]] = field(default_factory=dict)
+    """Each table's revoked cards, first to last: the card in use is of issue ``len(revoked[table])``."""
+    voided: dict[int, list[Voided]] = field(default_factory=dict)
     seats: dict[int, tuple[int, int]] = field(init=False, repr=False)
     """(table, seat) of each player, both from 1."""
 
@@ -128,6 +174,10 @@ class RoundState:
         """Every table has a counted result."""
         return len(self.results) == len(self.tables)
 
+    def issue(self, table: int) -> int:
+        """Which printing of its card ``table`` signs with now: 0, then 1 after a revocation..."""
+        return len(self.revoked.get(table, ()))
+
 
 class TournamentState:
     """Who signed up, the rounds drawn and their results; changed only by :meth:`apply`."""
@@ -142,6 +192,8 @@ class TournamentState:
         self.names: dict[str, int] = {}
         """Player number by casefolded name, for the names still taken."""
         self.rounds: list[RoundState] = []
+        self.cancelled: list[RoundState] = []
+        """Draws cancelled (or drawn again), oldest first: their cards sign nothing that counts."""
         self.prize: Prize | None = None
         self.applied = 0
         self._cache: dict[str, Any] = {}
@@ -201,6 +253,13 @@ class TournamentState:
         spec_index = self.rounds[-1].spec_index + 1 if self.rounds else 0
         return tuple(plans) + self.format.plan(entrants, len(self.rounds) + 1, spec_index)
 
+    def card_key(self, round_: RoundState, table: int, issue: int | None = None) -> bytes:
+        """The key of ``table``'s card in the draw ``round_`` (its current issue unless given)."""
+        return key_for(
+            self.secret, self.event_id, round_.number, table, scheme=round_.key_scheme, draw=round_.draw,
+            issue=round_.issue(table) if issue is None else issue,
+        )
+
     # -- names for messages --------------------------------------------------------------
 
     def label(self, number: int) -> str:
@@ -242,7 +301,10 @@ class TournamentState:
         elif isinstance(event, SeatsDrawn):
             self._seat(event)
         elif isinstance(event, DrawCancelled):
-            self.rounds.pop()
+            self.cancelled.append(self.rounds.pop())
+        elif isinstance(event, CardRevoked):
+            round_ = self.rounds[event.round - 1]
+            round_.revoked.setdefault(event.table, []).append(Revocation(event.table, event.reason, event.at))
         elif isinstance(event, RulesSwitched):
             self.rounds[event.round - 1].rules_switched = event.rules
         elif isinstance(event, RoundClosed):
@@ -266,8 +328,13 @@ class TournamentState:
         players = sum(len(table) for table in event.tables)
         cut = self.format.scaled_cut(spec_index, players) if event.cut is None else Cut.from_list(event.cut)
         if len(self.rounds) >= event.round:
-            self.rounds.pop()
-        self.rounds.append(RoundState(event.round, spec_index, cut, event.seed, event.tables, event.clashes))
+            self.cancelled.append(self.rounds.pop())
+        self.rounds.append(
+            RoundState(
+                event.round, spec_index, cut, event.seed, event.tables, event.clashes,
+                key_scheme=event.keys or 1, draw=event.draw or "",
+            )
+        )
 
     def _apply_result(self, event: Event) -> None:
         if isinstance(event, RollOffRecorded):
@@ -292,7 +359,8 @@ class TournamentState:
             )
             round_.corrections.append(Correction(round_.number, table, kind, event.reason, round_.closed))
         elif isinstance(event, ResultVoided):
-            del round_.results[table]
+            voided = round_.results.pop(table)
+            round_.voided.setdefault(table, []).append(Voided(voided, event.reason, event.at))
             round_.corrections.append(Correction(round_.number, table, "voided", event.reason, round_.closed))
         else:
             round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason)

@@ -1,0 +1,64 @@
+"""Each table's card: what its setup code holds, the key it signs with, and cards that no longer count.
+
+A seat draw prints one card per table (:func:`table_setup`). Under key scheme 2
+(:mod:`engine.codec.keys`) a card's key is bound to its draw and to its *issue*: a
+card of a cancelled draw, or a card revoked for a lost phone, signs nothing that counts,
+and a result it signed is refused saying which card it was (:func:`refuse_stale_card`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from engine.codec import SeatedPlayer, SignedResult, TableSetup
+from engine.errors import IllegalAction
+from engine.rules import Rules
+from engine.tournament.state import RoundState, TournamentState, clock
+
+__all__ = ["RevokedCard", "table_setup", "refuse_stale_card", "stamp"]
+
+
+class RevokedCard(IllegalAction):
+    """A genuine signature, but of a card that no longer counts: from a cancelled seat draw, or revoked."""
+
+
+def table_setup(state: TournamentState, round_: RoundState, table: int, numbers: tuple[int, ...], link_base: str) -> TableSetup:
+    """The setup code's content for ``table`` (seating ``numbers``) of ``round_``, with its current card's key."""
+    spec = state.format.rounds[round_.spec_index]
+    switch = Rules.preset(spec.switch_to) if spec.switch_to and not round_.rules_switched else None
+    return TableSetup(
+        state.event_id,
+        round_.number,
+        table,
+        tuple(SeatedPlayer(n, state.players[n].name) for n in numbers),
+        Rules.preset(round_.rules_switched or spec.rules),
+        state.card_key(round_, table),
+        switch,
+        link_base,
+    )
+
+
+def refuse_stale_card(state: TournamentState, signed: SignedResult, round_: RoundState | None) -> None:
+    """:class:`RevokedCard` if a revoked card of the table, or a card of a cancelled draw, signed it."""
+    table = signed.result.table
+    if round_ is not None:
+        for issue, revocation in enumerate(round_.revoked.get(table, ())):
+            if signed.signed_by(state.card_key(round_, table, issue)):
+                raise RevokedCard(
+                    f"This result was signed by a revoked card of table {table} (revoked{clock(revocation.at)} "
+                    f"for: {revocation.reason}): it does not count. The table's new card signs its result."
+                )
+    for cancelled in reversed(state.cancelled):
+        if cancelled.number != signed.result.round:
+            continue
+        for issue in range(cancelled.issue(table) + 1):
+            if signed.signed_by(state.card_key(cancelled, table, issue)):
+                raise RevokedCard(
+                    f"This result was signed by a card from a cancelled seat draw of round {cancelled.number}: "
+                    "it does not count, whatever it says. The table plays from its card of the current draw."
+                )
+
+
+def stamp(at: datetime | None) -> str:
+    """``at`` (now by default) as ISO 8601 in the organizer's local time, with its offset."""
+    return (at or datetime.now()).astimezone().isoformat(timespec="seconds")
