@@ -388,6 +388,14 @@ class Organizer:
 
         return await self.act(check_all)
 
+    async def revoke_card(self, table: int, reason: str) -> int:
+        """A table's card no longer signs (a lost phone): results it signs are refused from now on.
+
+        The table gets a new card with a new key (its setup code on the seating and print
+        pages); returns the new card's issue (1 for the first re-issue).
+        """
+        return await self.act(lambda tournament: tournament.revoke_card(table, reason))
+
     def verify_draw(self) -> DrawCheck:
         """Re-run the current round's draw from its recorded seed and compare the seating."""
         tournament = self.open_tournament

@@ -786,3 +786,71 @@ def test_a_counted_result_voided_waits_for_a_new_one():
         assert ui.text_of("missing-tables") == "Missing: tables 1, 2" and (await desk.now()).results() == {}
 
     desk.run(test)
+
+
+def test_a_voided_result_scanned_again_is_refused_with_when_and_why_and_listed():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 8)
+        code = signed_code(t, 1, (10_000, 8_000, 7_000, 6_000))
+        await import_typed(ui, code)
+        await ui.type_text("void-reason", "wrong table")
+        await ui.click("void-1")
+        refused = await import_typed(ui, code)
+        assert refused.startswith("Round 1, table 1: this result was voided at ")
+        assert " for: wrong table. It stays void" in refused
+        organizer = await desk.organizer()
+        assert organizer.refusals[0].reason == refused and (await desk.now()).results() == {}
+
+    desk.run(test)
+
+
+def test_the_organizer_revokes_a_tables_card_with_a_reason_and_it_is_kept():
+    async def test() -> None:
+        store = MemoryStore()
+        organizer = Organizer(store)
+        tournament_id = await organizer.create("Spring cup")
+        for name in ("Ann", "Bob", "Cy", "Di"):
+            await organizer.act(lambda t, name=name: t.check_in(t.sign_up(name)))
+        await organizer.act(lambda t: t.draw_seats(seed=1))
+        old = organizer.open_tournament.card_key(1)
+        with pytest.raises(InvalidInput, match="Give a reason"):
+            await organizer.revoke_card(1, " ")
+        assert await organizer.revoke_card(1, "phone lost") == 1
+        again = Organizer(store)
+        reopened = await again.open(tournament_id)
+        assert reopened is not None and reopened.card_issue(1) == 1 and reopened.card_key(1) != old
+
+    asyncio.run(test())
+
+
+def test_revoking_a_card_on_the_seating_page_refuses_its_codes_and_shows_the_new_setup_code():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 10, seed=5)
+        before = decode_setup(ui.text_of("setup-code-3"))
+        before_key_1 = decode_setup(ui.text_of("setup-code-1")).key
+        lost = played_code(t, 3, seed=1)
+        await ui.click("revoke-table-3")
+        assert notice(ui) == "Give a reason: corrections are kept with their reason."
+        await ui.type_text("revoke-reason-3", "phone lost")
+        await ui.click("revoke-table-3")
+        assert notice(ui) == ("Table 3's card is revoked: results it signs are refused. "
+                              "Give the table its new card (issue 2): scan its new setup code.")
+        after = decode_setup(ui.text_of("setup-code-3"))
+        assert after.numbers == before.numbers and after.key != before.key
+        assert decode_setup(ui.text_of("setup-code-1")).key == before_key_1 == (await desk.now()).card_key(1)
+        assert "the card before was revoked at " in ui.text_of("card-issue-3")
+        assert "for: phone lost" in ui.text_of("card-issue-3")
+        refused = await import_typed(ui, lost)
+        assert refused.startswith("This result was signed by a revoked card of table 3 (revoked at ")
+        counted = await import_typed(ui, played_code(await desk.now(), 3, seed=1))
+        assert counted.startswith("Round 1, table 3: result counted")
+        await ui.click("nav-seating")
+        await ui.click("print-cards")
+        assert decode_setup(ui.text_of("setup-code-3")).key == after.key
+        assert ui.exists("card-issue-3") and not ui.exists("revoke-table-3")
+
+    desk.run(test)

@@ -13,7 +13,7 @@ from datetime import datetime
 from engine.codec import SeatedPlayer, SignedResult, TableSetup
 from engine.errors import IllegalAction
 from engine.rules import Rules
-from engine.tournament.state import RoundState, TournamentState, clock
+from engine.tournament.state import RoundState, TournamentState
 
 __all__ = ["RevokedCard", "table_setup", "refuse_stale_card", "stamp"]
 
@@ -45,8 +45,8 @@ def refuse_stale_card(state: TournamentState, signed: SignedResult, round_: Roun
         for issue, revocation in enumerate(round_.revoked.get(table, ())):
             if signed.signed_by(state.card_key(round_, table, issue)):
                 raise RevokedCard(
-                    f"This result was signed by a revoked card of table {table} (revoked{clock(revocation.at)} "
-                    f"for: {revocation.reason}): it does not count. The table's new card signs its result."
+                    f"This result was signed by a revoked card of table {table} ({revocation.described}): "
+                    "it does not count. The table's new card signs its result."
                 )
     for cancelled in reversed(state.cancelled):
         if cancelled.number != signed.result.round:

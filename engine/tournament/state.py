@@ -102,6 +102,11 @@ class Revocation:
     reason: str
     at: str | None = None
 
+    @property
+    def described(self) -> str:
+        """``revoked at 14:02 for: phone lost`` (the time as the organizer's device recorded it)."""
+        return f"revoked{clock(self.at)} for: {self.reason}"
+
 
 @dataclass(frozen=True)
 class Voided:

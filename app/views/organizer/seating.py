@@ -1,4 +1,8 @@
-"""``/organizer/<id>/seating`` and ``/print``: the draw, and the table cards with their setup codes."""
+"""``/organizer/<id>/seating`` and ``/print``: the draw, and the table cards with their setup codes.
+
+A table's card can be revoked (a lost phone, a card left lying about) with a reason: the
+codes it signs are refused from then on, and the card shows the table's new setup code.
+"""
 
 from __future__ import annotations
 
@@ -43,6 +47,17 @@ class SeatingPage(EventState):
     async def cancel_draw(self) -> None:
         await self.act(lambda t: t.cancel_draw(), lambda _: "The draw was cancelled: withdraw players or draw again.")
 
+    async def revoke(self, table: int) -> None:
+        """Revoke ``table``'s card for the reason typed beside it; the card then shows the new setup code."""
+        field = f"revoke_reason_{table}"
+        reason = self.value(field)
+
+        def report(issue: int) -> str:
+            return (f"Table {table}'s card is revoked: results it signs are refused. "
+                    f"Give the table its new card (issue {issue + 1}): scan its new setup code.")
+
+        await self.do(lambda: self.organizer.revoke_card(table, reason), report, clear=(field,))
+
 
 @ft.component
 def SeatingScreen(tournament_id: str) -> ft.View:
@@ -81,7 +96,7 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         if t.round_open and not t.results() and not t.held_results():
             head.append(big_button("Cancel this draw", on(seating.cancel_draw), filled=False, key="cancel-draw"))
         controls.append(section(f"{plan.name}: table cards", *head))
-        controls += table_cards(t, seating.organizer.link_base, plain=False)
+        controls += table_cards(t, seating.organizer.link_base, plain=False, page=seating)
     return event_view(seating, controls)
 
 
@@ -102,8 +117,12 @@ def PrintScreen(tournament_id: str) -> ft.View:
     return event_view(cards, controls, title="Cards", plain=True)
 
 
-def table_cards(t: Tournament, link_base: str, plain: bool) -> list[ft.Control]:
-    """One card per table of the current round: seats, rules, and while it is open the setup QR and its text."""
+def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | None = None) -> list[ft.Control]:
+    """One card per table of the current round: seats, rules, and while it is open the setup QR and its text.
+
+    A re-issued card says so; with ``page`` (the seating page) each open table has a
+    reason field and a button to revoke its card.
+    """
     round_number = t.round
     ink = ft.Colors.BLACK if plain else None
     rules = t.rules_for(round_number).describe()
@@ -127,6 +146,21 @@ def table_cards(t: Tournament, link_base: str, plain: bool) -> list[ft.Control]:
                 ft.Text(f"Setup code (QR version {image.version}):", size=12, color=ink),
                 ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink),
             ]
+            revoked = t.revocations(table)
+            if revoked:
+                last = revoked[-1]
+                lines.append(ft.Text(
+                    f"New card (issue {len(revoked) + 1}): the card before was {last.described}. "
+                    "Codes signed by an earlier card are refused.",
+                    size=12, color=ink, key=f"card-issue-{table}",
+                ))
+            if page is not None:
+                lines.append(ft.Row([
+                    text_field(page, f"revoke_reason_{table}", "Why revoke this card (phone lost...)",
+                               key=f"revoke-reason-{table}", expand=True),
+                    big_button("Revoke card, issue a new one", on(page.revoke, table), filled=False,
+                               key=f"revoke-table-{table}", icon=ft.Icons.KEY_OFF),
+                ], wrap=True))
         cards.append(ft.Container(
             ft.Column(lines, spacing=4),
             key=f"table-card-{table}",
