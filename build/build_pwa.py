@@ -64,6 +64,7 @@ VENDOR_EXCLUDE = (
     re.compile(r"^flet/pytest_plugin\.py$"),
     re.compile(r"\.(so|pyd|dylib|dll|pyc|pyi)$"),
     re.compile(r"\.dist-info/(RECORD|INSTALLER|REQUESTED|direct_url\.json|entry_points\.txt)$"),
+    re.compile(r"\.dist-info/sboms/"),
 )
 
 # Files of the flet-web client this app never requests (see FLET_NOTES.md, "Offline static
@@ -100,6 +101,50 @@ OPTIONAL_FONTS = {
     "packages/cupertino_icons/": re.compile(r"Cupertino"),
     "packages/flutter_math_fork/": re.compile(r"Markdown|latex|LaTeX|Math"),
 }
+
+# Fallback fonts. With noCdn the Flutter client asks the site itself for a font covering a
+# character that Roboto lacks, at Google Fonts' path under assets/fonts/ (see main.dart.js);
+# without a file there the character is a box. The build ships the ones that fit in the size
+# budget, made from pinned npm packages (build/templates/fonts/package*.json, fetched at
+# build time into build/cache/, subset and merged with fontTools); the service worker fetches
+# any other (CJK, rare scripts) from Google Fonts when online and keeps it.
+FONT_PACKAGES = TEMPLATES / "fonts"
+FONTSOURCE = "node_modules/@fontsource/"
+FONT_LICENSE = "assets/fonts/LICENSE-Noto-OFL.txt"
+# Flutter's Noto Color Emoji is split in 12 parts (10+ MB): all 12 are pointed at one
+# monochrome Noto Emoji file (every emoji, 0.45 MB).
+EMOJI_PARTS = re.compile(r'"notocoloremoji/v32/Yq6P-KqIXTD0t4D9z1ESnKM3-HpFabsE4tq3luCC7p-aXxcn\.(\d+)\.woff2"')
+EMOJI_FONT = "notoemoji/farkle/noto-emoji-mono.woff2"
+# Noto Sans Symbols (1 file) and Symbols 2 (6 parts) all name the shipped symbols font.
+SYMBOL_PARTS = re.compile(r'"notosanssymbols2?/v\d+/[A-Za-z0-9_-]+\.woff2"')
+SYMBOLS_FONT = ("notosanssc/v37/k3kCo84MPvpLmixcA63oeAL7Iqp5IZJF9bmaG9_FnYkldv7JjxkkgFsFSSOPMOkySAZ73y9"
+                "ViAt3acb8NexQ2w.109.woff2")
+
+
+@dataclass(frozen=True)
+class FallbackFont:
+    path: str  # under assets/fonts/, as the client requests it
+    what: str
+    sources: tuple[str, ...]  # files of the npm packages, merged
+    ranges: tuple[tuple[int, int], ...] = ((0x20, 0x10FFFF),)
+
+
+FALLBACK_FONTS = (
+    FallbackFont("notosans/v37/o-0mIpQlx3QUlC5A4PNB6Ryti20_6n1iPHjcz6L1SoM-jCpoiyD9A99Y41P6zHtY.woff2",
+                 "Noto Sans: accented Latin, Greek, Cyrillic, Vietnamese",
+                 tuple(f"noto-sans/files/noto-sans-{subset}-400-normal.woff2" for subset in
+                       ("latin", "latin-ext", "greek", "greek-ext", "cyrillic", "cyrillic-ext", "vietnamese"))),
+    # Flutter often looks for arrows and stars ("→", "★") in this part of Noto Sans SC (CJK,
+    # not shipped): the symbols of Noto Sans Symbols 2 sit at its path, and the Noto Sans
+    # Symbols and Symbols 2 entries of the client name it too.
+    FallbackFont(SYMBOLS_FONT,
+                 "symbols: arrows, shapes, stars, dingbats (Noto Sans Symbols 2)",
+                 ("noto-sans-symbols-2/files/noto-sans-symbols-2-symbols-400-normal.woff2",
+                  "noto-sans-symbols-2/files/noto-sans-symbols-2-math-400-normal.woff2"),
+                 ((0x2190, 0x23FF), (0x2460, 0x27FF), (0x2900, 0x2BFF))),
+    FallbackFont(EMOJI_FONT, "Noto Emoji (monochrome): every emoji",
+                 tuple(f"noto-emoji/files/noto-emoji-{part}-400-normal.woff2" for part in range(11))),
+)
 
 # Icons generated from the single source image.
 ICON_SIZES = (192, 512)
@@ -210,8 +255,27 @@ RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
 def patch_main_dart_js(js: str) -> str:
     """The rive plugin injects a <script> from a CDN at start-up: point it at a local
     folder that does not exist, so the app never contacts a CDN (the request fails fast,
-    the rive animation control, unused here, stays unavailable)."""
-    return replace_once(js, f'"{RIVE_CDN}"', '"no-cdn/rive/"', file="main.dart.js")
+    the rive animation control, unused here, stays unavailable). The 12 parts of the colour
+    emoji fallback font all name the one shipped monochrome emoji font; the other shipped
+    fallback fonts must be at the paths the client asks for."""
+    f = "main.dart.js"
+    js = replace_once(js, f'"{RIVE_CDN}"', '"no-cdn/rive/"', file=f)
+    parts = sorted(int(m[1]) for m in EMOJI_PARTS.finditer(js))
+    if parts != list(range(12)):
+        raise PatchError(f"{f}: expected the 12 parts of the Noto Color Emoji fallback font "
+                         f"(pattern {EMOJI_PARTS.pattern!r}), found parts {parts}. The Flet web client "
+                         f"changed (this build targets flet-web {FLET_VERSION}); review FALLBACK_FONTS.")
+    js = EMOJI_PARTS.sub(json.dumps(EMOJI_FONT), js)
+    js, count = SYMBOL_PARTS.subn(json.dumps(SYMBOLS_FONT), js)
+    if count != 7:
+        raise PatchError(f"{f}: expected 7 Noto Sans Symbols / Symbols 2 fallback font paths "
+                         f"(pattern {SYMBOL_PARTS.pattern!r}), found {count}. The Flet web client "
+                         f"changed (this build targets flet-web {FLET_VERSION}); review FALLBACK_FONTS.")
+    for font in FALLBACK_FONTS:
+        if font.path != EMOJI_FONT and f'"{font.path}"' not in js:
+            raise PatchError(f"{f}: expected the fallback font path {font.path!r}; the Flet web client "
+                             f"changed (this build targets flet-web {FLET_VERSION}); review FALLBACK_FONTS.")
+    return js
 
 
 def patch_python_js(js: str, early_snippet: str) -> str:
@@ -361,6 +425,12 @@ def copy_web_client(src: Path, dst: Path, app_source: str) -> tuple[list[tuple[s
 
 
 BROWSER_ONLY_MODULES = {"flet_js", "js", "pyodide", "pyodide_js", "micropip"}
+# Imported only by the local web server (app/server.py: `python -m app`), never in the
+# browser: vendoring them would pull in the whole flet-web client (76 MB) and FastAPI.
+SERVER_ONLY_MODULES = {"flet_web": "the local web server's (python -m app)",
+                       "uvicorn": "the local web server's (python -m app)",
+                       "fastapi": "the local web server's (python -m app)",
+                       "starlette": "the local web server's (python -m app)"}
 
 
 def _is_pure(dist: importlib.metadata.Distribution) -> bool:
@@ -400,7 +470,9 @@ def imported_distributions(roots: Iterable[Path], local: set[str]) -> tuple[list
     skipped: dict[str, str] = {}
     queue = []
     for module in sorted(modules):
-        if module not in by_module:
+        if module in SERVER_ONLY_MODULES:
+            skipped[module] = SERVER_ONLY_MODULES[module]
+        elif module not in by_module:
             skipped[module] = "not installed"
         else:
             queue += by_module[module]
@@ -571,6 +643,155 @@ def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
             "compressed": dest.stat().st_size, **compiled}
 
 
+def font_packages() -> Path:
+    """The pinned npm font packages (build/templates/fonts/), installed once per lock file
+    into build/cache/ with ``npm ci`` (no scripts run)."""
+    lock = (FONT_PACKAGES / "package-lock.json").read_bytes()
+    folder = BUILD_DIR / "cache" / f"fonts-npm-{hashlib.sha256(lock).hexdigest()[:12]}"
+    if (folder / ".complete").is_file():
+        return folder
+    npm = shutil.which("npm")
+    if npm is None:
+        raise PatchError("npm not found: the fallback fonts come from pinned npm packages "
+                         "(build/templates/fonts/package.json); install Node.js and npm")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(FONT_PACKAGES / name, folder / name)
+    proc = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                          cwd=folder, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise PatchError(f"npm ci of the fallback fonts failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    (folder / ".complete").write_text("ok\n")
+    return folder
+
+
+def make_font(font: FallbackFont, packages: Path) -> bytes:
+    """Merge the font's source files (slices of one family) and keep its ranges, as WOFF2."""
+    try:
+        from fontTools import subset
+        from fontTools.merge import Merger
+        from fontTools.ttLib import TTFont
+    except ImportError as missing:
+        raise PatchError("fontTools is needed to build the fallback fonts: "
+                         "pip install 'fonttools[woff]' (with brotli)") from missing
+    with_tmp = BUILD_DIR / "cache" / "fonts-tmp"
+    shutil.rmtree(with_tmp, ignore_errors=True)
+    with_tmp.mkdir(parents=True)
+    try:
+        plain = []
+        for index, rel in enumerate(font.sources):
+            source = packages / FONTSOURCE / rel
+            if not source.is_file():
+                raise PatchError(f"{source}: expected this font file in the pinned npm package")
+            ttf = TTFont(source)
+            ttf.flavor = None
+            if "MATH" in ttf:  # maths layout: not needed for single symbols, cannot be merged
+                del ttf["MATH"]
+            plain.append(str(with_tmp / f"{index}.ttf"))
+            ttf.save(plain[-1])
+        merged = Merger().merge(plain) if len(plain) > 1 else TTFont(plain[0])
+        options = subset.Options()
+        options.flavor, options.hinting, options.desubroutinize = "woff2", False, True
+        options.layout_features, options.name_IDs, options.notdef_outline = ["*"], ["*"], True
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=[c for low, high in font.ranges for c in range(low, high + 1)])
+        subsetter.subset(merged)
+        merged.flavor = "woff2"
+        out = io.BytesIO()
+        merged.save(out, reorderTables=False)
+        return out.getvalue()
+    finally:
+        shutil.rmtree(with_tmp, ignore_errors=True)
+
+
+def add_fallback_fonts(site: Path) -> dict[str, int]:
+    """Write FALLBACK_FONTS into the site (made once per lock file and font list, kept in
+    build/cache/) with the fonts' licence; returns each font's size in bytes."""
+    spec = json.dumps([[f.path, f.sources, f.ranges] for f in FALLBACK_FONTS]).encode()
+    lock = (FONT_PACKAGES / "package-lock.json").read_bytes()
+    made = BUILD_DIR / "cache" / f"fonts-{hashlib.sha256(lock + spec).hexdigest()[:12]}"
+    if not (made / ".complete").is_file():
+        packages = font_packages()
+        shutil.rmtree(made, ignore_errors=True)
+        for font in FALLBACK_FONTS:
+            target = made / font.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(make_font(font, packages))
+        shutil.copyfile(packages / FONTSOURCE / "noto-sans" / "LICENSE", made / "LICENSE")
+        (made / ".complete").write_text("ok\n")
+    sizes = {}
+    for font in FALLBACK_FONTS:
+        target = site / "assets" / "fonts" / font.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(made / font.path, target)
+        sizes[font.path] = target.stat().st_size
+    shutil.copyfile(made / "LICENSE", site / FONT_LICENSE)
+    return sizes
+
+
+# Standard-library modules a scorekeeper in the browser never imports (a REPL, a debugger,
+# mail and FTP clients, test runners): left out of Pyodide's python_stdlib.zip. The build
+# fails if a remaining module, the app or the engine imports one of them at top level.
+STDLIB_DROPPED = ("_pyrepl", "pdb", "pydoc", "wsgiref", "xmlrpc", "imaplib", "smtplib", "ftplib",
+                  "poplib", "mailbox", "doctest", "unittest")
+
+
+def prune_python_stdlib(site: Path, app_dirs: Iterable[Path]) -> int:
+    """Rewrite pyodide/python_stdlib.zip without STDLIB_DROPPED; returns the bytes saved."""
+    path = site / "pyodide" / "python_stdlib.zip"
+    top_level = re.compile(r"^(?:import|from)\s+(" + "|".join(STDLIB_DROPPED) + r")\b", re.M)
+    before = path.stat().st_size
+    out = io.BytesIO()
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            top = info.filename.split("/")[0].removesuffix(".py")
+            if top in STDLIB_DROPPED:
+                continue
+            data = src.read(info)
+            if info.filename.endswith(".py") and not info.filename.endswith("__main__.py") and (found := top_level.search(data.decode("utf-8", "replace"))):
+                raise PatchError(f"pyodide/python_stdlib.zip: {info.filename} imports {found[1]} at top "
+                                 "level; remove it from STDLIB_DROPPED in build/build_pwa.py")
+            dst.writestr(info, data)
+    for root in app_dirs:
+        for source in _source_files(root):
+            if source.suffix == ".py" and (found := re.search(
+                    r"^\s*(?:import|from)\s+(" + "|".join(STDLIB_DROPPED) + r")\b",
+                    source.read_text(encoding="utf-8", errors="replace"), re.M)):
+                raise PatchError(f"{source} imports {found[1]}, which the browser build leaves out "
+                                 "(STDLIB_DROPPED in build/build_pwa.py)")
+    path.write_bytes(out.getvalue())
+    return before - path.stat().st_size
+
+
+def prune_pyodide_lock(site: Path) -> int:
+    """pyodide-lock.json lists 357 packages the site does not ship (dependencies are
+    vendored; micropip is never loaded): keep only those whose file is in the site."""
+    path = site / "pyodide" / "pyodide-lock.json"
+    before = path.stat().st_size
+    lock = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(lock.get("packages"), dict) or "info" not in lock:
+        raise PatchError(f"{path}: expected a Pyodide lock file with info and packages")
+    lock["packages"] = {name: pkg for name, pkg in lock["packages"].items()
+                        if (site / "pyodide" / str(pkg.get("file_name", ""))).is_file()}
+    path.write_text(json.dumps(lock, separators=(",", ":")), encoding="utf-8")
+    return before - path.stat().st_size
+
+
+def pack_notices(site: Path) -> int:
+    """Flutter's licence notices (1.5 MB, shown only on a licence page the app never opens)
+    ship gzipped; the service worker answers assets/NOTICES from NOTICES.gz."""
+    notices = site / "assets" / "NOTICES"
+    if not notices.is_file():
+        raise PatchError(f"{notices}: expected Flutter's licence notices in the flet-web client")
+    with open(notices.with_name("NOTICES.gz"), "wb") as fh, gzip.GzipFile(
+            fileobj=fh, mode="wb", mtime=0, compresslevel=9, filename="") as gz:
+        gz.write(notices.read_bytes())
+    notices.unlink()
+    return notices.with_name("NOTICES.gz").stat().st_size
+
+
 def make_icons(source: Path, site: Path) -> list[dict[str, Any]]:
     """All icons from ONE source image (square PNG, ideally 1024x1024)."""
     from PIL import Image
@@ -643,6 +864,7 @@ CATEGORIES = (
     ("CanvasKit (all browsers)", r"^canvaskit/"),
     ("Pyodide runtime", r"^pyodide/"),
     ("Python app + vendored packages", r"^app\.tar\.gz$"),
+    ("Fallback fonts (symbols, accented/Greek/Cyrillic, emoji)", r"^assets/fonts/(noto|LICENSE-Noto)"),
     ("Fonts", r"^assets/(fonts|packages)/"),
     ("Other Flutter assets (NOTICES, shaders, manifests)", r"^assets/"),
     ("Icons", r"^(icons/|favicon\.png)"),
@@ -738,6 +960,10 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     app_source = "\n".join(p.read_text(encoding="utf-8", errors="replace")
                            for p in _source_files(app_dir) if p.suffix == ".py")
     pruned, kept_fonts = copy_web_client(web, staging, app_source)
+    stdlib_saved = prune_python_stdlib(staging, (app_dir, engine_dir))
+    lock_saved = prune_pyodide_lock(staging)
+    pruned += [("pyodide/python_stdlib.zip", stdlib_saved, "stdlib modules the app never imports"),
+               ("pyodide/pyodide-lock.json", lock_saved, "Pyodide packages the site does not ship")]
 
     # 1. index.html: flet_web's own patcher (as `flet publish --no-cdn`), then ours.
     from flet.controls.types import RouteUrlStrategy, WebRenderer
@@ -794,12 +1020,18 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
 
-    # 4. Manifest and icons from the one source image, then the service worker (last:
+    # 4. Fallback fonts, licence notices, the app shell for deep links on static hosts
+    #    (404.html: the page as is; its <base> script finds the site's folder).
+    fonts = add_fallback_fonts(staging)
+    notices = pack_notices(staging)
+    shutil.copyfile(index, staging / "404.html")
+
+    # 5. Manifest and icons from the one source image, then the service worker (last:
     #    it lists and hashes every other file).
     write_manifest(staging, make_icons(icon, staging))
     build_hash = write_service_worker(staging)
 
-    return {"pruned": pruned, "optional_fonts_kept": kept_fonts, "vendored": vendored,
+    return {"fallback_fonts": fonts, "notices_gz_bytes": notices,"pruned": pruned, "optional_fonts_kept": kept_fonts, "vendored": vendored,
             "not_vendored": not_vendored, "app_archive": packed, "pyodide": pyodide_version,
             "build_hash": build_hash}
 
