@@ -8,6 +8,7 @@ the organizer can take it in: the QR text, the typing form and the deep link.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,9 +29,89 @@ from engine import (
 )
 
 __all__ = ["SignedResult", "table_title", "tournament_meta", "result_qr_text", "signed_result",
-           "table_game_of", "GAMES"]
+           "table_game_of", "GAMES", "JOIN_ROUTE", "site_link_base", "card_link_base", "join_link",
+           "link_qr_text", "static_site"]
 
 GAMES: Final = "games"
+JOIN_ROUTE: Final = "/join/"
+_ROUTE_HEADS: Final = frozenset({"join", "import", "game", "new", "lookup", "organizer", "player"})
+
+
+def static_site() -> bool:
+    """True in the offline PWA (Python in the browser, served by a plain static host)."""
+    return sys.platform == "emscripten"
+
+
+def site_link_base(page_url: str, static: bool) -> str:
+    """The address the app was opened from, as a link base: scheme, host and the site's folder
+    (the path before the first route segment), plus ``#`` on a static site, where links take
+    the form ``<site>/#/join/CODE`` that any static server answers (the page turns it into
+    the path route at start; ``build/templates/base-root.html``). "" for a non-web address.
+
+    >>> site_link_base("http://127.0.0.1:8000/apps/farkle/organizer/E1/seating", True)
+    'http://127.0.0.1:8000/apps/farkle/#'
+    >>> site_link_base("ws://laptop.local:8550", False), site_link_base("tcp://x:1", False)
+    ('http://laptop.local:8550', '')
+    """
+    parts = urlsplit(page_url or "")
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme.lower())
+    if scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    kept: list[str] = []
+    segments = parts.path.split("/")[1:]
+    for index, segment in enumerate(segments):
+        if segment.lower() in _ROUTE_HEADS or (index == len(segments) - 1 and "." in segment):
+            break
+        kept.append(segment)
+    path = "/".join(s for s in kept if s)
+    base = f"{scheme}://{parts.netloc}" + (f"/{path}" if path else "")
+    return base + "/#" if static else base
+
+
+def card_link_base(stored: str, page_url: str, static: bool) -> str:
+    """The link base a table card carries: the organizer's saved address, completed with this
+    site's folder (and ``#`` on a static site) when it names just this page's scheme and host
+    (the default kept by older versions); "" when the organizer cleared it.
+
+    >>> card_link_base("http://127.0.0.1:8000", "http://127.0.0.1:8000/farkle/organizer/E1", True)
+    'http://127.0.0.1:8000/farkle/#'
+    >>> card_link_base("https://farkle.example/app", "http://127.0.0.1:8000/", True)
+    'https://farkle.example/app'
+    """
+    if not stored:
+        return ""
+    here = site_link_base(page_url, static)
+    mine, theirs = urlsplit(stored), urlsplit(here)
+    if (here and not mine.path.strip("/") and not mine.fragment and "#" not in stored
+            and (mine.scheme.lower(), mine.netloc.lower()) == (theirs.scheme, theirs.netloc.lower())):
+        return here
+    return stored
+
+
+def join_link(code: str, base: str) -> str:
+    """The link that opens the join screen on ``code`` (a setup code, any form).
+
+    >>> join_link("FT1:AB", "https://h/farkle/#")
+    'https://h/farkle/#/join/FT1-AB'
+    """
+    return base.rstrip("/") + JOIN_ROUTE + safe_form(code)
+
+
+def link_qr_text(link: str) -> str:
+    """A link for a QR code: scheme, host and the route's name in capitals (all read the same),
+    so that the long code after it stays in QR's compact alphanumeric mode.
+
+    >>> link_qr_text("https://h.example/farkle/#/join/FT1-AB")
+    'HTTPS://H.EXAMPLE/farkle/#/JOIN/FT1-AB'
+    """
+    parts = urlsplit(link)
+    head = f"{parts.scheme}://{parts.netloc}".upper()
+    rest = link[len(f"{parts.scheme}://{parts.netloc}"):]
+    for route in (JOIN_ROUTE, LINK_ROUTE):
+        at = rest.lower().rfind(route)
+        if at >= 0:
+            return head + rest[:at] + route.upper() + rest[at + len(route):]
+    return head + rest
 
 
 def table_title(setup: TableSetup) -> str:
@@ -64,12 +145,12 @@ def result_qr_text(code: str, link_base: str) -> str:
 
     >>> result_qr_text("FR1:A B", "http://organizer.local:8550")
     'HTTP://ORGANIZER.LOCAL:8550/IMPORT/FR1-A-SB'
+    >>> result_qr_text("FR1:A B", "https://h/farkle/#")
+    'HTTPS://H/farkle/#/IMPORT/FR1-A-SB'
     """
     if not link_base:
         return code
-    parts = urlsplit(link_base)
-    base = f"{parts.scheme}://{parts.netloc}".upper() + parts.path.rstrip("/")
-    return base + LINK_ROUTE.upper() + safe_form(code)
+    return link_qr_text(link_form(code, link_base))
 
 
 @dataclass(frozen=True)

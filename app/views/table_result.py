@@ -18,7 +18,41 @@ from app.tournament_table import signed_result
 from app.views.widgets import big_button, notice_banner, on
 from engine import FarkleError, Game
 
-__all__ = ["ResultHandover"]
+__all__ = ["ResultHandover", "CodeActions"]
+
+
+@ft.component
+def CodeActions(what: str, text: str, key: str) -> ft.Control:
+    """Copy and Share buttons for a code or link (``what`` names it in the buttons).
+
+    Share opens the device's share sheet where the browser has one (``ft.Share``); where it
+    has none, or sharing fails, the text is copied instead and the screen says so.
+    """
+    services = use_services()
+    said, set_said = ft.use_state("")
+
+    async def copy() -> None:
+        await services.service(ft.Clipboard).set(text)
+        set_said(f"Copied the {what}.")
+
+    async def share() -> None:
+        try:
+            result = await services.service(ft.Share).share_text(text, subject=f"Farkle Table {what}")
+        except Exception:  # noqa: BLE001 - no share sheet here (desktop browser, refused): copy
+            result = None
+        if result is None or getattr(result.status, "value", "") == "unavailable":
+            await copy()
+            set_said(f"This device cannot share here: copied the {what} instead.")
+        else:
+            set_said("")
+
+    parts: list[ft.Control] = [ft.Row([
+        big_button(f"Copy the {what}", on(copy), filled=False, key=f"copy-{key}", icon=ft.Icons.COPY),
+        big_button(f"Share the {what}", on(share), filled=False, key=f"share-{key}", icon=ft.Icons.SHARE),
+    ], wrap=True)]
+    if said:
+        parts.append(ft.Text(said, size=12, key=f"said-{key}"))
+    return ft.Column(parts, spacing=4)
 
 
 @ft.component
@@ -29,9 +63,6 @@ def ResultHandover(game: Game, tournament: Mapping[str, Any]) -> ft.Control:
         result = signed_result(game, tournament)
     except (FarkleError, KeyError, TypeError) as problem:
         return notice_banner([f"The result code cannot be made: {problem}"], error=True, key="result-code-problem")
-
-    async def copy() -> None:
-        await services.service(ft.Clipboard).set(result.safe)
 
     image = qr_image(result.qr_text)
     parts: list[ft.Control] = [
@@ -46,11 +77,11 @@ def ResultHandover(game: Game, tournament: Mapping[str, Any]) -> ft.Control:
         ),
         ft.Text(f"QR version {image.version}", size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="result-qr-version"),
         ft.Text("Result code", size=14, weight=ft.FontWeight.BOLD),
-        ft.Text(result.typed, size=16, font_family="monospace", key="result-code-text"),
+        ft.Text(result.typed, size=16, font_family="monospace", key="result-code-text", selectable=True),
+        CodeActions("result code", result.safe, "result-code"),
     ]
     if result.link:
-        parts.append(ft.Text(f"Link: {result.link}", size=12, key="result-link"))
-    parts.append(big_button("Copy the result code", on(copy), filled=False, key="copy-result-code",
-                            icon=ft.Icons.COPY))
+        parts.append(ft.Text(f"Link: {result.link}", size=12, key="result-link", selectable=True))
+        parts.append(CodeActions("result link", result.link, "result-link"))
     return ft.Container(ft.Column(parts, spacing=8), key="result-panel",
                         border=ft.Border.all(2, ft.Colors.OUTLINE), border_radius=8, padding=10)

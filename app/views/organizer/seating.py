@@ -12,7 +12,9 @@ import flet as ft
 
 from app.organizer import parse_whole
 from app.qr import qr_image
+from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base, static_site
 from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.table_result import CodeActions
 from app.views.widgets import big_button, on, section
 from engine import FarkleError, Tournament, typing_form
 
@@ -125,6 +127,10 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
     """
     round_number = t.round
     ink = ft.Colors.BLACK if plain else None
+    # Links carry this site's folder: the address the app was opened from (ft.context.page).
+    page_url = str(getattr(ft.context.page, "url", None) or "")
+    link_base = card_link_base(link_base, page_url, static_site())
+    join_base = link_base or site_link_base(page_url, static_site())
     rules = t.rules_for(round_number).describe()
     cards: list[ft.Control] = []
     for table, numbers in enumerate(t.seating(), 1):
@@ -136,7 +142,8 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
         ]
         if t.round_open:
             code = t.setup_code(table, link_base)
-            image = qr_image(code, box_size=4)
+            link = join_link(code, join_base) if join_base else ""
+            image = qr_image(link_qr_text(link) if link else code, box_size=4)
             lines += [
                 ft.Container(
                     ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
@@ -144,8 +151,16 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
                     bgcolor=ft.Colors.WHITE, padding=6,
                 ),
                 ft.Text(f"Setup code (QR version {image.version}):", size=12, color=ink),
-                ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink),
+                ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink,
+                        selectable=True),
             ]
+            if link:
+                lines.append(ft.Text(f"Join link: {link}", size=11, key=f"setup-link-{table}", color=ink,
+                                     selectable=True))
+            if not plain:
+                lines.append(CodeActions("setup code", typing_form(code), f"setup-code-{table}"))
+                if link:
+                    lines.append(CodeActions("join link", link, f"setup-link-{table}"))
             revoked = t.revocations(table)
             if revoked:
                 last = revoked[-1]
