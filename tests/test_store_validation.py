@@ -468,6 +468,7 @@ def test_a_game_that_passed_is_not_replayed_again_until_it_changes(monkeypatch: 
     monkeypatch.setattr(scorekeeper_module.Game, "from_events", staticmethod(counting))
     for _ in range(3):
         assert len(run(keeper.summaries())) == 1
+    assert len(run(Scorekeeper(store).summaries())) == 1  # another screen's scorekeeper, same store
     assert len(replays) == 1
     run(store.save("games", GOOD_GAME, {**GAME, "title": "Friday"}))
     run(keeper.summaries())

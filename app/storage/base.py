@@ -116,8 +116,9 @@ class Store(ABC):
         """
         for collection in schemas:
             check_collection(collection)
-        self._schemas.update(schemas)
-        self._passed.clear()
+        if any(self._schemas.get(collection) is not schema for collection, schema in schemas.items()):
+            self._schemas.update(schemas)
+            self._passed.clear()  # what passed other checks may not pass these
 
     # -- the interface ------------------------------------------------------------------
 
