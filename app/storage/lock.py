@@ -35,6 +35,7 @@ __all__ = ["HOLDER_FILE_NAME", "LOCK_FILE_NAME", "FolderClaim", "claim_folder", 
 
 LOCK_FILE_NAME: Final = ".farkle-table.lock"
 HOLDER_FILE_NAME: Final = ".farkle-table.lock.json"
+_COMMAND_SHOWN: Final = 200
 
 _HOW_TO_CHOOSE: Final = (
     f"Choose another data folder with --data-dir FOLDER or the {DATA_DIR_ENV} environment variable."
@@ -143,8 +144,10 @@ def read_holder(folder: Path) -> dict[str, Any]:
 
 
 def _about_this_process() -> dict[str, Any]:
-    command = getattr(sys, "orig_argv", None) or [sys.executable, *sys.argv]
-    return {"pid": os.getpid(), "command": " ".join(str(part) for part in command), "since": utc_now_iso()}
+    command = " ".join(" ".join(str(part) for part in sys.orig_argv).split())  # on one line
+    if len(command) > _COMMAND_SHOWN:
+        command = command[: _COMMAND_SHOWN - 3] + "..."
+    return {"pid": os.getpid(), "command": command, "since": utc_now_iso()}
 
 
 def _in_use_message(path: Path, holder: dict[str, Any]) -> str:
@@ -164,4 +167,4 @@ def _in_use_message(path: Path, holder: dict[str, Any]) -> str:
 
 def _why(error: OSError) -> str:
     """An OS refusal in words (``error.strerror``: "Read-only file system", ...)."""
-    return (error.strerror or str(error)).lower() if error.strerror else str(error)
+    return error.strerror.lower() if error.strerror else str(error)
