@@ -131,3 +131,37 @@ def test_bench_import_one_result_and_recompute_standings(benchmark: Any, players
     ranked = benchmark.pedantic(import_and_rank, setup=fresh, rounds=5 if players > 100 else 30, iterations=1)
     assert ranked >= players
     benchmark.extra_info["players"] = players
+
+
+def whole_event_log(players: int, fmt: TournamentFormat) -> list[dict[str, Any]]:
+    """Every round of an event to its champion: draws, typed results, roll-offs at the cuts, closes."""
+    rng = random.Random(players)
+    t = Tournament("Bench", fmt, event_id="BENCH", secret=SECRET)
+    for index in range(players):
+        t.check_in(t.sign_up(f"Player {index + 1}"))
+    while t.champion is None:
+        t.draw_seats(seed=t.round + 1)
+        for table, numbers in enumerate(t.seating(), 1):
+            t.record_result(table, totals_for(numbers, rng))
+        while pending := t.pending_roll_offs():
+            for tie in pending:
+                t.record_roll_off(tie.table, {n: rng.randint(1, 6) for n in tie.numbers})
+        t.close_round()
+    return t.events
+
+
+def open_and_rank(events: list[dict[str, Any]]) -> int:
+    t = Tournament.from_events(events)
+    return len(t.standings())
+
+
+@pytest.mark.parametrize("players", [1000, 2000], ids=["1000-players", "2000-players"])
+def test_bench_replay_a_whole_event_and_rank_everyone(benchmark: Any, players: int) -> None:
+    """The tournament's fold is linear too: the cost per log entry (``extra_info``) stays flat as the event doubles."""
+    events = whole_event_log(players, TournamentFormat("Open", players, BIG.rounds))
+    ranked = benchmark.pedantic(open_and_rank, args=(events,), rounds=5, iterations=1)
+    assert ranked == players
+    benchmark.extra_info.update({
+        "players": players, "log_entries": len(events),
+        "us_per_entry": round(benchmark.stats.stats.mean / len(events) * 1e6, 2),
+    })
