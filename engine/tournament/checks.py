@@ -44,7 +44,7 @@ __all__ = [
     "ImportReport",
     "check_possible",
     "authentic",
-    "unvoided",
+    "seen_before",
     "placed",
     "typed_result",
     "seated_at",
@@ -148,14 +148,24 @@ def _not_drawn(state: TournamentState, result: TableResult) -> WrongRound:
     )
 
 
-def unvoided(round_: RoundState, result: TableResult) -> None:
-    """:class:`VoidedResult` if ``result`` is one the organizer voided at its table."""
+def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
+    """A result met before at its table: already counted or held (a duplicate), or voided (refused).
+
+    :raises VoidedResult: the organizer voided this very result; it stays void.
+    """
+    where = f"Round {round_.number}, table {result.table}"
     for voided in round_.voided.get(result.table, ()):
         if voided.recorded.result == result:
             raise VoidedResult(
-                f"Round {round_.number}, table {result.table}: this result was {voided.described}. It stays void; "
+                f"{where}: this result was {voided.described}. It stays void; "
                 "to count it again, replace the table's result with a reason."
             )
+    recorded = round_.results.get(result.table)
+    if recorded is not None and recorded.result == result:
+        return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already counted (duplicate).")
+    if any(held.result == result for held in round_.held.get(result.table, [])):
+        return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already held (duplicate).")
+    return None
 
 
 def placed(state: TournamentState, result: TableResult, correcting: bool) -> TableResult:

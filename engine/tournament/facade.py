@@ -18,7 +18,7 @@ from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setu
 from engine.errors import IllegalAction, InvalidInput
 from engine.rules import Rules
 from engine.tournament.cards import stamp, table_setup
-from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, typed_result, unvoided
+from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -338,11 +338,8 @@ class Tournament:
         return encode_setup(self.setup(table, link_base))
 
     def revoke_card(self, table: int, reason: str, *, at: datetime | None = None) -> int:
-        """A table's card no longer signs (a lost phone); its new card has the next issue, returned.
-
-        Results its old card signs from now on are refused, saying so; a result counted
-        before stays counted. Print the table's new setup code (:meth:`setup_code`).
-        """
+        """A table's card no longer signs (a lost phone): its results are refused from now on, saying so
+        (one counted before stays counted). Returns the new card's issue; print its :meth:`setup_code`."""
         round_ = self._open_round()
         seated_at(round_, table)
         self._need_reason(reason)
@@ -359,8 +356,6 @@ class Tournament:
 
     def card_key(self, table: int, round_number: int | None = None) -> bytes:
         """The key a table's current card signs with (the key in its :meth:`setup`)."""
-        if isinstance(table, bool) or not isinstance(table, int) or table < 1:
-            raise InvalidInput(f"{table!r} is not a table number: they start at 1.")
         return self._state.card_key(self._round(round_number), table)
 
     # -- results -------------------------------------------------------------------------
@@ -382,14 +377,9 @@ class Tournament:
         """
         result = authentic(self._state, code)
         where = f"Round {result.round}, table {result.table}"
-        if 1 <= result.round <= self.round:
-            round_ = self._state.rounds[result.round - 1]
-            unvoided(round_, result)
-            recorded = round_.results.get(result.table)
-            if recorded is not None and recorded.result == result:
-                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already counted (duplicate).")
-            if any(held.result == result for held in round_.held.get(result.table, [])):
-                return ImportReport("duplicate", result.round, result.table, f"{where}: this result is already held (duplicate).")
+        seen = seen_before(self._state.rounds[result.round - 1], result) if 1 <= result.round <= self.round else None
+        if seen is not None:
+            return seen
         placed(self._state, result, correcting=False)
         code = read_code(code)
         round_ = self._state.rounds[result.round - 1]
