@@ -85,7 +85,7 @@ def PlayerScreen(name: str) -> ft.View:
         ]))
         controls.append(section("Games", *[
             ft.ListTile(title=ft.Text(line), on_click=on(services.navigate, f"/game/{game_id}"),
-                        key=f"player-game-{index}", dense=True)
+                        key=f"player-game-{index}")
             for index, (game_id, line) in enumerate(player.games)
         ]))
     return screen_view("/player", name, controls, on_home=on(services.navigate, "/"))

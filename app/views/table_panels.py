@@ -213,7 +213,6 @@ def keep_panel(table: TableState, state: GameState) -> ft.Control:
                              + ("hot dice" if option.hot_dice else f"{DICE_WORDS[option.dice_left]} left")),
             on_click=on(table.choose_option, option.keep),
             key=f"option-{index}",
-            dense=True,
         )
         for index, option in enumerate(options[:8])
     ]

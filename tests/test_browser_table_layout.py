@@ -1,0 +1,201 @@
+"""The table read from a metre away, on a phone held upright or on its side, with 2 to 8 players.
+
+One server over a data folder filled before it starts (games at every phase, long names,
+a finished game), one Chromium; each case opens a game at a phone viewport and measures
+Flutter's accessibility boxes: the entry controls and Bank are in view without scrolling,
+and every control a finger can use is at least 48x48 px. Screenshots go to the README.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import re
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser
+
+from app.scorekeeper import Scorekeeper
+from app.storage import FileStore
+from engine import Game, Rules
+from tests.browser_support import AppServer, FlutterPage, start_app_server
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+VIEWPORTS = {"portrait": {"width": 390, "height": 844}, "landscape": {"width": 844, "height": 390}}
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+LONG_NAMES = ["Annabelle-Marguerite Lee", "Bob", "Cyrus Montgomery-Smythe", "Di", "Ed",
+              "Florentina Papadopoulou", "Gus", "Hal"]
+MIN_TARGET = 47.5  # Flutter's semantic boxes are fractional; 48 logical px rounds to this or more
+
+# Every semantics node a person can act on: its name and box.
+_TARGETS = """() => [...document.querySelectorAll('flt-semantics')]
+  .filter(e => ['button', 'textbox', 'checkbox', 'switch', 'slider', 'link', 'menuitem', 'tab']
+    .includes(e.getAttribute('role')) || e.querySelector(':scope > input, :scope > textarea'))
+  .map(e => { const r = e.getBoundingClientRect();
+    return {name: (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 60),
+            role: e.getAttribute('role'), x: r.x, y: r.y, w: r.width, h: r.height}; })
+  .filter(t => t.w > 0 && t.h > 0)"""
+
+
+async def _stored_games(data_dir: Path) -> dict[str, str]:
+    """Games at the phases a table shows, written before the server opens the folder."""
+    keeper = Scorekeeper(FileStore(data_dir))
+    house = Rules.preset("house")
+    games: dict[str, str] = {}
+    for count in (2, 4, 8):
+        games[f"throw-{count}"] = await keeper.start_game(NAMES[:count], house)
+        games[f"keep-{count}"] = await keeper.start_game(NAMES[:count], house)
+        await keeper.act(lambda game: game.roll("1 2 3 3 3 5"))
+    games["long-8"] = await keeper.start_game(LONG_NAMES, house)
+    await keeper.act(lambda game: game.roll("1 5 5 2 3 4"))
+    games["over"] = await keeper.start_game(NAMES[:3], dataclasses.replace(house, target=2000))
+    for throw, keep in [("1 1 1 5 2 3", "1 1 1 5"), ("5 5 5 2 3 4", "5 5 5"), ("1 1 1 2 3 4", "1 1 1"),
+                        ("1 1 1 2 3 4", "1 1 1"), ("3 3 3 5 2 4", "3 3 3 5"), ("2 3 4 6 6 2", "")]:
+        await keeper.act(lambda game, t=throw, k=keep: (game.roll(t), k and (game.keep(k), game.bank())) and None)
+    assert keeper.game is not None and keeper.game.is_over
+    keeper.store.close()
+    return games
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AppServer, dict[str, str]]]:
+    data_dir = tmp_path_factory.mktemp("layout") / "data"
+    with ThreadPoolExecutor(1) as worker:  # Playwright's sync API may already run a loop in this thread
+        games = worker.submit(asyncio.run, _stored_games(data_dir)).result()
+    with start_app_server(data_dir) as server:
+        yield server, games
+
+
+def open_game(browser: Browser, server: AppServer, game_id: str, orientation: str) -> FlutterPage:
+    page = FlutterPage(browser.new_context(viewport=VIEWPORTS[orientation]).new_page())
+    page.open(f"{server.url}game/{game_id}")
+    page.page.get_by_role("button", name="Undo").wait_for(timeout=30_000)
+    return page
+
+
+def steady_screenshot(page: FlutterPage, name: str) -> None:
+    """A picture once painting has settled: two shots in a row alike, and not one colour
+    (a busy machine paints late; Flet shows "Working..." while a reply is slow)."""
+    previous = b""
+    page.page.bring_to_front()  # headless Chromium may not paint a page it does not count as in front
+    for _ in range(40):
+        time.sleep(0.4)
+        busy = page.page.evaluate("() => (document.querySelector('flt-semantics-host') || {innerText: ''})"
+                                  ".innerText.includes('Working...')")
+        shot = page.page.screenshot()
+        if shot == previous and not busy and len(Image.open(io.BytesIO(shot)).getcolors(maxcolors=4096) or "many") > 8:
+            break
+        previous = shot
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / name).write_bytes(shot)
+
+
+def box(page: FlutterPage, name: str | re.Pattern[str]) -> dict[str, Any]:
+    found = page.page.get_by_role("button", name=name).first
+    found.wait_for(timeout=10_000)
+    bounds = found.bounding_box()
+    assert bounds is not None, f"{name} has no box"
+    return dict(bounds)
+
+
+def small_targets(page: FlutterPage) -> list[dict[str, Any]]:
+    """Targets under 48 px, among those wholly on screen (a box the scrolling area cuts at
+    its edge, inside the screen's 12 px padding, is measured in another case)."""
+    view = page.page.viewport_size or VIEWPORTS["portrait"]
+    edge = 16
+    shown = [t for t in page.page.evaluate(_TARGETS)
+             if t["y"] >= 0 and t["x"] >= 0 and t["y"] + t["h"] < view["height"] - edge
+             and t["x"] + t["w"] < view["width"] - edge]
+    return [t for t in shown if t["w"] < MIN_TARGET or t["h"] < MIN_TARGET]
+
+
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_the_throw_entry_and_bank_are_in_view_without_scrolling(chromium_browser: Browser, table_server: Any,
+                                                                  players: int, orientation: str) -> None:
+    server, games = table_server
+    height = VIEWPORTS[orientation]["height"]
+    page = open_game(chromium_browser, server, games[f"throw-{players}"], orientation)
+    try:
+        for name in ["Face 1", "Face 6", "Enter throw"]:
+            bounds = box(page, name)
+            assert bounds["y"] + bounds["height"] <= height, f"{name} is below the fold: {bounds}"
+        assert small_targets(page) == []
+        if players == 8:
+            steady_screenshot(page, f"table-8-players-{orientation}.png")
+    finally:
+        page.close()
+    page = open_game(chromium_browser, server, games[f"keep-{players}"], orientation)
+    try:
+        for name in [re.compile(r"^Die 1 shows"), re.compile(r"^Roll"), re.compile(r"^Bank")]:
+            bounds = box(page, name)
+            assert bounds["y"] + bounds["height"] <= height, f"{name} is below the fold: {bounds}"
+        page.click_button("Die 1 shows 1")
+        page.wait_for_text("turn total")
+        assert small_targets(page) == []
+    finally:
+        page.close()
+
+
+def test_long_names_stay_on_one_line_and_keep_the_entry_in_view(chromium_browser: Browser, table_server: Any) -> None:
+    server, games = table_server
+    page = open_game(chromium_browser, server, games["long-8"], "portrait")
+    try:
+        bounds = box(page, re.compile(r"^Bank"))
+        assert bounds["y"] + bounds["height"] <= VIEWPORTS["portrait"]["height"]
+        steady_screenshot(page, "table-long-names.png")
+    finally:
+        page.close()
+
+
+def test_game_over_draws_the_score_race_with_every_target_large_enough(chromium_browser: Browser,
+                                                                      table_server: Any) -> None:
+    server, games = table_server
+    page = FlutterPage(chromium_browser.new_context(viewport=VIEWPORTS["portrait"]).new_page())
+    try:
+        page.open(f"{server.url}game/{games['over']}")
+        page.wait_for_text("Ann wins!")
+        page.page.get_by_text(re.compile(r"^Score race over \d+ turns")).first.wait_for(timeout=10_000)
+        assert small_targets(page) == []
+        steady_screenshot(page, "game-over-chart.png")
+    finally:
+        page.close()
+
+
+def switch_theme(browser: Browser, server: AppServer) -> None:
+    page = FlutterPage(browser.new_context(viewport=VIEWPORTS["portrait"]).new_page())
+    try:
+        page.open(server.url)
+        page.click_button("Switch light or dark theme")
+        page.wait_for_text("New game")
+    finally:
+        page.close()
+
+
+def test_the_dark_theme_keeps_the_turn_readable(chromium_browser: Browser, table_server: Any) -> None:
+    server, games = table_server
+    switch_theme(chromium_browser, server)
+    try:
+        page = open_game(chromium_browser, server, games["keep-4"], "portrait")
+        try:
+            page.wait_for_text("turn total")
+            steady_screenshot(page, "table-dark.png")
+            page.page.set_viewport_size(VIEWPORTS["landscape"])
+            page.page.wait_for_function(  # the entry moves up beside the score
+                "() => [...document.querySelectorAll('flt-semantics[role=button]')].some(e =>"
+                " (e.getAttribute('aria-label') || e.textContent || '').startsWith('Die 1 shows')"
+                " && e.getBoundingClientRect().bottom < 390)", timeout=20_000)
+            steady_screenshot(page, "table-dark-landscape.png")
+        finally:
+            page.close()
+    finally:
+        switch_theme(chromium_browser, server)  # back to light for the other pictures
