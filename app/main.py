@@ -26,7 +26,7 @@ from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_d
 from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
-from app.views.not_found import NotFoundScreen
+from app.views.not_found import NotFoundScreen, StoreUnusableScreen
 from app.views.player import PlayerScreen
 from app.views.history import HistoryScreen
 from app.views.table import TableScreen
@@ -110,7 +110,13 @@ def keyed(component: Callable[..., ft.View], key: str, *args: Any) -> ft.View:
 
 
 async def main(page: ft.Page) -> None:
-    await start(page, await open_store(page))
+    try:
+        store = await open_store(page)
+    except StoreError as problem:  # e.g. a read-only data folder, or another process holds it
+        page.title = "Farkle Table"
+        page.render_views(lambda: [StoreUnusableScreen(str(problem))])
+        return
+    await start(page, store)
 
 
 def app_on(store: Store) -> Callable[[ft.Page], Awaitable[None]]:

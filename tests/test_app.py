@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from app.scorekeeper import Scorekeeper
-from app.storage import FileStore, StoreWriteError
+from app.storage import DATA_DIR_ENV, FileStore, StoreWriteError
 from app.views.table import TableState
 from engine import Game, Rules
 from tests.app_driver import keep, run, saved_events, start_game, throw
@@ -310,3 +310,16 @@ def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs
         assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
 
     run(test, store=store)
+
+
+def test_a_data_folder_that_cannot_be_used_is_explained_instead_of_crashing(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder's parent should be")
+    monkeypatch.setenv(DATA_DIR_ENV, str(blocker / "data"))
+
+    async def test(ui: FletHarness) -> str:
+        return ui.text_of("store-unusable")
+
+    message = run(test)
+    assert str(blocker / "data") in message
+    assert blocker.read_text() == "a file where the data folder's parent should be"

@@ -19,3 +19,12 @@ def NotFoundScreen(path: str) -> ft.View:
                 "or the game or event was deleted.", size=16, key="not-found"),
         big_button("Home", on(services.navigate, "/"), key="not-found-home", icon=ft.Icons.HOME),
     ], on_home=on(services.navigate, "/"))
+
+
+@ft.component
+def StoreUnusableScreen(message: str) -> ft.View:
+    """Shown instead of the app when its storage cannot be opened: what is wrong and what to do."""
+    return screen_view("/", "Farkle Table cannot keep games here", [
+        ft.Text(message, size=16, selectable=False, key="store-unusable"),
+        ft.Text("Nothing was changed. Fix the folder (or choose another), then reload this page.", size=14),
+    ])
