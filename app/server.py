@@ -22,6 +22,7 @@ import ipaddress
 import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -145,6 +146,53 @@ class OriginCheck:
         await send({"type": "http.response.body", "body": body})
 
 
+CONNECTION_SCRIPT = (Path(__file__).parent / "web" / "connection.js").read_text(encoding="utf-8")
+"""Injected into the app's page: a banner when the server is gone, and a reload when it is back."""
+
+
+class ConnectionBanner:
+    """Adds :data:`CONNECTION_SCRIPT` to every HTML page the server answers (not to other files).
+
+    Python cannot draw anything once the connection is lost, so the page itself must say so.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET":
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        body: list[bytes] = []
+
+        async def capture(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                named = {key.lower(): value for key, value in message.get("headers", [])}
+                html = named.get(b"content-type", b"").startswith(b"text/html")
+                if not html or b"content-encoding" in named:
+                    start["pass"] = True
+                    await send(message)
+                    return
+                start.update(message)
+                return
+            if start.get("pass"):
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            page = b"".join(body)
+            tag = f"<script>{CONNECTION_SCRIPT}</script>".encode()
+            page = page.replace(b"</head>", tag + b"</head>", 1) if b"</head>" in page else tag + page
+            headers = [(key, value) for key, value in start.get("headers", []) if key.lower() != b"content-length"]
+            headers.append((b"content-length", str(len(page)).encode("ascii")))
+            await send({"type": "http.response.start", "status": start.get("status", 200), "headers": headers})
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app(scope, receive, capture)
+
+
 def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
               allowed_origins: Iterable[tuple[str, str, int]] = ()) -> ASGIApp:
     """Flet's web app for ``main`` (as ``ft.run(view=None)`` builds it) behind :class:`OriginCheck`."""
@@ -163,7 +211,7 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
         route_url_strategy=RouteUrlStrategy.PATH,
         no_cdn=no_cdn,
     )
-    return OriginCheck(flet_app, allowed_origins)
+    return OriginCheck(ConnectionBanner(flet_app), allowed_origins)
 
 
 def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,
