@@ -35,7 +35,7 @@ def parse_dice(dice: str | Iterable[int]) -> Dice:
     """
     if isinstance(dice, (list, tuple)):
         try:
-            known = _THROWS.get(tuple(sorted(dice)))
+            known = _THROWS.get(tuple(dice)) or _THROWS.get(tuple(sorted(dice)))  # a log keeps them sorted
         except TypeError:
             known = None
         if known is not None and tuple(map(type, dice)).count(int) == len(known):  # True and 1.0 equal 1: no faces

