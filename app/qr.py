@@ -34,7 +34,8 @@ from qrcode.image.pure import PyPNGImage
 
 from engine import B45_ALPHABET
 
-__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "read_qr_texts", "in_browser", "ALPHANUMERIC"]
+__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "prepare_reader", "read_qr_texts", "in_browser",
+           "ALPHANUMERIC"]
 
 ALPHANUMERIC: Final = frozenset(B45_ALPHABET)
 """What QR's alphanumeric mode holds (5.5 bits a character instead of 8)."""
@@ -106,10 +107,29 @@ async def read_qr(picture: bytes) -> list[str]:
     return await asyncio.to_thread(read_qr_texts, bytes(picture))
 
 
+async def prepare_reader() -> None:
+    """Load the decoder ahead of the first picture (a scan calls it while the camera starts).
+
+    In the PWA the worker fetches and compiles zxing-wasm on first use (a few hundred ms);
+    on a host zxing-cpp and Pillow are imported. Failures are left to :func:`read_qr` to report.
+    """
+    try:
+        if in_browser():
+            import js  # type: ignore[import-not-found,unused-ignore]  # Pyodide only
+
+            load = getattr(js, "fletQrLoad", None)
+            if load is not None:
+                await load()
+        else:
+            await asyncio.to_thread(scanner_available)
+    except Exception:  # noqa: BLE001 - read_qr says what went wrong, with the picture in hand
+        pass
+
+
 async def _read_in_browser(picture: bytes) -> list[str]:
     """zxing-wasm through the worker's ``fletReadQr`` (build/templates/qr/qr-worker.js)."""
-    import js  # type: ignore[import-not-found]  # Pyodide only
-    from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
+    import js  # type: ignore[import-not-found,unused-ignore]  # Pyodide only
+    from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found,unused-ignore]
 
     reader = getattr(js, "fletReadQr", None)
     if reader is None:

@@ -34,13 +34,13 @@ from PIL import Image
 import flet as ft
 import app.qr as qr
 import app.views.scanner as scanner
-from app.qr import qr_image, read_qr, scanner_available
+from app.qr import prepare_reader, qr_image, read_qr, scanner_available
 from app.storage import MemoryStore
 from app.views.scanner import QrScan, ScanReply, ScanState, ScanTiming, not_a_result_code, not_a_setup_code, read_photo
 from engine import Tournament, read_code
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
-from tests.pwa_harness import ROOT, built_site
+from tests.pwa_harness import ROOT, load_build_module
 from tests.test_organizer import (
     BACK_CAMERA,
     Desk,
@@ -146,6 +146,14 @@ def test_in_the_pwa_read_qr_hands_the_bytes_to_the_workers_decoder(monkeypatch: 
         return FakeProxy(["FT1-ABC"])
 
     given = fake_pyodide(monkeypatch, fletReadQr)
+    loads: list[str] = []
+
+    async def fletQrLoad() -> None:  # noqa: N802 - the JavaScript name
+        loads.append("zxing-wasm")
+
+    sys.modules["js"].fletQrLoad = fletQrLoad  # type: ignore[attr-defined]
+    asyncio.run(prepare_reader())  # a scan loads the decoder while the camera starts
+    assert loads == ["zxing-wasm"]
     assert scanner_available()
     assert asyncio.run(read_qr(b"\xff\xd8jpeg")) == ["FT1-ABC"]
     assert given == [b"\xff\xd8jpeg"] and type(given[0]) is bytes
@@ -364,9 +372,11 @@ def test_the_pin_names_an_exact_version_and_a_tampered_download_is_refused(tmp_p
 
 
 @pytest.fixture(scope="module")
-def site() -> Path:
-    path, _ = built_site()
-    return path
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A build of its own (build/cache/ is shared with other test runs, which replace it)."""
+    out = tmp_path_factory.mktemp("pwa") / "site"
+    load_build_module().build(out=out, quiet=True)
+    return out
 
 
 def test_the_site_ships_the_pinned_reader_build_pre_cached_with_its_loader_in_the_worker(site: Path) -> None:

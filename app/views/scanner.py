@@ -39,7 +39,7 @@ import flet as ft
 from app.context import use_model
 from flet.components.hooks.use_ref import MutableRef
 
-from app.qr import read_qr, scanner_available
+from app.qr import prepare_reader, read_qr, scanner_available
 from app.views.widgets import TAP_HEIGHT, big_button, on
 from engine import RESULT_PREFIX, SETUP_PREFIX
 
@@ -200,6 +200,8 @@ class QrScan:
     async def run(self) -> ScanOutcome:
         timing = self.timing
         started = timing.clock()
+        # The decoder loads while the camera starts (zxing-wasm in the PWA: fetched and compiled once).
+        warming = asyncio.ensure_future(prepare_reader()) if self.read is read_qr else None
         try:
             import flet_camera
 
@@ -211,6 +213,8 @@ class QrScan:
         except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
             return self._ended(started, f"The camera could not start ({error}): type or paste the {self.what} "
                                         "instead.")
+        if warming is not None:
+            await warming
         self.on_status(f"Hold the {self.what} in front of the camera…")
         since, since_shots = started, 0
         limit = timing.idle_after if self.continuous else timing.give_up_after
