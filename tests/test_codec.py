@@ -29,6 +29,8 @@ from engine.codec import (
     places_from,
     read_code,
     result_from_game,
+    card_key,
+    key_for,
     safe_form,
     table_key,
     typing_form,
@@ -232,6 +234,40 @@ def test_table_keys_differ_per_event_round_and_table() -> None:
     secret = b"s" * 16
     keys = {table_key(secret, event, r, t) for event in ("A", "B") for r in (1, 2) for t in (1, 2)}
     assert len(keys) == 8 and all(len(key) == 16 for key in keys)
+
+
+def test_card_keys_differ_per_draw_and_issue_and_from_the_old_scheme() -> None:
+    secret = b"s" * 16
+    keys = {card_key(secret, "A", 1, 1, draw, issue) for draw in ("d1", "d2") for issue in (0, 1, 2)}
+    assert len(keys) == 6 and table_key(secret, "A", 1, 1) not in keys and all(len(key) == 16 for key in keys)
+
+
+def test_an_old_scheme_card_keeps_the_old_key_until_it_is_revoked() -> None:
+    secret = b"s" * 16
+    assert key_for(secret, "A", 1, 2, scheme=1, draw="", issue=0) == table_key(secret, "A", 1, 2)
+    assert key_for(secret, "A", 1, 2, scheme=1, draw="", issue=1) == card_key(secret, "A", 1, 2, "", 1)
+    assert key_for(secret, "A", 1, 2, scheme=2, draw="d1", issue=0) == card_key(secret, "A", 1, 2, "d1", 0)
+
+
+def test_an_unknown_key_scheme_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="Key scheme 3 is unknown: this engine knows schemes 1, 2"):
+        key_for(b"s" * 16, "A", 1, 2, scheme=3, draw="", issue=0)
+
+
+def test_a_signed_result_tells_which_key_signed_it_without_refusing() -> None:
+    signed = decode_result(encode_result(make_result(), KEY))
+    assert signed.signed_by(KEY) and not signed.signed_by(OTHER_KEY)
+    with pytest.raises(CodeAltered, match="round 1, table 3 does not carry that table's signature"):
+        signed.verify(OTHER_KEY)
+
+
+def test_the_codec_is_split_by_concept_and_every_name_still_imports_from_engine_codec() -> None:
+    import engine.codec
+    from engine.codec import payloads, primitives
+
+    assert engine.codec.b45encode is primitives.b45encode and engine.codec.TableSetup is payloads.TableSetup
+    assert CodeAltered.__module__ == "engine.codec"
+    assert all(hasattr(engine.codec, name) for name in engine.codec.__all__)
 
 
 def test_the_log_digest_changes_with_any_event() -> None:

@@ -62,3 +62,16 @@ def test_the_table_limit_is_spelled_once_in_the_engine() -> None:
             if token.type == tokenize.NUMBER and token.string == "8":
                 spelled.append(f"{path.relative_to(ENGINE).as_posix()}: {token.line.strip()}")
     assert spelled == ["game/state.py: MAX_PLAYERS = 8"]
+
+
+# What engine.game exported when it was one module.
+GAME_NAMES = [
+    "Game", "GameState", "Offer", "Throw", "TurnRecord", "Notice", "Phase", "MIN_PLAYERS", "MAX_PLAYERS", "apply",
+    "bank_refusal",
+]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_name_of_the_game_module_still_imports_from_engine_game(name: str) -> None:
+    game = importlib.import_module("engine.game")
+    assert name in game.__all__ and getattr(game, name) is not None
