@@ -266,6 +266,15 @@ def patch_main_dart_js(js: str) -> str:
                          f"(pattern {EMOJI_PARTS.pattern!r}), found parts {parts}. The Flet web client "
                          f"changed (this build targets flet-web {FLET_VERSION}); review FALLBACK_FONTS.")
     js = EMOJI_PARTS.sub(json.dumps(EMOJI_FONT), js)
+    # Flutter picks, among the fonts that cover the most missing characters, Noto Sans
+    # Symbols, else a Noto Sans SC part (CJK: not shipped; "→" alone went to one of several
+    # parts). Prefer a shipped font among those first (NotoFont fields: a name, b url).
+    shipped = json.dumps([font.path for font in FALLBACK_FONTS])
+    js = replace_once(js, "if(r.length>1){l=this.w\nif(B.b.q(r,l))p=l\nelse{",
+                      "if(r.length>1){l=this.w\n"
+                      f"var farkleShipped=r.filter(function(f){{return {shipped}.indexOf(f.b)>=0}})\n"
+                      "if(farkleShipped.length!==0)p=farkleShipped[0]\n"
+                      "else if(B.b.q(r,l))p=l\nelse{", file=f)
     js, count = SYMBOL_PARTS.subn(json.dumps(SYMBOLS_FONT), js)
     if count != 7:
         raise PatchError(f"{f}: expected 7 Noto Sans Symbols / Symbols 2 fallback font paths "
