@@ -30,7 +30,7 @@ from engine.codec import (
     result_from_game,
     typing_form,
 )
-from engine.tournament import RevokedCard, Tournament, WrongEvent, WrongPlayers, WrongRound, WrongTable
+from engine.tournament import RevokedCard, Tournament, WrongEvent, WrongRound, WrongTable
 
 SECRET = b"mayor-house-2026"
 ORGANIZER = "http://192.168.1.20:8550"
