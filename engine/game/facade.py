@@ -52,16 +52,16 @@ class Game:
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Game:
         """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
-        items = [event_from_dict(data) for data in events]
-        if not items or not isinstance(items[0], GameStarted):
-            raise InvalidInput("A game log must begin with the start of the game.")
-        first = items[0]
-        game = cls(first.players, first.rules, first.first)
-        state = game._states[0]
-        states = game._states
         collecting = gc.isenabled()
         gc.disable()  # a replay makes no reference cycles: the collector would walk the growing log over and over
         try:
+            items = [event_from_dict(data) for data in events]
+            if not items or not isinstance(items[0], GameStarted):
+                raise InvalidInput("A game log must begin with the start of the game.")
+            first = items[0]
+            game = cls(first.players, first.rules, first.first)
+            state = game._states[0]
+            states = game._states
             for event in items[1:]:
                 state = apply(state, event)
                 states.append(state)
