@@ -126,12 +126,14 @@ def main(argv: list[str] | None = None) -> int:
                              "tests/baseline_app.py) instead of the working tree's")
     args = parser.parse_args(argv)
 
-    source: dict[str, Any] = {}
+    # Its own build/cache/ slots: a test run building the working tree meanwhile (its
+    # slot "pwa-app-...") cannot replace the site under a running benchmark.
+    source: dict[str, Any] = {"label": "bench-app"}
     if args.app_commit:
         from tests.baseline_app import export_commit
 
         exported = export_commit(args.app_commit)
-        source = {"app_dir": exported.app_dir, "engine_dir": exported.engine_dir, "label": exported.cache_label}
+        source = {"app_dir": exported.app_dir, "engine_dir": exported.engine_dir, "label": f"bench-{exported.cache_label}"}
         print(f"app and engine of {exported.label} ({exported.root})")
     started = time.monotonic()
     site, report = built_site(**source)
