@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -133,9 +134,10 @@ def test_bench_page_load_to_interactive(benchmark: Any, chromium_browser: Browse
     def load() -> None:
         page = FlutterPage.new_phone(chromium_browser)
         try:
-            seconds = page.open(url)
+            started = time.monotonic()
+            page.open(url)
             page.button("New game").wait_for()
-            loads.append(seconds)
+            loads.append(time.monotonic() - started)  # from navigation to the home screen answering
         finally:
             page.close()
 
