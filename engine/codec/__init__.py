@@ -32,6 +32,7 @@ True
 
 from engine.codec.keys import KEY_SCHEMES, LATEST_KEY_SCHEME, card_key, key_for, table_key
 from engine.codec.payloads import (
+    CONFIRMATIONS_FLAG,
     SeatedPlayer,
     SignedResult,
     TableResult,
@@ -40,6 +41,7 @@ from engine.codec.payloads import (
     decode_setup,
     encode_result,
     encode_setup,
+    describe_confirmations,
     result_from_game,
 )
 from engine.codec.primitives import (
@@ -98,4 +100,6 @@ __all__ = [
     "log_digest",
     "places_from",  # from engine.ranking, where places are worked out
     "result_from_game",
+    "CONFIRMATIONS_FLAG",
+    "describe_confirmations",
 ]

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,9 +46,22 @@ __all__ = [
     "encode_result",
     "decode_result",
     "result_from_game",
+    "CONFIRMATIONS_FLAG",
+    "describe_confirmations",
 ]
 
 _MAX_EVENT_ID: Final = 24
+
+CONFIRMATIONS_FLAG: Final = 0x10
+"""Set in a result code's player count when the players' answers follow it (a format bit).
+
+The count is at most :data:`~engine.game.MAX_PLAYERS` (8), so codes made before the
+table asked for confirmations never have this bit, and read back exactly as before.
+After the count come two varints: the seats (bit 0 = seat 1) that confirmed the final
+totals, then those that declined. Both are covered by the signature and the CRC.
+"""
+_KNOWN_FLAGS: Final = CONFIRMATIONS_FLAG
+_COUNT_BITS: Final = 0x0F
 
 
 # -- values ------------------------------------------------------------------------------
@@ -111,11 +125,21 @@ class TableResult:
     """The rules in force when the game ended."""
     digest: bytes
     """:func:`log_digest` of the whole game log."""
+    confirmations: tuple[bool | None, ...] | None = None
+    """Each seat's answer when asked at the table to confirm the final totals, in seat
+    order: True confirmed, False declined, None not answered. None as a whole: the code
+    was made by a table app that did not ask (before :data:`CONFIRMATIONS_FLAG`)."""
 
     def __post_init__(self) -> None:
         _check_header(self.event_id, self.round, self.table)
         _check_numbers(self.numbers)
         count = len(self.numbers)
+        if self.confirmations is not None:
+            if len(self.confirmations) != count:
+                raise InvalidInput(f"{count} players but {len(self.confirmations)} answers to the confirmation: one per player.")
+            for answer in self.confirmations:
+                if answer is not None and not isinstance(answer, bool):
+                    raise InvalidInput(f"{answer!r} is not an answer to the confirmation: confirmed, declined or none.")
         if len(self.totals) != count or len(self.places) != count:
             raise InvalidInput(
                 f"{count} players but {len(self.totals)} totals and {len(self.places)} places: one of each per player."
@@ -133,6 +157,22 @@ class TableResult:
     @property
     def totals_by_number(self) -> dict[int, int]:
         return dict(zip(self.numbers, self.totals))
+
+    def confirmation_line(self, names: Sequence[str]) -> str:
+        """How the players at the table answered (``names`` in seat order), in a few words.
+
+        >>> make = lambda answers: TableResult("CUP-1", 1, 2, (7, 3), (10_050, 4_000), (1, 2), (),
+        ...                                    Rules.preset("house"), bytes(16), answers)
+        >>> make((True, True)).confirmation_line(["Ann", "Bob"])
+        'confirmed by 2 of 2'
+        >>> make((True, False)).confirmation_line(["Ann", "Bob"])
+        'confirmed by 1 of 2 · Bob declined'
+        >>> make(None).confirmation_line(["Ann", "Bob"])
+        'not confirmed (older table app)'
+        """
+        if self.confirmations is None:
+            return "not confirmed (older table app)"
+        return describe_confirmations(self.confirmations, names)
 
     @property
     def roll_offs_by_number(self) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -161,6 +201,38 @@ class SignedResult:
                 "it was changed after the game, or made with another table's setup code. Refused."
             )
         return self.result
+
+
+def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str]) -> str:
+    """``confirmed by 3 of 4 · Bob declined`` (``· Cy did not answer`` for a seat without one).
+
+    >>> describe_confirmations((True, False, None), ["Ann", "Bob", "Cy"])
+    'confirmed by 1 of 3 · Bob declined · Cy did not answer'
+    """
+    parts = [f"confirmed by {sum(answer is True for answer in answers)} of {len(answers)}"]
+    declined = [name for name, answer in zip(names, answers) if answer is False]
+    silent = [name for name, answer in zip(names, answers) if answer is None]
+    if declined:
+        parts.append(f"{_and(declined)} declined")
+    if silent:
+        parts.append(f"{_and(silent)} did not answer")
+    return " · ".join(parts)
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _masks(answers: Sequence[bool | None]) -> tuple[int, int]:
+    confirmed = sum(1 << seat for seat, answer in enumerate(answers) if answer is True)
+    declined = sum(1 << seat for seat, answer in enumerate(answers) if answer is False)
+    return confirmed, declined
+
+
+def _answers(count: int, confirmed: int, declined: int) -> tuple[bool | None, ...]:
+    if confirmed & declined or (confirmed | declined) >> count:
+        raise CodeDamaged("The code's confirmations name a seat twice or a seat the table does not have: it is damaged.")
+    return tuple(True if confirmed >> seat & 1 else False if declined >> seat & 1 else None for seat in range(count))
 
 
 def _check_header(event_id: str, round_: int, table: int) -> None:
@@ -229,13 +301,23 @@ def decode_setup(code: str) -> TableSetup:
 
 
 def encode_result(result: TableResult, key: bytes) -> str:
-    """The result code in QR form (``FR1:`` + Base45), signed with the table's key."""
+    """The result code in QR form (``FR1:`` + Base45), signed with the table's key.
+
+    A result with :attr:`TableResult.confirmations` sets :data:`CONFIRMATIONS_FLAG` in
+    the player count and carries the answers as two seat masks; one without is written
+    exactly as before the flag existed.
+    """
     out = Writer(RESULT_PREFIX)
     out.text(result.event_id)
     out.uint(result.round)
     out.uint(result.table)
     out.rules(result.rules)
-    out.uint(len(result.numbers))
+    if result.confirmations is None:
+        out.uint(len(result.numbers))
+    else:
+        out.uint(len(result.numbers) | CONFIRMATIONS_FLAG)
+        for mask in _masks(result.confirmations):
+            out.uint(mask)
     for value in result.numbers + result.totals + result.places:
         out.uint(value)
     out.uint(len(result.roll_offs))
@@ -255,9 +337,16 @@ def decode_result(code: str) -> SignedResult:
         event_id = data.text()
         round_, table = data.uint(), data.uint()
         rules = data.rules()
-        count = data.uint()
+        packed_count = data.uint()
+        flags, count = packed_count & ~_COUNT_BITS, packed_count & _COUNT_BITS
+        if flags & ~_KNOWN_FLAGS:
+            raise CodeDamaged(
+                "The result code holds something this app cannot read: it is damaged, or made by a newer "
+                "table app (update this one)."
+            )
         if count > MAX_PLAYERS:
             raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
+        confirmations = _answers(count, data.uint(), data.uint()) if flags & CONFIRMATIONS_FLAG else None
         values = [data.uint() for _ in range(3 * count)]
         roll_offs: list[tuple[tuple[int, int], ...]] = []
         for _ in range(data.uint()):
@@ -277,6 +366,7 @@ def decode_result(code: str) -> SignedResult:
             tuple(roll_offs),
             rules,
             digest,
+            confirmations,
         )
     except InvalidInput as error:
         if isinstance(error, CodeDamaged):
@@ -287,8 +377,14 @@ def decode_result(code: str) -> SignedResult:
 # -- a finished game -------------------------------------------------------------------
 
 
-def result_from_game(game: Game, setup: TableSetup) -> TableResult:
-    """The result of a finished :class:`engine.game.Game` played from ``setup``."""
+def result_from_game(
+    game: Game, setup: TableSetup, confirmations: Sequence[bool | None] | None = None
+) -> TableResult:
+    """The result of a finished :class:`engine.game.Game` played from ``setup``.
+
+    :param confirmations: each seat's answer to "are these the final totals?" (True
+        confirmed, False declined, None not answered), or None where nobody was asked.
+    """
     if not game.is_over:
         raise IllegalAction("The game is not over yet: the result can be handed in once there is a winner.")
     if tuple(game.players) != setup.names:
@@ -305,4 +401,5 @@ def result_from_game(game: Game, setup: TableSetup) -> TableResult:
         roll_offs=game.state.roll_offs.as_tuple(),
         rules=game.rules,
         digest=log_digest(game.events),
+        confirmations=None if confirmations is None else tuple(confirmations),
     )

@@ -267,8 +267,12 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
 
 
 def result_to_dict(result: TableResult) -> dict[str, Any]:
-    """A checked table result as the log keeps it (the signature is not kept: it was checked)."""
-    return {
+    """A checked table result as the log keeps it (the signature is not kept: it was checked).
+
+    ``confirmations`` is written only for a code that carried them, so a log of results
+    without them reads and writes exactly as before.
+    """
+    data: dict[str, Any] = {
         "event_id": result.event_id,
         "round": result.round,
         "table": result.table,
@@ -279,6 +283,9 @@ def result_to_dict(result: TableResult) -> dict[str, Any]:
         "rules": result.rules.to_dict(),
         "digest": result.digest.hex(),
     }
+    if result.confirmations is not None:
+        data["confirmations"] = list(result.confirmations)
+    return data
 
 
 def result_from_dict(data: Mapping[str, Any]) -> TableResult:
@@ -292,4 +299,5 @@ def result_from_dict(data: Mapping[str, Any]) -> TableResult:
         tuple(tuple((seat, face) for seat, face in round_) for round_ in data["roll_offs"]),
         Rules.from_dict(dict(data["rules"])),
         bytes.fromhex(data["digest"]),
+        None if data.get("confirmations") is None else tuple(data["confirmations"]),
     )

@@ -390,7 +390,10 @@ class Tournament:
                 f"{where} already has a different result: this one is held for the organizer to choose.",
             )
         self._push(ResultRecorded(result.round, result.table, result_to_dict(result), code))
-        return ImportReport("accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).")
+        confirmed = "" if result.confirmations is None else f" {self.confirmation_of(result).capitalize()}."
+        return ImportReport(
+            "accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).{confirmed}"
+        )
 
     def record_result(
         self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str = ""
@@ -415,6 +418,19 @@ class Tournament:
         if recorded is None:
             raise IllegalAction(f"Round {round_number}, table {table} has no result.")
         return ("code" if recorded.code else "entered"), recorded.reason
+
+    def confirmation(self, round_number: int, table: int) -> str:
+        """How the players confirmed a counted result at their table: ``confirmed by 4 of 4``,
+        ``confirmed by 3 of 4 · Bob declined``, ``not confirmed (older table app)`` for a code
+        made before tables asked, ``entered by hand`` for a result the organizer typed in."""
+        recorded = self._round(round_number).results.get(table)
+        if recorded is None:
+            raise IllegalAction(f"Round {round_number}, table {table} has no result.")
+        return recorded.confirmation_line(self._state.players)
+
+    def confirmation_of(self, result: TableResult) -> str:
+        """How the players confirmed ``result`` (a code's, e.g. a held one) at their table."""
+        return result.confirmation_line([self._state.players[n].name for n in result.numbers])
 
     def void_result(self, round_number: int, table: int, reason: str, *, at: datetime | None = None) -> None:
         """Strike a table's result out; the reason and time are kept and what depended on it is flagged.

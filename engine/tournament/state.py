@@ -17,7 +17,7 @@ Player(number=1, name='Ann', checked_in=False, withdrawn=False, reason='')
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -92,6 +92,13 @@ class Recorded:
     code: str
     """The result code (QR form), or "" for a result entered by the organizer."""
     reason: str = ""
+
+    def confirmation_line(self, players: Mapping[int, Player]) -> str:
+        """How the table's players confirmed it (:meth:`TableResult.confirmation_line`), or
+        ``entered by hand`` for a result the organizer typed in."""
+        if not self.code:
+            return "entered by hand"
+        return self.result.confirmation_line([players[n].name for n in self.result.numbers])
 
 
 @dataclass(frozen=True)
