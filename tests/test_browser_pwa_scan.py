@@ -3,7 +3,8 @@
 Chromium's fake camera plays a y4m video of the table card's QR code. The built site is
 served under a sub-path and visited once (the service worker pre-caches everything,
 zxing-wasm included); then the server is stopped and the network cut, the page is
-reloaded, and the join screen's camera scan reads the code: Python in the Pyodide worker
+reloaded; a photo of the wrong kind of code is picked and named; then the join screen's
+camera scan reads the code: Python in the Pyodide worker
 takes pictures with flet-camera and decodes them with the worker's zxing-wasm. The time
 from the tap on the scan button to the table's screen is printed (``-s``).
 
@@ -27,6 +28,7 @@ from PIL import Image
 from app.qr import qr_image
 from engine import Tournament
 from tests.browser_support import CHROMIUM_ARGS, PHONE_VIEWPORT, FlutterPage
+from tests.test_organizer import played_code
 from tests.pwa_harness import BOOT_TIMEOUT_MS, CHROMIUM, app_ready, load_build_module, serving
 
 pytestmark = pytest.mark.browser
@@ -118,7 +120,13 @@ def test_the_offline_pwa_reads_a_tables_setup_qr_through_the_camera(tmp_path: Pa
         app_ready(phone)
         phone.click_button("Join a tournament table")
         phone.wait_for_text("Scan the QR code on your table's card", timeout_ms=30_000)
-        phone.button("Read a photo of the setup code").wait_for(state="visible", timeout=10_000)
+        # A photo first (the file picker opened by the client inside the tap): a result code, the wrong kind.
+        photo = tmp_path / "result.png"
+        photo.write_bytes(qr_image(played_code(t, 1, seed=2)).png)
+        with page.expect_file_chooser(timeout=15_000) as chooser:
+            phone.click_button("Read a photo of the setup code")
+        chooser.value.set_files(str(photo))
+        phone.wait_for_text("That is a table's result code (from a finished game)", timeout_ms=30_000)
         started = time.monotonic()
         phone.click_button("Scan the setup code with the camera")
         phone.wait_for_text("MAYOR-26 · Round 1 · Table 1", timeout_ms=30_000)
