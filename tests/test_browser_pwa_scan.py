@@ -28,8 +28,8 @@ from PIL import Image
 from app.qr import qr_image
 from engine import Tournament
 from tests.browser_support import CHROMIUM_ARGS, PHONE_VIEWPORT, FlutterPage
-from tests.test_organizer import played_code
 from tests.pwa_harness import BOOT_TIMEOUT_MS, CHROMIUM, app_ready, load_build_module, serving
+from tests.test_organizer import played_code
 
 pytestmark = pytest.mark.browser
 
