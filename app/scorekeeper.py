@@ -158,6 +158,26 @@ class Scorekeeper:
             self.game = Game.from_events(before)
             raise
 
+    async def update_meta(self, key: str, value: Any) -> None:
+        """Set one field of the open game's metadata (``"tournament"``, ``"title"``) and
+        persist it before returning, over the revision this screen read.
+
+        If the write fails, the metadata is restored and the error raised; if another
+        screen saved the game since this one read it, nothing is written: the game and
+        metadata shown become theirs and :class:`GameChangedElsewhere` is raised.
+        """
+        self._open()
+        before = self.meta
+        self.meta = {**before, key: value}
+        try:
+            await self._save()
+        except DocumentChanged as changed:
+            self.meta = before
+            self._show_theirs(changed.stored)
+        except StoreError:
+            self.meta = before
+            raise
+
     async def _refuse_if_changed_elsewhere(self) -> None:
         """A refusal judged against a screen another one has moved on from is no answer:
         show theirs instead (nothing is written, so a read is enough)."""

@@ -2,8 +2,11 @@
 
 The table joins with the setup code from the organizer's table card
 (:func:`tournament_meta` is what its game document keeps of it); once the game is
-over, :func:`signed_result` signs the outcome with the table's key and gives every form
-the organizer can take it in: the QR text, the typing form and the deep link.
+over, each player confirms the final totals with one tap, or the scorekeeper records
+who declined (:func:`answers_of`, :func:`with_answer`: kept in the game's
+``meta["tournament"]["confirmations"]``); then :func:`signed_result` signs the outcome
+and the answers with the table's key and gives every form the organizer can take it
+in: the QR text, the typing form and the deep link.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from app.storage import Store
 from engine import (
     LINK_ROUTE,
     Game,
+    IllegalAction,
     TableSetup,
     decode_setup,
     encode_result,
@@ -27,12 +31,20 @@ from engine import (
     safe_form,
     typing_form,
 )
+from engine.codec import describe_confirmations, log_digest
 
 __all__ = ["SignedResult", "table_title", "tournament_meta", "result_qr_text", "signed_result",
            "table_game_of", "GAMES", "JOIN_ROUTE", "site_link_base", "card_link_base", "join_link",
-           "link_qr_text", "static_site"]
+           "link_qr_text", "static_site", "CONFIRMATIONS", "Answers", "answers_of", "with_answer",
+           "all_answered"]
 
 GAMES: Final = "games"
+CONFIRMATIONS: Final = "confirmations"
+"""Field of ``meta["tournament"]``: ``{"digest": <the game log's digest, hex>, "answers":
+[true | false | null, ...]}``, each seat's answer to "are these the final totals?"."""
+
+Answers = tuple[bool | None, ...]
+"""Each seat's answer in seat order: True confirmed, False declined, None not yet."""
 JOIN_ROUTE: Final = "/join/"
 _ROUTE_HEADS: Final = frozenset({"join", "import", "game", "new", "lookup", "organizer", "player"})
 
@@ -153,6 +165,45 @@ def result_qr_text(code: str, link_base: str) -> str:
     return link_qr_text(link_form(code, link_base))
 
 
+def answers_of(game: Game, tournament: Mapping[str, Any]) -> Answers:
+    """The answers kept for this game's final totals (``tournament``: its ``meta["tournament"]``).
+
+    Answers kept for another state of the log (the game was undone and played on since)
+    are not about these totals, so every seat is asked again; so is one kept unreadable.
+    """
+    count = len(game.players)
+    kept = tournament.get(CONFIRMATIONS)
+    if not isinstance(kept, Mapping) or kept.get("digest") != log_digest(game.events).hex():
+        return (None,) * count
+    answers = kept.get("answers")
+    if (not isinstance(answers, list) or len(answers) != count
+            or any(answer is not None and not isinstance(answer, bool) for answer in answers)):
+        return (None,) * count
+    return tuple(answers)
+
+
+def all_answered(answers: Answers) -> bool:
+    return all(answer is not None for answer in answers)
+
+
+def with_answer(game: Game, tournament: Mapping[str, Any], seat: int, confirmed: bool) -> dict[str, Any]:
+    """``meta["tournament"]`` with the player at ``seat`` (from 0) confirming or declining
+    the final totals; an answer can be changed until every seat has answered.
+
+    :raises IllegalAction: the game is not over, every seat has answered already, or
+        there is no such seat.
+    """
+    if not game.is_over:
+        raise IllegalAction("The game is not over yet: the final totals are confirmed once there is a winner.")
+    answers = list(answers_of(game, tournament))
+    if not 0 <= seat < len(answers):
+        raise IllegalAction(f"This table has seats 1 to {len(answers)}, not {seat + 1}.")
+    if all_answered(tuple(answers)):
+        raise IllegalAction("Every player has answered already: the result code is made, and the answers in it.")
+    answers[seat] = confirmed
+    return {**tournament, CONFIRMATIONS: {"digest": log_digest(game.events).hex(), "answers": answers}}
+
+
 @dataclass(frozen=True)
 class SignedResult:
     """A finished table's result, signed with the table's key, in every form it is handed over in.
@@ -163,6 +214,13 @@ class SignedResult:
 
     code: str
     setup: TableSetup
+    answers: Answers | None = None
+    """Each seat's answer signed into the code; None when nobody was asked."""
+
+    @property
+    def confirmation(self) -> str:
+        """``confirmed by 4 of 4`` or ``confirmed by 3 of 4 · Bob declined``; "" when nobody was asked."""
+        return "" if self.answers is None else describe_confirmations(self.answers, self.setup.names)
 
     @property
     def title(self) -> str:
@@ -190,13 +248,17 @@ class SignedResult:
 
 
 def signed_result(game: Game, tournament: Mapping[str, Any]) -> SignedResult:
-    """The signed result of a finished tournament game (``tournament``: its ``meta["tournament"]``).
+    """The signed result of a finished tournament game (``tournament``: its ``meta["tournament"]``),
+    with the players' answers kept for its final totals (:func:`answers_of`), if any were given.
 
     :raises FarkleError: the game is not over, or does not fit its table's setup.
     :raises KeyError: the metadata holds no setup code.
     """
     setup = decode_setup(str(tournament["setup"]))
-    return SignedResult(encode_result(result_from_game(game, setup), setup.key), setup)
+    answers: Answers | None = answers_of(game, tournament) if game.is_over else None
+    if answers is not None and not any(answer is not None for answer in answers):
+        answers = None
+    return SignedResult(encode_result(result_from_game(game, setup, answers), setup.key), setup, answers)
 
 
 async def table_game_of(store: Store, code: str) -> str | None:

@@ -3,22 +3,79 @@
 The table screen shows :func:`ResultHandover` once a tournament game is over: the
 result as a QR code (the deep link where the organizer gave an address), its typing
 form, the link, and a button copying the code. Signing is :mod:`app.tournament_table`'s.
+
+Before the code shows, each player confirms the final totals with one tap, or the
+scorekeeper records who declined (:func:`confirm_panel`); the answers are saved with
+the game before they show, can be changed until every seat has answered, and are
+signed into the code ("confirmed by 3 of 4 · Bob declined").
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
 
-from app.context import use_services
+from app.context import use_model, use_services
 from app.qr import qr_image
-from app.tournament_table import signed_result
+from app.scorekeeper import GameChangedElsewhere, Scorekeeper
+from app.storage import StoreError
+from app.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
 from app.views.widgets import big_button, notice_banner, on
 from engine import FarkleError, Game
 
-__all__ = ["ResultHandover", "CodeActions"]
+__all__ = ["ResultHandover", "CodeActions", "ConfirmState", "confirm_panel"]
+
+
+@dataclass
+class ConfirmState(ft.Observable):
+    """The last answer's fate on this screen: saved (drawn from the keeper) or refused, and why."""
+
+    saved: int = 0
+    problem: str | None = None
+
+    async def answer(self, keeper: Scorekeeper, game: Game, tournament: Mapping[str, Any], seat: int,
+                     confirmed: bool) -> None:
+        """Save one seat's answer with the game; it shows only once the store has kept it."""
+        try:
+            await keeper.update_meta("tournament", with_answer(game, tournament, seat, confirmed))
+            self.problem = None
+        except GameChangedElsewhere as changed:
+            self.problem = f"{changed} Open the game again to see it."
+        except (FarkleError, StoreError) as problem:
+            self.problem = f"The answer was not saved: {problem}"
+        self.saved += 1
+
+
+def confirm_panel(keeper: Scorekeeper, game: Game, tournament: Mapping[str, Any], answers: Answers,
+                  confirm: ConfirmState) -> ft.Control:
+    """Each seated player confirms the final totals, or is recorded as declining them."""
+    state = game.state
+    rows: list[ft.Control] = [
+        ft.Text("Confirm the final totals", size=20, weight=ft.FontWeight.BOLD),
+        ft.Text("Each player checks their total and taps Confirm. If a player does not agree, tap Declined for "
+                "them. The result code shows once every player has answered.", size=14),
+    ]
+    for seat, (name, total) in enumerate(zip(state.players, state.scores)):
+        answer = answers[seat]
+        said = {True: "confirmed", False: "declined", None: "not answered yet"}[answer]
+        rows.append(ft.Text(f"{name} {total:,} · {said}", size=18, key=f"confirm-line-{seat + 1}"))
+        rows.append(ft.Row([
+            ft.Semantics(
+                content=big_button("Confirm", on(confirm.answer, keeper, game, tournament, seat, True), filled=answer is True,
+                           key=f"confirm-seat-{seat + 1}", icon=ft.Icons.CHECK),
+                label=f"{name} confirms {total:,}", button=True, selected=answer is True),
+            ft.Semantics(
+                content=big_button("Declined", on(confirm.answer, keeper, game, tournament, seat, False),
+                           filled=answer is False, key=f"decline-seat-{seat + 1}", icon=ft.Icons.CLOSE),
+                label=f"{name} declines {total:,}", button=True, selected=answer is False),
+        ], wrap=True))
+    if confirm.problem:
+        rows.append(notice_banner([confirm.problem], error=True, key="confirm-problem"))
+    return ft.Container(ft.Column(rows, spacing=8), key="confirm-panel",
+                        border=ft.Border.all(2, ft.Colors.OUTLINE), border_radius=8, padding=10)
 
 
 @ft.component
@@ -59,14 +116,22 @@ def CodeActions(what: str, text: str, key: str) -> ft.Control:
 def ResultHandover(game: Game, tournament: Mapping[str, Any]) -> ft.Control:
     """The signed result of a finished tournament game (``tournament``: the game's ``meta["tournament"]``)."""
     services = use_services()
+    confirm = use_model(ConfirmState)
+    if services.keeper.game is game:  # the answers saved since the table screen drew this
+        kept = services.keeper.meta.get("tournament")
+        tournament = kept if isinstance(kept, Mapping) else tournament
     try:
         result = signed_result(game, tournament)
     except (FarkleError, KeyError, TypeError) as problem:
         return notice_banner([f"The result code cannot be made: {problem}"], error=True, key="result-code-problem")
+    answers = answers_of(game, tournament)
+    if not all_answered(answers):
+        return confirm_panel(services.keeper, game, tournament, answers, confirm)
 
     image = qr_image(result.qr_text)
     parts: list[ft.Control] = [
         ft.Text("Hand the result to the organizer", size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(f"Final totals {result.confirmation}", size=16, weight=ft.FontWeight.BOLD, key="result-confirmation"),
         ft.Text("Let the organizer scan this QR code, or read out or send the text below it.", size=14),
         ft.Container(
             ft.Image(src=image.png, width=300, height=300, fit=ft.BoxFit.CONTAIN,

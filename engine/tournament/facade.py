@@ -390,7 +390,7 @@ class Tournament:
                 f"{where} already has a different result: this one is held for the organizer to choose.",
             )
         self._push(ResultRecorded(result.round, result.table, result_to_dict(result), code))
-        confirmed = "" if result.confirmations is None else f" {self.confirmation_of(result).capitalize()}."
+        confirmed = "" if result.confirmations is None else f" {_sentence(self.confirmation_of(result))}."
         return ImportReport(
             "accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).{confirmed}"
         )
@@ -615,3 +615,7 @@ class Tournament:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("Give a reason: corrections are kept with their reason.")
 
+
+def _sentence(words: str) -> str:
+    """``words`` with a capital first letter (the rest, names included, as written)."""
+    return words[:1].upper() + words[1:]

@@ -193,9 +193,11 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
 
 
 def source_note(t: Tournament, table: int) -> str:
+    """`` · confirmed by 4 of 4`` (how the table's players confirmed a code's result), or
+    `` · entered by hand (reason)`` for a result the organizer typed in."""
     source, reason = t.result_source(t.round, table)
     if source == "code":
-        return ""
+        return f" · {t.confirmation(t.round, table)}"
     return " · entered by hand" + (f" ({reason})" if reason else "")
 
 
@@ -240,8 +242,11 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
         index_by_table[table] = index + 1
         rows += [
             ft.Text(f"Round {round_number}, table {table}", weight=ft.FontWeight.BOLD),
-            ft.Text(f"Counted now: {inbox.summary(counted) if counted else 'nothing'}", key=f"counted-{table}"),
-            ft.Text(f"Held: {inbox.summary(result)}", key=f"held-{table}-{index}"),
+            ft.Text(f"Counted now: {inbox.summary(counted) if counted else 'nothing'}"
+                    + (f" · {inbox.tournament.confirmation(round_number, table)}" if counted else ""),
+                    key=f"counted-{table}"),
+            ft.Text(f"Held: {inbox.summary(result)} · {inbox.tournament.confirmation_of(result)}",
+                    key=f"held-{table}-{index}"),
             ft.Row([
                 ft.FilledButton(f"Count the held result for table {table}",
                                 on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}"),
