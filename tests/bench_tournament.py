@@ -115,7 +115,7 @@ def event_waiting_for_one_result(players: int, fmt: TournamentFormat | None) -> 
     for table in range(1, tables):
         t.record_result(table, totals_for(t.seating()[table - 1], rng))
     last = result_for(t, tables, rng)
-    return t.events, encode_result(last, table_key(SECRET, "BENCH", 1, tables))
+    return t.events, encode_result(last, t.card_key(tables))
 
 
 def import_and_rank(t: Tournament, code: str) -> int:
