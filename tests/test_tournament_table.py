@@ -168,7 +168,10 @@ def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it
         await ui.navigate(f"/game/{game_id}")
         game = table.game
         assert game is not None and game.is_over
-        assert not ui.exists("rematch") and ui.exists("result-panel")
+        assert not ui.exists("rematch") and ui.exists("confirm-panel") and not ui.exists("result-panel")
+        for seat in range(1, 5):
+            await ui.click(f"confirm-seat-{seat}")
+        assert ui.exists("result-panel") and ui.text_of("result-confirmation") == "Final totals confirmed by 4 of 4"
         typed = ui.text_of("result-code-text")
         image = ui.find("result-qr", ft.Image)
         scanned = zxingcpp.read_barcodes(Image.open(io.BytesIO(image.src)))[0].text
@@ -180,6 +183,7 @@ def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it
         assert t.import_result(scanned).status == "accepted"
         assert t.import_result(typed).status == "duplicate"
         assert decode_result(typed).result.totals == tuple(game.scores)
+        assert decode_result(typed).result.confirmations == (True, True, True, True)
         await ui.click("copy-result-code")
         assert ui.clipboard == safe_form(typed)
 
