@@ -447,6 +447,32 @@ def test_damaged_altered_misplaced_and_foreign_results_are_refused_with_the_reas
     desk.run(test)
 
 
+def test_the_inbox_and_the_results_csv_say_how_each_tables_players_confirmed_their_result():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 8)
+        setup = t.setup(1)
+        confirmed = TableResult(t.event_id, 1, 1, setup.numbers, (10_000, 5_000, 0, 0), (1, 2, 3, 3), (),
+                                setup.rules, bytes(16), (True, False, True, True))
+        message = await import_typed(ui, encode_result(confirmed, setup.key))
+        assert message.endswith(f". Confirmed by 3 of 4 · {setup.names[1]} declined.")
+        assert ui.text_of("arrived-1").endswith(f" · confirmed by 3 of 4 · {setup.names[1]} declined")
+        await import_typed(ui, signed_code(t, 1, (10_050, 5_000, 0, 0)))  # a table app that did not ask
+        assert ui.text_of("held-1-0").endswith(" · not confirmed (older table app)")
+        assert ui.text_of("counted-1").endswith(f" · confirmed by 3 of 4 · {setup.names[1]} declined")
+        await import_typed(ui, signed_code(t, 2, (10_000, 5_000, 0, 0)))
+        assert ui.text_of("arrived-2").endswith(" · not confirmed (older table app)")
+        await ui.click("nav-standings")
+        await ui.click("copy-results-csv")
+        rows = [line.split(",") for line in ui.clipboard.splitlines()]
+        assert rows[0][-1] == "Confirmation"
+        assert {row[1]: row[-1] for row in rows[1:] if row[8] == "counted"} == {
+            "1": f"confirmed by 3 of 4 · {setup.names[1]} declined", "2": "not confirmed (older table app)"}
+
+    desk.run(test)
+
+
 def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_chooses_with_a_reason():
     desk = Desk()
 
