@@ -27,6 +27,7 @@ import hashlib
 import importlib.metadata
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -135,12 +136,13 @@ FALLBACK_FONTS = (
                  tuple(f"noto-sans/files/noto-sans-{subset}-400-normal.woff2" for subset in
                        ("latin", "latin-ext", "greek", "greek-ext", "cyrillic", "cyrillic-ext", "vietnamese"))),
     # Flutter often looks for arrows and stars ("→", "★") in this part of Noto Sans SC (CJK,
-    # not shipped): the symbols of Noto Sans Symbols 2 sit at its path, and the Noto Sans
+    # not shipped): the symbols of Noto Sans Symbols 2 and Math sit at its path, and the Noto Sans
     # Symbols and Symbols 2 entries of the client name it too.
     FallbackFont(SYMBOLS_FONT,
-                 "symbols: arrows, shapes, stars, dingbats (Noto Sans Symbols 2)",
+                 "symbols: arrows, shapes, stars, dingbats (Noto Sans Symbols 2 + Math)",
                  ("noto-sans-symbols-2/files/noto-sans-symbols-2-symbols-400-normal.woff2",
-                  "noto-sans-symbols-2/files/noto-sans-symbols-2-math-400-normal.woff2"),
+                  "noto-sans-symbols-2/files/noto-sans-symbols-2-math-400-normal.woff2",
+                  "noto-sans-math/files/noto-sans-math-latin-400-normal.woff2"),
                  ((0x2190, 0x23FF), (0x2460, 0x27FF), (0x2900, 0x2BFF))),
     FallbackFont(EMOJI_FONT, "Noto Emoji (monochrome): every emoji",
                  tuple(f"noto-emoji/files/noto-emoji-{part}-400-normal.woff2" for part in range(11))),
@@ -663,17 +665,31 @@ def font_packages() -> Path:
     if npm is None:
         raise PatchError("npm not found: the fallback fonts come from pinned npm packages "
                          "(build/templates/fonts/package.json); install Node.js and npm")
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    work = folder.with_name(f"{folder.name}.tmp{os.getpid()}")  # builds may run side by side
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(FONT_PACKAGES / name, folder / name)
+        shutil.copyfile(FONT_PACKAGES / name, work / name)
     proc = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                          cwd=folder, capture_output=True, text=True, timeout=600)
+                          cwd=work, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
         raise PatchError(f"npm ci of the fallback fonts failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    (folder / ".complete").write_text("ok\n")
+    (work / ".complete").write_text("ok\n")
+    _settle(work, folder)
     return folder
+
+
+def _settle(work: Path, final: Path) -> None:
+    """Move a finished cache folder into place, unless another build got there first."""
+    if not (final / ".complete").is_file():
+        shutil.rmtree(final, ignore_errors=True)
+        try:
+            work.rename(final)
+            return
+        except OSError:
+            pass
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def make_font(font: FallbackFont, packages: Path) -> bytes:
@@ -685,7 +701,7 @@ def make_font(font: FallbackFont, packages: Path) -> bytes:
     except ImportError as missing:
         raise PatchError("fontTools is needed to build the fallback fonts: "
                          "pip install 'fonttools[woff]' (with brotli)") from missing
-    with_tmp = BUILD_DIR / "cache" / "fonts-tmp"
+    with_tmp = BUILD_DIR / "cache" / f"fonts-tmp{os.getpid()}"
     shutil.rmtree(with_tmp, ignore_errors=True)
     with_tmp.mkdir(parents=True)
     try:
@@ -696,8 +712,9 @@ def make_font(font: FallbackFont, packages: Path) -> bytes:
                 raise PatchError(f"{source}: expected this font file in the pinned npm package")
             ttf = TTFont(source)
             ttf.flavor = None
-            if "MATH" in ttf:  # maths layout: not needed for single symbols, cannot be merged
-                del ttf["MATH"]
+            for tag in ("MATH", "vhea", "vmtx"):  # maths layout, vertical metrics: unused here,
+                if tag in ttf:                   # and fonts cannot be merged with them
+                    del ttf[tag]
             plain.append(str(with_tmp / f"{index}.ttf"))
             ttf.save(plain[-1])
         merged = Merger().merge(plain) if len(plain) > 1 else TTFont(plain[0])
@@ -723,13 +740,15 @@ def add_fallback_fonts(site: Path) -> dict[str, int]:
     made = BUILD_DIR / "cache" / f"fonts-{hashlib.sha256(lock + spec).hexdigest()[:12]}"
     if not (made / ".complete").is_file():
         packages = font_packages()
-        shutil.rmtree(made, ignore_errors=True)
+        work = made.with_name(f"{made.name}.tmp{os.getpid()}")
+        shutil.rmtree(work, ignore_errors=True)
         for font in FALLBACK_FONTS:
-            target = made / font.path
+            target = work / font.path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(make_font(font, packages))
-        shutil.copyfile(packages / FONTSOURCE / "noto-sans" / "LICENSE", made / "LICENSE")
-        (made / ".complete").write_text("ok\n")
+        shutil.copyfile(packages / FONTSOURCE / "noto-sans" / "LICENSE", work / "LICENSE")
+        (work / ".complete").write_text("ok\n")
+        _settle(work, made)
     sizes = {}
     for font in FALLBACK_FONTS:
         target = site / "assets" / "fonts" / font.path
