@@ -287,7 +287,11 @@ async def finished_table(store: MemoryStore, seed: int = 4) -> tuple[str, Game, 
     setup = decode_setup(code)
     keeper = Scorekeeper(store)
     game_id = await keeper.start_game(list(setup.names), setup.rules, meta=tournament_meta(setup, code))
-    await keeper.act(lambda game: play_game(game, random.Random(seed)) and None)
+
+    def play(game: Game) -> None:
+        play_game(game, random.Random(seed))
+
+    await keeper.act(play)
     assert keeper.game is not None and keeper.game.is_over
     return game_id, keeper.game, t
 
