@@ -9,6 +9,7 @@ a sub-path. Browser tests: `pytest -m browser tests/test_pwa.py`.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
 import json
@@ -23,8 +24,10 @@ import pytest
 
 from tests.browser_support import new_game, throw
 from tests.pwa_harness import (
+    BOOT_TIMEOUT_MS,
     ROOT,
     Browser,
+    app_ready,
     built_site,
     load_build_module,
     serving,
@@ -109,6 +112,14 @@ def test_bootstrap_patch_fails_loudly(mutate: Any, expected: str) -> None:
 def test_other_patches_fail_loudly() -> None:
     with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*jsdelivr"):
         bp.patch_main_dart_js("no rive here")
+    dart = flet_web_file("main.dart.js")
+    with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*Noto Color Emoji"):
+        bp.patch_main_dart_js(dart.replace("aXxcn.11.woff2", "aXxcn.x.woff2"))
+    with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*l=this\.w"):
+        bp.patch_main_dart_js(dart.replace("if(r.length>1){l=this.w", "if(r.length>1){l=this.W"))
+    with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*Symbols"):
+        bp.patch_main_dart_js(dart.replace('"notosanssymbols2/v24/I_uyMoGduATTei9eI8daxVHDyfisHr71-vrgfE71.woff2"',
+                                           '"notosanssymbols2/v24/renamed.woff"'))
     worker = flet_web_file("python-worker.js")
     with pytest.raises(bp.PatchError, match=r"python-worker\.js.*__pypackages__"):
         bp.patch_python_worker(worker.replace('pkgs_path = "__pypackages__"', 'pkgs_path = "x"'))
@@ -164,6 +175,32 @@ def test_site_is_complete_small_and_relative(site: tuple[Path, dict[str, Any]]) 
     else:
         assert {"flet/__init__.py", "png.py", "msgpack/fallback.py"} <= set(vendored)
     assert not [n for n in names + vendored if n.endswith((".so", ".dylib", ".pyd"))]
+
+
+def test_fallback_fonts_404_shell_and_notices_are_in_the_site(site: tuple[Path, dict[str, Any]]) -> None:
+    """Accented Latin, Greek, Cyrillic, symbols ("→" of History) and emoji have fonts in the
+    site, at the paths the patched client asks for; 404.html is the app shell; the licence
+    notices ship gzipped (and the fonts' licence too); unused stdlib modules are left out."""
+    from fontTools.ttLib import TTFont
+
+    root, report = site
+    dart = (root / "main.dart.js").read_text()
+    wanted = {"notosans": "éőŁΩωЖж", "notosanssc": "→←★✓♥⚀", "notoemoji": "🎲😀🏆🎉👍"}
+    for font in bp.FALLBACK_FONTS:
+        path = root / "assets" / "fonts" / font.path
+        assert f'"{font.path}"' in dart, font.path
+        assert report["fallback_fonts"][font.path] == path.stat().st_size
+        cmap = TTFont(path).getBestCmap()
+        chars = wanted[font.path.split("/")[0]]
+        assert [c for c in chars if ord(c) not in cmap] == [], font.what
+    assert "notocoloremoji" not in dart and (root / bp.FONT_LICENSE).is_file()
+    assert sum(report["fallback_fonts"].values()) < 700_000
+    assert (root / "404.html").read_bytes() == (root / "index.html").read_bytes()
+    assert not (root / "assets/NOTICES").exists()
+    assert b"Flutter" in gzip.decompress((root / "assets/NOTICES.gz").read_bytes())
+    with zipfile.ZipFile(root / "pyodide/python_stdlib.zip") as stdlib:
+        tops = {name.split("/")[0].removesuffix(".py") for name in stdlib.namelist()}
+    assert "asyncio" in tops and not tops & set(bp.STDLIB_DROPPED)
 
 
 def test_service_worker_precaches_every_file_by_hash(site: tuple[Path, dict[str, Any]]) -> None:
@@ -314,36 +351,56 @@ def test_python_snapshot_is_made_used_and_replaced_when_broken(
                                .replace("arguments[0]", repr(SNAPSHOT_CACHE))) == 1
 
 
+FILES_CACHE = "farkle-table:/apps/farkle-table/:files"
+# The service worker's cache of files by content: how many entries, and the build's caches.
+CACHE_STATE = """async (files) => {
+  const names = (await caches.keys()).filter(n => n.startsWith('farkle-table:'));
+  const keys = names.includes(files) ? await (await caches.open(files)).keys() : [];
+  return {names, files: keys.length};
+}"""
+
+
 @pytest.mark.browser
-def test_a_new_deployment_takes_over(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    """Deploy build A, load it; deploy build B over it: B's service worker installs,
-    takes over the open page, deletes A's cache, and B is what the next load runs."""
+def test_a_new_deployment_is_offered_and_taken_on_reload(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """Deploy build A, load it: its files are cached by content. Deploy build B over it:
+    B's service worker installs but waits (never takes over a page mid-game); the page
+    offers "A new version is ready: Reload"; the tap activates B and reloads. B's cache
+    then holds B's files only, and B is what the next load runs, offline too."""
     import shutil
 
-    root, report = site
+    root, _ = site
     deployed = tmp_path / "deployed"
     shutil.copytree(root, deployed)
+    listed = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", (root / "sw.js").read_text(), re.S)[1])  # type: ignore[index]
+    precache = len({integrity for _, integrity in listed})  # files of the same content are kept once
     with serving(deployed, tmp_path / "www") as server, Browser(tmp_path / "profile") as b:
         time_to_interactive(b, server.url)
         b.wait_sw_control()
-        cache_names = "caches.keys().then(k => k.filter(n => n.startsWith('farkle-table:')))"
-        assert b.page.evaluate(cache_names) == [f"farkle-table:/apps/farkle-table/:{report['build_hash']}"]
+        assert b.page.evaluate(CACHE_STATE, FILES_CACHE) == {"names": [FILES_CACHE], "files": precache}
 
         index = deployed / "index.html"  # build B: a changed page, its own sw.js
         index.write_text(index.read_text().replace("<title>", "<!-- build B --><title>"))
-        build_b = bp.write_service_worker(deployed)
-        assert build_b != report["build_hash"]
+        bp.write_service_worker(deployed)
+        listed_b = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", (deployed / "sw.js").read_text(),
+                                        re.S)[1])  # type: ignore[index]
+        precache_b = len({integrity for _, integrity in listed_b})  # index.html no longer = 404.html
 
         b.page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-        deadline = time.monotonic() + 90
-        while b.page.evaluate(cache_names) != [f"farkle-table:/apps/farkle-table/:{build_b}"]:
-            assert time.monotonic() < deadline, b.page.evaluate(cache_names)
-            time.sleep(0.25)
-        assert b.page.evaluate("navigator.serviceWorker.controller.state") == "activated"
+        reload = b.page.locator("#farkle-update button.reload")
+        reload.wait_for(timeout=90_000)
+        assert b.page.evaluate("navigator.serviceWorker.getRegistration().then(r => !!r.waiting)")
+        assert "<!-- build B -->" not in b.page.evaluate("fetch('index.html').then(r => r.text())")
+        with b.page.expect_navigation(timeout=60_000):
+            reload.click()
+        b.flutter.enable_semantics(BOOT_TIMEOUT_MS)  # the reloaded page, under build B
+        app_ready(b.flutter)
+        assert "<!-- build B -->" in b.page.evaluate("fetch('index.html').then(r => r.text())")
+        # B's files only: every file of A that B has too was kept (same content)
+        assert b.page.evaluate(CACHE_STATE, FILES_CACHE) == {"names": [FILES_CACHE], "files": precache_b}
         server.stop()  # from here on, only build B's cache can answer
+        b.cut_network()
         time_to_interactive(b, reload=True)
-        served = b.page.evaluate("fetch('index.html').then(r => r.text())")
-        assert "<!-- build B -->" in served
+        assert "<!-- build B -->" in b.page.evaluate("fetch('index.html').then(r => r.text())")
 
 
 def test_the_apps_imports_decide_what_is_vendored(tmp_path: Path) -> None:
