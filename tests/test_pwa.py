@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.baseline_app import app_source
 from tests.browser_support import new_game, throw
 from tests.pwa_harness import (
     BOOT_TIMEOUT_MS,
@@ -145,8 +146,10 @@ def test_pack_app_refuses_an_app_without_entry_point(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def site() -> tuple[Path, dict[str, Any]]:
-    """The real app (app/ + engine/) built once per input hash."""
-    return built_site()
+    """The real app (app/ + engine/) built once per input hash; with FARKLE_APP_COMMIT set,
+    that commit's app (tests/baseline_app.py) built the same way."""
+    source = app_source()
+    return built_site(source.app_dir, source.engine_dir, label=source.cache_label)
 
 
 def test_site_is_complete_small_and_relative(site: tuple[Path, dict[str, Any]]) -> None:
