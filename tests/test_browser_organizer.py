@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import random
 import time
 from collections.abc import Iterator
@@ -155,7 +156,11 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
         page.wait_for_text(f"Enter {first}'s throw: six dice")
         page.page.goto(event.url(f"/game/{event.table_game_id}"), wait_until="commit")
         page.enable_semantics()
+        page.wait_for_text("Confirm the final totals")
+        for button in page.page.get_by_role("button", name=re.compile(r" confirms [\d,]+$")).all():
+            button.click()  # each player at the table confirms with one tap
         page.wait_for_text("Hand the result to the organizer")
+        page.wait_for_text("confirmed by 4 of 4")
         page.wait_for_text("Result code")
         page.page.mouse.wheel(0, 400)
         page.screenshot(SCREENSHOTS / "table-result-code.png")
