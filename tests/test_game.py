@@ -75,7 +75,7 @@ def test_a_farkle_loses_the_turn_points_and_passes_the_dice():
     game.roll("2")
     assert game.scores == (0, 0) and game.current == 1
     assert game.notices[0].kind == "farkle"
-    assert "Ann loses 450" in game.notices[0].text
+    assert "Ann loses the 450 of this turn; Ann's total stays 0." in game.notices[0].text
     assert game.history[-1].outcome == "farkled" and game.history[-1].points == 450
 
 
@@ -265,6 +265,8 @@ def test_a_builder_who_farkles_loses_the_offer_and_the_passer_keeps_their_bank()
         game.roll("1 2 3 4 5 6")
     game.roll("2 3")
     assert game.scores == (1050, 0) and game.offer is None and game.current == 0
+    assert game.notices[0].text == (
+        "Farkle! 2 3 has nothing to set aside: B loses the 1,050 of this turn; B's total stays 0.")
 
 
 def test_the_inherited_total_counts_toward_the_entry_threshold():

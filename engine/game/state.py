@@ -347,7 +347,8 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
     notices = [
         Notice(
             "farkle",
-            f"Farkle! {format_dice(dice)} has nothing to set aside: {who} loses {lost:,}."
+            f"Farkle! {format_dice(dice)} has nothing to set aside: {who} loses the {lost:,} of this turn; "
+            f"{who}'s total stays {state.scores[seat]:,}."
             if lost
             else f"Farkle! {format_dice(dice)} has nothing to set aside.",
         )
