@@ -888,7 +888,8 @@ def write_service_worker(site: Path) -> str:
 
 
 CATEGORIES = (
-    ("Flutter app (main.dart.js + loader)", r"^(main\.dart\.js|flutter_bootstrap\.js|index\.html|python(-worker)?\.js|version\.json|sw\.js|manifest\.json)$"),
+    ("Flutter app (main.dart.js + loader)", r"^(main\.dart\.js|flutter_bootstrap\.js|index\.html|404\.html|python(-worker)?\.js|version\.json|sw\.js|manifest\.json)$"),
+    ("QR decoder (zxing-wasm)", r"^qr/"),
     ("CanvasKit (all browsers)", r"^canvaskit/"),
     ("Pyodide runtime", r"^pyodide/"),
     ("Python app + vendored packages", r"^app\.tar\.gz$"),
