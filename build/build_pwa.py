@@ -304,6 +304,15 @@ def patch_python_js(js: str, early_snippet: str) -> str:
     return js
 
 
+def patch_pyodide_asm(js: str) -> str:
+    """Pyodide restores a memory snapshot into the wasm memory as first allocated (32 MiB):
+    a snapshot of a larger heap (the app's imports now take 36 MiB) failed with "RangeError:
+    offset is out of bounds". Grow the memory to the snapshot's size first."""
+    return replace_once(js, "return Module.HEAP8.set(t),l}",
+                        "return t.length>Module.HEAP8.length&&Module.growMemory(t.length),"
+                        "Module.HEAP8.set(t),l}", file="pyodide/pyodide.asm.mjs")
+
+
 def patch_python_worker(js: str, snapshot_snippet: str | None = None) -> str:
     """Check the worker still runs the app the way this build packages it, and let it tell
     the early starter (templates/python-early.js) when Pyodide is loaded.
@@ -441,7 +450,8 @@ BROWSER_ONLY_MODULES = {"flet_js", "js", "pyodide", "pyodide_js", "micropip"}
 SERVER_ONLY_MODULES = {"flet_web": "the local web server's (python -m app)",
                        "uvicorn": "the local web server's (python -m app)",
                        "fastapi": "the local web server's (python -m app)",
-                       "starlette": "the local web server's (python -m app)"}
+                       "starlette": "the local web server's (python -m app)",
+                       "filelock": "the data folder's lock (a disk folder; the browser keeps localStorage)"}
 
 
 def _is_pure(dist: importlib.metadata.Distribution) -> bool:
@@ -1036,6 +1046,8 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     worker = staging / "python-worker.js"
     snippet = None
     if snapshot and early_python:
+        asm = staging / "pyodide" / "pyodide.asm.mjs"
+        asm.write_text(patch_pyodide_asm(asm.read_text(encoding="utf-8")), encoding="utf-8")
         snippet = snapshot_snippet(staging, app_dir.name)
     worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet), encoding="utf-8")
     # QR decoder hook (build/qr_decoder.py): zxing-wasm into qr/ and fletReadQr() into the worker.

@@ -113,6 +113,10 @@ def test_bootstrap_patch_fails_loudly(mutate: Any, expected: str) -> None:
 def test_other_patches_fail_loudly() -> None:
     with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*jsdelivr"):
         bp.patch_main_dart_js("no rive here")
+    asm = flet_web_file("pyodide/pyodide.asm.mjs")
+    assert "Module.growMemory(t.length)" in bp.patch_pyodide_asm(asm)
+    with pytest.raises(bp.PatchError, match=r"pyodide\.asm\.mjs.*HEAP8"):
+        bp.patch_pyodide_asm(asm.replace("return Module.HEAP8.set(t),l}", "return Module.HEAP8.set(t), l}"))
     dart = flet_web_file("main.dart.js")
     with pytest.raises(bp.PatchError, match=r"main\.dart\.js.*Noto Color Emoji"):
         bp.patch_main_dart_js(dart.replace("aXxcn.11.woff2", "aXxcn.x.woff2"))
