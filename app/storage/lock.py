@@ -22,9 +22,10 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import filelock
+if TYPE_CHECKING:
+    import filelock
 
 from app.storage.atomic import atomic_write_bytes
 from app.storage.documents import utc_now_iso
@@ -113,6 +114,8 @@ def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
         if held is not None:
             held.claims += 1
             return FolderClaim(key)
+        import filelock  # only a folder on a disk is locked; the browser build never imports it
+
         lock = filelock.FileLock(Path(key) / LOCK_FILE_NAME, timeout=0, thread_local=False)
         try:
             lock.acquire(timeout=0)
