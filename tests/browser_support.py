@@ -21,6 +21,7 @@ Example (sync Playwright; see tests/conftest.py for the fixtures)::
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
@@ -322,11 +323,25 @@ class FlutterPage:
     def wait_for_text_gone(self, text: str, timeout_ms: int = 10_000, exact: bool = False) -> None:
         self.page.get_by_text(text, exact=exact).first.wait_for(state="detached", timeout=timeout_ms)
 
-    def screenshot(self, path: Path, settle_s: float = 0.5) -> Path:
-        """A phone-sized PNG after painting settles (paint lags state by ~0.5 s)."""
-        time.sleep(settle_s)
+    def screenshot(self, path: Path, settle_s: float = 0.4, attempts: int = 15) -> Path:
+        """A PNG once painting has settled: two shots in a row alike, more than a few colours,
+        and no "Working..." (a busy machine paints late, and headless Chromium may not paint
+        a page it does not count as in front)."""
+        from PIL import Image
+
+        self.page.bring_to_front()
+        previous = shot = b""
+        for _ in range(attempts):
+            time.sleep(settle_s)
+            busy = self.page.evaluate("() => (document.querySelector('flt-semantics-host') || {innerText: ''})"
+                                      ".innerText.includes('Working...')")
+            shot = self.page.screenshot()
+            colours = Image.open(io.BytesIO(shot)).getcolors(maxcolors=4096)
+            if shot == previous and not busy and (colours is None or len(colours) > 8):
+                break
+            previous = shot
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(path))
+        path.write_bytes(shot)
         return path
 
 

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import io
 import re
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 from playwright.sync_api import Browser
 
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore
-from engine import Game, Rules
+from engine import Rules
 from tests.browser_support import AppServer, FlutterPage, start_app_server
 
 pytestmark = pytest.mark.browser
@@ -82,23 +79,6 @@ def open_game(browser: Browser, server: AppServer, game_id: str, orientation: st
     return page
 
 
-def steady_screenshot(page: FlutterPage, name: str) -> None:
-    """A picture once painting has settled: two shots in a row alike, and not one colour
-    (a busy machine paints late; Flet shows "Working..." while a reply is slow)."""
-    previous = b""
-    page.page.bring_to_front()  # headless Chromium may not paint a page it does not count as in front
-    for _ in range(40):
-        time.sleep(0.4)
-        busy = page.page.evaluate("() => (document.querySelector('flt-semantics-host') || {innerText: ''})"
-                                  ".innerText.includes('Working...')")
-        shot = page.page.screenshot()
-        if shot == previous and not busy and len(Image.open(io.BytesIO(shot)).getcolors(maxcolors=4096) or "many") > 8:
-            break
-        previous = shot
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / name).write_bytes(shot)
-
-
 def box(page: FlutterPage, name: str | re.Pattern[str]) -> dict[str, Any]:
     found = page.page.get_by_role("button", name=name).first
     found.wait_for(timeout=10_000)
@@ -131,7 +111,7 @@ def test_the_throw_entry_and_bank_are_in_view_without_scrolling(chromium_browser
             assert bounds["y"] + bounds["height"] <= height, f"{name} is below the fold: {bounds}"
         assert small_targets(page) == []
         if players == 8:
-            steady_screenshot(page, f"table-8-players-{orientation}.png")
+            page.screenshot(SCREENSHOTS / f"table-8-players-{orientation}.png")
     finally:
         page.close()
     page = open_game(chromium_browser, server, games[f"keep-{players}"], orientation)
@@ -152,7 +132,7 @@ def test_long_names_stay_on_one_line_and_keep_the_entry_in_view(chromium_browser
     try:
         bounds = box(page, re.compile(r"^Bank"))
         assert bounds["y"] + bounds["height"] <= VIEWPORTS["portrait"]["height"]
-        steady_screenshot(page, "table-long-names.png")
+        page.screenshot(SCREENSHOTS / "table-long-names.png")
     finally:
         page.close()
 
@@ -166,7 +146,7 @@ def test_game_over_draws_the_score_race_with_every_target_large_enough(chromium_
         page.wait_for_text("Ann wins!")
         page.page.get_by_text(re.compile(r"^Score race over \d+ turns")).first.wait_for(timeout=10_000)
         assert small_targets(page) == []
-        steady_screenshot(page, "game-over-chart.png")
+        page.screenshot(SCREENSHOTS / "game-over-chart.png")
     finally:
         page.close()
 
@@ -188,13 +168,13 @@ def test_the_dark_theme_keeps_the_turn_readable(chromium_browser: Browser, table
         page = open_game(chromium_browser, server, games["keep-4"], "portrait")
         try:
             page.wait_for_text("turn total")
-            steady_screenshot(page, "table-dark.png")
+            page.screenshot(SCREENSHOTS / "table-dark.png")
             page.page.set_viewport_size(VIEWPORTS["landscape"])
             page.page.wait_for_function(  # the entry moves up beside the score
                 "() => [...document.querySelectorAll('flt-semantics[role=button]')].some(e =>"
                 " (e.getAttribute('aria-label') || e.textContent || '').startsWith('Die 1 shows')"
                 " && e.getBoundingClientRect().bottom < 390)", timeout=20_000)
-            steady_screenshot(page, "table-dark-landscape.png")
+            page.screenshot(SCREENSHOTS / "table-dark-landscape.png")
         finally:
             page.close()
     finally:
