@@ -23,6 +23,7 @@ from app.context import Services, ServicesContext, Viewport, ViewportContext, us
 from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
+from app.storage.tabs import CHANNEL_NAME, TabSharedPrefs
 from app.views.home import HomeScreen
 from app.views.lookup import LookupScreen
 from app.views.new_game import NewGameScreen
@@ -35,6 +36,7 @@ from app.views.widgets import FELT
 __all__ = ["main", "app_on", "open_store"]
 
 _stores: dict[str, Store] = {}
+_channels: list[Any] = []
 
 
 async def open_store(page: ft.Page) -> Store:
@@ -45,11 +47,23 @@ async def open_store(page: ft.Page) -> Store:
     if sys.platform == "emscripten":
         prefs = ft.SharedPreferences()
         page.services.append(prefs)
-        return await PrefsStore.open(prefs)
+        return await PrefsStore.open(_hearing_other_tabs(prefs))
     folder = str(default_data_dir())
     if folder not in _stores:
         _stores[folder] = FileStore(folder)
     return _stores[folder]
+
+
+def _hearing_other_tabs(prefs: ft.SharedPreferences) -> TabSharedPrefs:
+    """This tab's preferences, told of the other tabs' saves over a BroadcastChannel."""
+    import js  # type: ignore[import-not-found,unused-ignore]  # Pyodide only
+    from pyodide.ffi import create_proxy  # type: ignore[import-not-found,unused-ignore]
+
+    channel = js.BroadcastChannel.new(CHANNEL_NAME)
+    shared = TabSharedPrefs(prefs, channel.postMessage)
+    channel.onmessage = create_proxy(lambda event: shared.receive(str(event.data)))
+    _channels.append(channel)  # kept for the page's life
+    return shared
 
 
 @ft.component

@@ -51,13 +51,7 @@ def two_tabs(kind: str, tmp_path: Path) -> Iterator[tuple[Any, str]]:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("kind", [
-    pytest.param("pwa", marks=pytest.mark.xfail(
-        reason="PWA: each tab's ft.SharedPreferences keeps its own copy of localStorage, so the "
-               "tab that is behind does not see the other's write and its bank is accepted over it "
-               "(found by this test; app/storage is the storage engineer's)", strict=True)),
-    "server",
-])
+@pytest.mark.parametrize("kind", ["pwa", "server"])
 def test_two_tabs_of_one_game_refuse_the_stale_action_and_lose_nothing(kind: str, tmp_path: Path) -> None:
     with two_tabs(kind, tmp_path) as (context, url):
         first = FlutterPage(context.new_page())
