@@ -13,6 +13,8 @@ result codes refused, with the reason, for the results inbox.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal, TypeVar
@@ -549,8 +551,15 @@ def parse_whole(text: str, what: str, *, minimum: int = 0) -> int:
     from engine import InvalidInput
 
     cleaned = str(text).replace(",", "").replace(" ", "").strip()
-    if not cleaned.isdigit() or int(cleaned) < minimum:
+    if not _WHOLE.fullmatch(cleaned) or int(cleaned) < minimum:
         shown = str(text).strip() or "nothing"
-        raise InvalidInput(f"{what} must be a whole number{f' of {minimum} or more' if minimum else ''}, not {shown!r}.")
+        if len(shown) > 24:
+            shown = shown[:24] + "…"
+        raise InvalidInput(f"{what} must be a whole number{f' of {minimum} or more' if minimum else ''} "
+                           f"(digits 0-9, at most 9), not {shown!r}.")
     return int(cleaned)
+
+
+_WHOLE = re.compile(r"[0-9]{1,9}")
+"""ASCII digits only ("²" and other digits that ``str.isdigit`` takes are refused), of a sane length."""
 

@@ -10,6 +10,8 @@ refused with the reason.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +92,7 @@ class ResultsPage(EventState):
         return self.paper_table if self.paper_table in missing else missing[0]
 
     def choose_paper_table(self, value: str) -> None:
-        self.paper_table = int(value) if value.isdigit() else None
+        self.paper_table = int(value) if re.fullmatch(r"[0-9]{1,4}", value) else None
 
     def paper_field(self, table: int, seat: int) -> str:
         return f"paper_{self.tournament.round}_{table}_{seat}"
