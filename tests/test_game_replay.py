@@ -70,12 +70,16 @@ def test_a_trail_survives_pickle_and_copy() -> None:
 
 def test_each_state_of_a_game_shares_the_turns_before_it_with_the_state_before() -> None:
     game = long_game()
-    states = game._states
+    replayed = Game.from_events(game.events[:1])
+    states = [replayed.state]
+    for event in game.events[1:]:
+        replayed.redo(event)
+        states.append(replayed.state)
     ended = [later for earlier, later in zip(states, states[1:]) if len(later.history) > len(earlier.history)]
     assert len(ended) == len(game.history) > 250
     for earlier, later in zip(states, states[1:]):
         if len(later.history) == len(earlier.history) + 1:
-            assert later.history._before is earlier.history, "a turn ended: one record added, nothing copied"
+            assert later.history.before is earlier.history, "a turn ended: one record added, nothing copied"
         elif len(later.history) == len(earlier.history):
             assert later.history is earlier.history
 

@@ -50,6 +50,12 @@ class Trail(Sequence[T], Generic[T]):
         node._last, node._before, node._size, node._items = last, before, before._size + 1, None
         return node
 
+    @property
+    def before(self) -> Trail[T] | None:
+        """This trail without its last item: the very trail it grew from, shared, not copied
+        (None when empty)."""
+        return self._before
+
     def then(self, item: T) -> Trail[T]:
         """This trail with ``item`` added at the end (this one is unchanged)."""
         return Trail._node(item, self)
