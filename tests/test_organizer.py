@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import random
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,7 @@ from PIL import Image
 import flet as ft
 import app.views.scanner as scanner
 from app.organizer import COLLECTION, EventChangedElsewhere, Organizer
-from app.storage import MemoryStore, StoreWriteError
+from app.storage import FileStore, MemoryStore, StoreWriteError
 from app.views.scanner import QrScan, ScanTiming
 from engine import (
     CodeDamaged,
@@ -888,3 +890,19 @@ def test_an_organizer_number_takes_only_ascii_digits_of_a_sane_length(typed: str
 
     with pytest.raises(InvalidInput, match=r"must be a whole number \(digits 0-9, at most 9\)"):
         parse_whole(typed, "A total")
+
+
+def test_an_event_whose_log_cannot_be_replayed_is_named_on_the_organizer_screen(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    (folder / "tournaments").mkdir(parents=True)
+    broken = {"id": "t-broken", "name": "Broken", "event_id": "BR-1", "players": 0, "round": 0,
+              "updated": "2026-12-01T10:00:00+00:00", "revision": 1,
+              "events": [{"type": "no such event"}]}
+    (folder / "tournaments" / "t-broken.json").write_text(json.dumps(broken))
+
+    async def test(ui: FletHarness) -> None:
+        assert "Could not read" in ui.text_of("unreadable-events")
+        assert "t-broken" in ui.text_of("unreadable-events")
+
+    run(test, route="/organizer", store=FileStore(folder))
+    assert json.loads(next((folder / "tournaments").glob("t-broken.json.unreadable-*")).read_text()) == broken

@@ -19,7 +19,7 @@ from app.views.organizer.common import (
     use_event,
 )
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
-from app.views.widgets import big_button, on, screen_view, section
+from app.views.widgets import big_button, notice_banner, on, screen_view, section
 
 __all__ = ["EventsScreen", "EventsState", "ROUTE"]
 
@@ -31,6 +31,7 @@ class EventsState(FormatEditing):
     """The list of events and the new event's name, code and format."""
 
     summaries: list[TournamentSummary] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # events kept aside, in words
 
     @property
     def route(self) -> str:
@@ -42,6 +43,9 @@ class EventsState(FormatEditing):
             opened = await self.desk.access.unlocked(await self.organizer.passphrase_hashes())
             summaries = [summary for summary in summaries if summary.id in opened]
         self.summaries = summaries
+        if self.desk.access.organizer:
+            self.unreadable = [problem.message() for problem in self.organizer.store.problems
+                               if "tournaments" in problem.location]
         self.notice = self.desk.take_flash(self.route) or self.notice
         self.loaded = True
 
@@ -115,4 +119,6 @@ def EventsScreen() -> ft.View:
         ),
         section("Tournaments on this device", *(tiles or [ft.Text("None yet." if events.loaded else "…")])),
     ]
+    if events.unreadable:
+        controls.append(notice_banner(events.unreadable, error=True, key="unreadable-events"))
     return screen_view(ROUTE, "Organize a tournament", controls, on_home=on(events.navigate, "/"))
