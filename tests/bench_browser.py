@@ -131,6 +131,20 @@ def open_page(chromium_browser: Browser, servers: Callable[[str], AppServer]) ->
         page.close()
 
 
+def start_a_game(page: FlutterPage) -> None:
+    """A two-player game from the home screen, once more from a fresh page if the first try
+    does not reach the table (the previous commit's form could lose a typed character on a
+    busy machine; what is measured here is the taps after it)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    home = page.page.url
+    try:
+        new_game(page, "Ann", "Bob")
+    except PlaywrightTimeout:
+        page.open(home)
+        new_game(page, "Ann", "Bob")
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bench_page_load_to_interactive(benchmark: Any, chromium_browser: Browser,
                                         servers: Callable[[str], AppServer], variant: str) -> None:
@@ -156,7 +170,7 @@ def test_bench_page_load_to_interactive(benchmark: Any, chromium_browser: Browse
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bench_tap_a_face_to_it_showing(benchmark: Any, open_page: Callable[[str], FlutterPage], variant: str) -> None:
     page = open_page(variant)
-    new_game(page, "Ann", "Bob")
+    start_a_game(page)
     taps: list[float] = []
     lost = 0
     entered = page.page.get_by_role("button", name="Entered 5, tap to remove")
@@ -191,7 +205,7 @@ def test_bench_tap_a_face_to_it_showing(benchmark: Any, open_page: Callable[[str
 def test_bench_tap_bank_to_the_new_total_showing(benchmark: Any, open_page: Callable[[str], FlutterPage],
                                                  variant: str) -> None:
     page = open_page(variant)
-    new_game(page, "Ann", "Bob")
+    start_a_game(page)
     banks: list[float] = []
     totals = [0, 0]
 
