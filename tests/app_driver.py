@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from app.main import app_on, main
-from app.storage import Store
+from app.storage import MemoryStore, Store, StoreWriteError
 from tests.flet_harness import FletHarness
 
-__all__ = ["run", "start_game", "throw", "keep", "saved_events"]
+__all__ = ["run", "start_game", "throw", "keep", "saved_events", "FailingStore"]
 
 
 def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", *, store: Store | None = None,
@@ -62,3 +62,15 @@ def saved_events(data_dir: Path) -> list[dict[str, Any]]:
     (game_file,) = (data_dir / "games").glob("*.json")
     events: list[dict[str, Any]] = json.loads(game_file.read_text())["events"]
     return events
+
+
+class FailingStore(MemoryStore):
+    """A store whose writes fail ("disk unplugged") while ``fail`` is set."""
+
+    fail = False
+
+    async def save(self, collection: str, doc_id: str, document: Any, *,
+                   expect_revision: int | None = None) -> int:
+        if self.fail:
+            raise StoreWriteError("disk unplugged")
+        return await super().save(collection, doc_id, document, expect_revision=expect_revision)

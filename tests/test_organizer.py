@@ -39,7 +39,7 @@ from engine import (
     typing_form,
 )
 from engine.codec import places_from
-from tests.app_driver import run
+from tests.app_driver import FailingStore, run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
 
@@ -146,15 +146,6 @@ def test_each_organizer_action_is_stored_before_it_returns_and_reopens_the_same_
 
 
 def test_a_refused_action_and_a_failed_write_both_leave_the_tournament_as_it_was():
-    class FailingStore(MemoryStore):
-        fail = False
-
-        async def save(self, collection: str, doc_id: str, document: Any, *,
-                       expect_revision: int | None = None) -> int:
-            if self.fail:
-                raise StoreWriteError("disk unplugged")
-            return await super().save(collection, doc_id, document, expect_revision=expect_revision)
-
     async def test() -> None:
         store = FailingStore()
         organizer = Organizer(store)

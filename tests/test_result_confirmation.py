@@ -16,7 +16,6 @@ import json
 import random
 import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -37,7 +36,7 @@ from engine.codec import (
     encode_result,
     result_from_game,
 )
-from tests.app_driver import run
+from tests.app_driver import FailingStore, run
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
 
@@ -246,15 +245,6 @@ def test_answers_given_to_other_totals_are_not_these_totals_answers() -> None:
 
 
 def test_the_scorekeeper_saves_meta_over_the_revision_it_read_and_restores_it_on_a_failed_write() -> None:
-    class FailingStore(MemoryStore):
-        fail = False
-
-        async def save(self, collection: str, doc_id: str, document: Any, *,
-                       expect_revision: int | None = None) -> int:
-            if self.fail:
-                raise StoreWriteError("disk unplugged")
-            return await super().save(collection, doc_id, document, expect_revision=expect_revision)
-
     async def test() -> None:
         store = FailingStore()
         _, code = final_of_four()
@@ -360,15 +350,6 @@ def test_a_decline_is_named_and_answers_survive_reopening_the_game() -> None:
 
 
 def test_an_answer_the_store_did_not_keep_is_not_shown() -> None:
-    class FailingStore(MemoryStore):
-        fail = False
-
-        async def save(self, collection: str, doc_id: str, document: Any, *,
-                       expect_revision: int | None = None) -> int:
-            if self.fail:
-                raise StoreWriteError("disk unplugged")
-            return await super().save(collection, doc_id, document, expect_revision=expect_revision)
-
     store = FailingStore()
     game_id, _, _ = asyncio.run(finished_table(store))
 
