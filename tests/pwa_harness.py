@@ -111,6 +111,21 @@ def serving(site: Path, root: Path) -> Iterator[Server]:
         server.stop()
 
 
+def cut_network(context: Any) -> None:
+    """No network at all for this browser context: offline emulation, and every request
+    that would leave this machine aborted."""
+    context.set_offline(True)
+
+    def block(route: Any) -> None:
+        host = route.request.url.split("/")[2].split(":")[0]
+        if host == "127.0.0.1":
+            route.continue_()
+        else:
+            route.abort("internetdisconnected")
+
+    context.route("**/*", block)
+
+
 @dataclass
 class Browser:
     """One persistent Chromium profile; records every request and console message."""
@@ -141,17 +156,7 @@ class Browser:
         self.playwright.stop()
 
     def cut_network(self) -> None:
-        """No network at all: offline emulation and every non-local request aborted."""
-        self.context.set_offline(True)
-
-        def block(route: Any) -> None:
-            host = route.request.url.split("/")[2].split(":")[0]
-            if host == "127.0.0.1":
-                route.continue_()
-            else:
-                route.abort("internetdisconnected")
-
-        self.context.route("**/*", block)
+        cut_network(self.context)
 
     def wait_sw_control(self, timeout_ms: int = 60_000) -> str:
         self.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_ms)
@@ -201,3 +206,25 @@ def time_to_interactive(browser: Browser, url: str | None = None, reload: bool =
         browser.flutter.open(url, BOOT_TIMEOUT_MS)
     ready(browser.flutter)
     return time.monotonic() - start
+
+
+def precache_size(site: Path) -> int:
+    """How many files the site's service worker keeps: one per content (index.html and
+    404.html are one)."""
+    import json
+
+    precache = re.search(r"const PRECACHE = (\[.*?\]);", (site / "sw.js").read_text(encoding="utf-8"), re.S)
+    assert precache, "sw.js has no PRECACHE list"
+    return len({integrity for _, integrity in json.loads(precache[1])})
+
+
+FILES_CACHE = f"farkle-table:{SUB_PATH}:files"
+
+
+def wait_precached(page: Any, site: Path, timeout_s: float = 90) -> None:
+    """Until the page's service worker controls it and holds every file of ``site``: from
+    then on the phone needs no network."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=timeout_s * 1000)
+    page.wait_for_function(
+        "async ([name, size]) => (await (await caches.open(name)).keys()).length >= size",
+        arg=[FILES_CACHE, precache_size(site)], timeout=timeout_s * 1000, polling=250)

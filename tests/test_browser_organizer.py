@@ -39,6 +39,7 @@ from tests.browser_support import (
     free_port,
     start_app_server,
 )
+from tests.fake_camera import FAKE_CAMERA_ARGS, write_y4m
 from tests.game_play import play_game
 
 pytestmark = pytest.mark.browser
@@ -168,30 +169,15 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
         page.close()
 
 
-def write_y4m(path: Path, png: bytes, frames: int = 6) -> None:
-    """A 640x480 video (YUV 4:2:0) of the QR image on white, for Chromium's fake camera."""
-    picture = Image.new("RGB", (640, 480), "white")
-    code = Image.open(io.BytesIO(png)).convert("RGB")
-    code.thumbnail((460, 460))
-    picture.paste(code, ((640 - code.width) // 2, (480 - code.height) // 2))
-    y, u, v = picture.convert("YCbCr").split()
-    u, v = u.resize((320, 240)), v.resize((320, 240))
-    with open(path, "wb") as out:
-        out.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
-        for _ in range(frames):
-            out.write(b"FRAME\n" + y.tobytes() + u.tobytes() + v.tobytes())
-
-
 def test_the_organizer_imports_a_result_through_the_camera(tmp_path: Path, chromium_browser, event: Event):
     code = event.result_code(2, seed=6)
     shown = result_qr_text(code, event.base)  # exactly what the table's screen shows
     video = tmp_path / "result-qr.y4m"
-    write_y4m(video, qr_image(shown, box_size=8).png)
+    write_y4m([Image.open(io.BytesIO(qr_image(shown, box_size=8).png))], video)
     # The fake video is fixed at launch: a browser of its own (the shared one stays idle meanwhile).
     browser = chromium_browser.browser_type.launch(
         executable_path=CHROMIUM_PATH, headless=True,
-        args=CHROMIUM_ARGS + ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-                              f"--use-file-for-fake-video-capture={video}"],
+        args=[*CHROMIUM_ARGS, *FAKE_CAMERA_ARGS, f"--use-file-for-fake-video-capture={video}"],
     )
     try:
         page = FlutterPage.new_phone(browser, permissions=["camera"])

@@ -17,55 +17,18 @@ import base64
 import hashlib
 import io
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image
 
 from app.qr import qr_image
 from engine import Tournament
-from tests.browser_support import CHROMIUM_ARGS, PHONE_VIEWPORT, FlutterPage
-from tests.pwa_harness import BOOT_TIMEOUT_MS, CHROMIUM, app_ready, load_build_module, serving
+from tests.fake_camera import launch_phone, write_y4m
+from tests.pwa_harness import BOOT_TIMEOUT_MS, app_ready, load_build_module, serving
 from tests.test_organizer import played_code
 
 pytestmark = pytest.mark.browser
-
-FAKE_CAMERA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
-
-
-def write_y4m(picture: Image.Image, path: Path, frames: int = 10, size: tuple[int, int] = (640, 480)) -> Path:
-    """A still video for Chromium's fake camera: ``picture`` centred on white, YUV 4:2:0."""
-    canvas = Image.new("RGB", size, "white")
-    canvas.paste(picture, ((size[0] - picture.width) // 2, (size[1] - picture.height) // 2))
-    y, cb, cr = canvas.convert("YCbCr").split()
-    half = (size[0] // 2, size[1] // 2)
-    frame = b"FRAME\n" + y.tobytes() + cb.resize(half).tobytes() + cr.resize(half).tobytes()
-    path.write_bytes(f"YUV4MPEG2 W{size[0]} H{size[1]} F10:1 Ip A1:1 C420jpeg\n".encode() + frame * frames)
-    return path
-
-
-@contextmanager
-def camera_browser(profile: Path, video: Path) -> Iterator[tuple[Any, FlutterPage, list[str]]]:
-    """Chromium on one profile whose camera shows ``video``; yields (context, page, requests)."""
-    from playwright.sync_api import ViewportSize, sync_playwright
-
-    requests: list[str] = []
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True,
-            viewport=ViewportSize(width=PHONE_VIEWPORT["width"], height=PHONE_VIEWPORT["height"]),
-            args=[*CHROMIUM_ARGS, *FAKE_CAMERA_ARGS, f"--use-file-for-fake-video-capture={video}"],
-            permissions=["camera"],
-        )
-        try:
-            context.on("request", lambda request: requests.append(request.url))
-            page = context.pages[0] if context.pages else context.new_page()
-            yield context, FlutterPage(page), requests
-        finally:
-            context.close()
 
 
 def content_key(path: Path) -> str:
@@ -73,20 +36,9 @@ def content_key(path: Path) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).decode().rstrip("=")
 
 
-def cut_network(context: Any) -> None:
-    context.set_offline(True)
-
-    def block(route: Any) -> None:
-        host = route.request.url.split("/")[2].split(":")[0]
-        if host == "127.0.0.1":
-            route.continue_()
-        else:
-            route.abort("internetdisconnected")
-
-    context.route("**/*", block)
-
-
 def test_the_offline_pwa_reads_a_tables_setup_qr_through_the_camera(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
     site = tmp_path / "site"  # a build of its own: build/cache/ is shared with other runs, which replace it
     report = load_build_module().build(out=site, quiet=True).report
     t = Tournament("Mayor's cup", event_id="MAYOR-26", secret=b"mayor-house-2026")
@@ -95,10 +47,11 @@ def test_the_offline_pwa_reads_a_tables_setup_qr_through_the_camera(tmp_path: Pa
     t.draw_seats(3)
     code = t.setup_code(1)
     card = Image.open(io.BytesIO(qr_image(code, box_size=6).png)).convert("RGB")
-    video = write_y4m(card, tmp_path / "card.y4m")
+    video = write_y4m([card], tmp_path / "card.y4m")
 
-    with camera_browser(tmp_path / "profile", video) as (context, phone, requests):
-        page = phone.page
+    with sync_playwright() as playwright:
+        table = launch_phone(playwright, tmp_path / "profile", video)
+        phone, page = table.flutter, table.page
         with serving(site, tmp_path / "www") as server:
             phone.open(server.url, BOOT_TIMEOUT_MS)
             app_ready(phone)
@@ -115,7 +68,7 @@ def test_the_offline_pwa_reads_a_tables_setup_qr_through_the_camera(tmp_path: Pa
             for rel in ("qr/zxing-wasm/zxing_reader.wasm.gz", "qr/zxing-wasm/es/reader/index.js"):
                 assert content_key(site / rel) in {url.rsplit("/", 1)[-1] for url in cached}, f"{rel} not cached"
         # The server is stopped: no network at all from here on.
-        cut_network(context)
+        table.cut_network()
         phone.reload(BOOT_TIMEOUT_MS)
         app_ready(phone)
         phone.click_button("Join a tournament table")
@@ -134,8 +87,8 @@ def test_the_offline_pwa_reads_a_tables_setup_qr_through_the_camera(tmp_path: Pa
         assert phone.button("Start the table's game").is_visible()
         for seat, number in enumerate(t.seating()[0], 1):
             phone.wait_for_text(f"Seat {seat}: {t.player(number).name} (number {number})", timeout_ms=5_000)
-        outside = [url for url in requests if not url.startswith(("http://127.0.0.1", "data:", "blob:"))]
-        assert outside == [], outside
+        assert table.outside_requests() == []
         print(f"\nPWA offline, camera scan of a setup code: {seconds:.2f} s from the tap to the table's screen "
               f"(site {report['total_bytes'] / 1e6:.2f} MB)")
         phone.screenshot(tmp_path / "joined.png")
+        table.close()
