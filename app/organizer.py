@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal, TypeVar
 
 from app.storage import Document, DocumentChanged, Store, StoreError, new_id, revision_of, utc_now_iso
+from app.storage.errors import failure_in_words
 from engine import (
     CodeDamaged,
     Cut,
@@ -542,7 +543,7 @@ def describe_error(error: Exception) -> str:
     if isinstance(error, (FarkleError, EventChangedElsewhere)):
         return str(error)
     if isinstance(error, StoreError):
-        return f"Not saved, so nothing changed: {error}"
+        return f"Not saved, so nothing changed: {failure_in_words(error, 'do it again')}"
     return f"Something went wrong, nothing changed: {error}"
 
 

@@ -253,7 +253,8 @@ def test_a_theme_that_cannot_be_saved_stays_as_it_was_and_says_why(monkeypatch: 
         await ui.click("theme")
         assert ui.page.theme_mode == ft.ThemeMode.LIGHT
         assert ui.text_of("home-message") == (
-            "The theme was not switched: it could not be saved (The disk is full: could not save settings/app).")
+            "The theme was not switched: the storage is full (The disk is full: could not save settings/app). "
+            "Export your games and delete finished ones on Home, then switch it again.")
 
     run(test, store=store)
 

@@ -16,6 +16,7 @@ __all__ = [
     "StorageFullError",
     "StoreError",
     "StoreWriteError",
+    "failure_in_words",
 ]
 
 
@@ -29,6 +30,22 @@ class StoreWriteError(StoreError):
 
 class StorageFullError(StoreWriteError):
     """The disk or the browser refused the write for lack of space: offer export or cleanup."""
+
+
+def failure_in_words(failure: BaseException, then: str) -> str:
+    """Why a save failed, for the end of a sentence that says what did not happen; a full
+    storage also says how to make room (every screen's message reads the same), then ``then``.
+
+    >>> print(failure_in_words(StorageFullError("The disk is full"), "start again"))  # doctest: +NORMALIZE_WHITESPACE
+    the storage is full (The disk is full). Export your games and delete finished ones on Home,
+    then start again.
+    >>> failure_in_words(StoreWriteError("disk unplugged"), "start again")
+    'disk unplugged'
+    """
+    if isinstance(failure, StorageFullError):
+        return (f"the storage is full ({failure}). Export your games and delete finished ones on Home, "
+                f"then {then}.")
+    return str(failure)
 
 
 class DocumentChanged(StoreError):

@@ -45,10 +45,16 @@ class MemoryPrefs:
     """An in-memory stand-in for ``ft.SharedPreferences`` (tests, and the app's
     own client-less tests).  Two stores over one ``MemoryPrefs`` behave like two
     tabs of one origin.  With ``quota_bytes`` it refuses writes past that many
-    stored characters, the way a full ``localStorage`` does."""
+    stored characters, the way a full ``localStorage`` does, and like Flutter's
+    plugin it still hands out a refused value afterwards (see :attr:`refused`)."""
 
     def __init__(self, quota_bytes: Optional[int] = None) -> None:
         self.values: dict[str, Any] = {}
+        """What ``localStorage`` holds (without the plugin's ``"flutter."`` prefix)."""
+        self.refused: dict[str, Any] = {}
+        """Values the full storage refused that reads still return: Flutter's
+        ``SharedPreferences`` puts a value in its own cache before writing it to
+        ``localStorage`` and keeps it there when the write throws (until the page reloads)."""
         self.quota_bytes = quota_bytes
 
     def stored_chars(self) -> int:
@@ -56,22 +62,25 @@ class MemoryPrefs:
         return sum(_stored_chars(k, v if isinstance(v, str) else json.dumps(v)) for k, v in self.values.items())
 
     async def get(self, key: str) -> Any:
-        return self.values.get(key)
+        return self.refused[key] if key in self.refused else self.values.get(key)
 
     async def set(self, key: str, value: Any) -> bool:
         if self.quota_bytes is not None:
             previous = self.values.get(key)
             before = self.stored_chars() - (0 if previous is None else _stored_chars(key, str(previous)))
             if before + _stored_chars(key, str(value)) > self.quota_bytes:
+                self.refused[key] = value
                 raise RuntimeError("QuotaExceededError: Failed to execute 'setItem' on 'Storage'")
+        self.refused.pop(key, None)
         self.values[key] = value
         return True
 
     async def remove(self, key: str) -> bool:
+        self.refused.pop(key, None)
         return self.values.pop(key, None) is not None
 
     async def get_keys(self, key_prefix: str) -> list[str]:
-        return [key for key in self.values if key.startswith(key_prefix)]
+        return [key for key in {**self.values, **self.refused} if key.startswith(key_prefix)]
 
 
 _PLAIN_TAG: Final = "j:"
@@ -140,6 +149,8 @@ class PrefsStore(Store):
         self._sizes: dict[str, int] = {}
         self._unreadable: dict[str, Any] = {}
         self._to_move: dict[str, tuple[Any, str]] = {}
+        self._seen: dict[str, Any] = {}
+        """The value each key had when this store last read or wrote it (None: absent)."""
 
     @classmethod
     async def open(cls, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
@@ -167,6 +178,7 @@ class PrefsStore(Store):
         if value is None:
             self._forget(key)
             return None
+        self._seen[key] = value
         self._sizes[key] = _stored_chars(key, value if isinstance(value, str) else json.dumps(value))
         try:
             document = _decode_from_prefs(value)
@@ -203,6 +215,7 @@ class PrefsStore(Store):
         return StoreProblem(key, reason, kept_as)
 
     def _forget(self, key: str) -> None:
+        self._seen[key] = None
         self._values.pop(key, None)
         self._sizes.pop(key, None)
         self._unreadable.pop(key, None)
@@ -227,14 +240,33 @@ class PrefsStore(Store):
         try:
             accepted = await self.prefs.set(key, value)
         except Exception as error:  # the browser's QuotaExceededError arrives as RuntimeError
+            await self._put_back(key)
             if "quota" in str(error).lower():
                 raise StorageFullError(
                     f"Browser storage is full: could not save {collection}/{doc_id} ({size} bytes)"
                 ) from error
             raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
         if accepted is False:
+            await self._put_back(key)
             raise StoreWriteError(f"The browser refused to save {collection}/{doc_id} ({size} bytes)")
         self._remember(key, value)
+
+    async def _put_back(self, key: str) -> None:
+        """After a refused write: Flutter's ``SharedPreferences`` caches a value before it
+        writes it and keeps it when ``localStorage`` throws, so this tab would go on reading
+        a save that never happened (a new game listed on Home, a revision check failing).
+        Give it back what is stored: the value read by the revision check just before (as
+        large as what the full storage holds already, so it is taken), or no entry."""
+        if key not in self._seen:
+            return  # never read here (an unconditional write): nothing known to put back
+        previous = self._seen[key]
+        try:
+            if previous is None:
+                await self.prefs.remove(key)
+            else:
+                await self.prefs.set(key, previous)
+        except Exception:  # noqa: BLE001 - nothing more to do; the save is refused all the same
+            pass
 
     async def _remove(self, collection: str, doc_id: str) -> bool:
         key = self._key(collection, doc_id)

@@ -14,7 +14,8 @@ import flet as ft
 
 from app.context import use_model, use_services
 from app.scorekeeper import GameSummary, Scorekeeper
-from app.storage import PrefsStore, StorageUsage, StoreError
+from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
+from app.storage.errors import failure_in_words
 from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section
 
 __all__ = ["HomeScreen", "HomeState", "Confirmation", "FINISHED_SHOWN"]
@@ -162,6 +163,10 @@ class HomeState(ft.Observable):
     async def toggle_theme(self, toggle: Callable[[], Awaitable[None]]) -> None:
         try:
             await toggle()
+            if self.message_is_error:
+                self.message = None  # a refusal from before is no longer true
+        except StorageFullError as full:
+            self.tell(f"The theme was not switched: {failure_in_words(full, 'switch it again')}", error=True)
         except StoreError as failure:
             self.tell(f"The theme was not switched: it could not be saved ({failure}).", error=True)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.context import Services, use_model, use_services
+from app.storage.errors import failure_in_words
 from app.tournament_table import JOIN_ROUTE, table_game_of, table_title, tournament_meta
 from app.views.scanner import CameraScan, ScanOutcome, not_a_setup_code
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
@@ -75,7 +76,7 @@ class JoinState(ft.Observable):
             game_id = await services.keeper.start_game(list(setup.names), setup.rules,
                                                        meta=tournament_meta(setup, self.text))
         except Exception as failure:  # noqa: BLE001 - shown, never a crash (store full, unreadable code)
-            self.refusal = f"The table's game could not be started: {failure}"
+            self.refusal = f"The table's game could not be started: {failure_in_words(failure, 'start it again')}"
             return
         await services.navigate(f"/game/{game_id}")
 

@@ -19,6 +19,7 @@ import flet as ft
 from app.context import use_model, use_services
 from app.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
+from app.storage.errors import failure_in_words
 from app.views.widgets import big_button, icon_button, labelled_dropdown, notice_banner, on, screen_view, section
 from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, InvalidInput, Rules
 
@@ -277,8 +278,7 @@ class NewGameState(ft.Observable):
             if self.keeper.game_id not in (None, before):
                 return self.keeper.game_id  # the game is kept; only the recent names were not
             if isinstance(failure, StorageFullError):
-                self.error = (f"The game was not started: the storage is full ({failure}). Export your games "
-                              "and delete finished ones on Home, then start again.")
+                self.error = f"The game was not started: {failure_in_words(failure, 'start again')}"
             else:
                 self.error = f"The game was not started: it could not be saved ({failure})."
         finally:

@@ -18,6 +18,7 @@ import flet as ft
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
+from app.storage.errors import failure_in_words
 from app.views.table_panels import (
     DICE_WORDS,
     keep_panel,
@@ -93,7 +94,7 @@ class TableState(ft.Observable):
             self.undone.clear()
             self.refusal = str(changed)
         except StoreError as failure:
-            self.refusal = f"Not saved, so not counted: {failure}"
+            self.refusal = f"Not saved, so not counted: {failure_in_words(failure, 'enter it again')}"
         else:
             stored = True
             self.reset_entry()
@@ -323,9 +324,9 @@ def TableScreen(game_id: str) -> ft.View:
     notices: list[ft.Control] = []
     if table.refusal:
         notices.append(notice_banner([table.refusal], error=True, key="refusal"))
-    elif table.last_undo:
+    if table.last_undo:  # Redo stays at hand after a refusal (a full storage refused the redo)
         notices.append(undo_banner(table))
-    elif state.notices:
+    elif not table.refusal and state.notices:
         notices.append(notice_banner([notice.text for notice in state.notices]))
     turn_on = state.phase not in ("over", "roll_off")
     panel: list[ft.Control]

@@ -22,6 +22,7 @@ from app.context import use_model, use_services
 from app.qr import qr_image
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
+from app.storage.errors import failure_in_words
 from app.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
 from app.views.widgets import big_button, notice_banner, on
 from engine import FarkleError, Game
@@ -45,7 +46,7 @@ class ConfirmState(ft.Observable):
         except GameChangedElsewhere as changed:
             self.problem = f"{changed} Open the game again to see it."
         except (FarkleError, StoreError) as problem:
-            self.problem = f"The answer was not saved: {problem}"
+            self.problem = f"The answer was not saved: {failure_in_words(problem, 'tap it again')}"
         self.saved += 1
 
 
