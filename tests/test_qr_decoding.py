@@ -4,7 +4,7 @@ path and the continuous camera scan through the screens, and the PWA's decoder f
 - Host build: zxing-cpp reads the PNGs ``qrcode`` draws (setup codes, result codes, links).
 - PWA build: ``read_qr`` calls the worker's ``fletReadQr`` through Pyodide's ``js`` module
   (faked here; run for real in Node.js with the site's own Pyodide and zxing-wasm below,
-  and in Chromium by tests/test_browser_pwa_scan.py).
+  and in Chromium by tests/test_browser_phones_event.py).
 - Photos: the button is a ``PickFiles`` client action (the picker opens inside the tap, as
   iOS Safari requires); the test answers as the client does, with the picker's ``result``
   event carrying the picked file's bytes.
