@@ -5,7 +5,9 @@
   ``404.html``, with status 404).
 
 Both serve the site under a sub-path (``/apps/farkle-table/``, as tests/pwa_harness.py
-does) and log every request (path and status), so a test can count what was downloaded.
+does) and log every request (path and status), so a test can count what was downloaded,
+and the bytes each response took on the wire, headers included (``transfers``; read by
+tests/bench_phones.py).
 """
 
 from __future__ import annotations
@@ -24,14 +26,46 @@ from tests.pwa_harness import SUB_PATH
 __all__ = ["StaticHost", "static_host", "setup_code", "SUB_PATH"]
 
 
+class _CountingWriter:
+    """The handler's socket writer, counting the bytes written through it."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.count = 0
+
+    def write(self, data: bytes) -> Any:
+        written = self.raw.write(data)
+        self.count += len(data) if written is None else written
+        return written
+
+    def __getattr__(self, name: str) -> Any:  # flush, close, closed...
+        return getattr(self.raw, name)
+
+
 class _LoggingHandler(http.server.SimpleHTTPRequestHandler):
     host: "StaticHost"
+    wfile: Any
+    _status = 0  # of the request being answered (0: none yet)
+
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = _CountingWriter(self.wfile)
+
+    def handle_one_request(self) -> None:
+        before, self._status = self.wfile.count, 0
+        try:
+            super().handle_one_request()
+        finally:
+            if self._status:  # a request was answered (a closed keep-alive connection is not one)
+                self.host.transfers.append((getattr(self, "path", "").split("?", 1)[0], self._status,
+                                            self.wfile.count - before))
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         pass
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
-        self.host.log.append((self.path.split("?", 1)[0], int(code) if str(code).isdigit() else 0))
+        self._status = int(code) if str(code).isdigit() else 0
+        self.host.log.append((self.path.split("?", 1)[0], self._status))
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = self.host.site / "404.html"
@@ -53,6 +87,8 @@ class StaticHost:
     root: Path
     pages: bool = False
     log: list[tuple[str, int]] = field(default_factory=list)
+    transfers: list[tuple[str, int, int]] = field(default_factory=list)
+    """(path, status, bytes sent: status line, headers and body) of every answered request."""
     httpd: http.server.ThreadingHTTPServer | None = None
 
     def start(self) -> "StaticHost":
@@ -74,6 +110,10 @@ class StaticHost:
     def downloads(self) -> list[str]:
         """Site files answered with content (200) since the log was last cleared."""
         return [path.removeprefix(SUB_PATH) for path, status in self.log if status == 200]
+
+    def bytes_sent(self) -> int:
+        """Bytes sent in answers since ``transfers`` was last cleared."""
+        return sum(size for _, _, size in list(self.transfers))
 
     def stop(self) -> None:
         if self.httpd:
