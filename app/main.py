@@ -70,6 +70,7 @@ def _hearing_other_tabs(prefs: ft.SharedPreferences) -> TabSharedPrefs:
 def App(services: Services, initial: Route) -> list[ft.View]:
     """The shown screen for the current route, under the shared services."""
     route, set_route = ft.use_state(initial)
+    connections, set_connections = ft.use_state(0)
     page = ft.context.page
     viewport = use_model(lambda: Viewport(page.width or 390, page.height or 844))
 
@@ -78,6 +79,11 @@ def App(services: Services, initial: Route) -> list[ft.View]:
 
     async def route_changed(event: ft.RouteChangeEvent) -> None:
         set_route(parse_route(event.route))
+
+    async def reconnected(event: ft.Event[ft.Page]) -> None:
+        """A reload of the page (or the network back) reattaches this session as it was:
+        the screen is opened anew, so it shows what is stored now, not what it showed."""
+        set_connections(lambda count: count + 1)
 
     async def key_pressed(event: ft.KeyboardEvent) -> None:
         handler = services.route_keys.handler
@@ -88,34 +94,42 @@ def App(services: Services, initial: Route) -> list[ft.View]:
         page.on_route_change = route_changed
         page.on_keyboard_event = key_pressed
         page.on_resize = resized
+        page.on_connect = reconnected
 
     ft.on_mounted(listen)
-    return ServicesContext(services, lambda: ViewportContext(viewport, lambda: [screen_for(route)]))
+    return ServicesContext(services, lambda: ViewportContext(viewport, lambda: [screen_for(route, connections)]))
 
 
-def screen_for(route: Route) -> ft.View:
-    """The screen component a parsed route names (a new key gives the screen fresh state)."""
+def screen_for(route: Route, reconnections: int = 0) -> ft.View:
+    """The screen component a parsed route names (a new key gives the screen fresh state);
+    after each reconnection of the session the key is new too."""
+    component, key, *args = _screen_of(route)
+    return keyed(component, f"{key}#{reconnections}" if reconnections else key, *args)
+
+
+def _screen_of(route: Route) -> tuple[Any, ...]:
+    """(component, key, arguments) of the screen a route names."""
     if route.screen == "home":
-        return keyed(HomeScreen, "home")
+        return (HomeScreen, "home")
     if route.screen == "new":
-        return keyed(NewGameScreen, f"new-{route.game_id}", route.game_id)
+        return (NewGameScreen, f"new-{route.game_id}", route.game_id)
     if route.screen == "lookup":
-        return keyed(LookupScreen, f"lookup-{route.game_id}", route.game_id)
+        return (LookupScreen, f"lookup-{route.game_id}", route.game_id)
     if route.screen == "game":
-        return keyed(TableScreen, f"game-{route.game_id}", route.game_id)
+        return (TableScreen, f"game-{route.game_id}", route.game_id)
     if route.screen == "history":
-        return keyed(HistoryScreen, f"history-{route.game_id}", route.game_id)
+        return (HistoryScreen, f"history-{route.game_id}", route.game_id)
     if route.screen == "player":
-        return keyed(PlayerScreen, f"player-{route.payload}", route.payload)
+        return (PlayerScreen, f"player-{route.payload}", route.payload)
     if route.screen in ("organizer", "import"):
         from app.views.organizer import OrganizerScreen  # most devices only keep score
 
-        return keyed(OrganizerScreen, "organizer-" + "/".join(route.parts[:3]), route.parts)
+        return (OrganizerScreen, "organizer-" + "/".join(route.parts[:3]), route.parts)
     if route.screen == "join":
         from app.views.join import JoinScreen
 
-        return keyed(JoinScreen, f"join-{route.payload}", route.payload)
-    return keyed(NotFoundScreen, "not-found", route.path)
+        return (JoinScreen, f"join-{route.payload}", route.payload)
+    return (NotFoundScreen, "not-found", route.path)
 
 
 def keyed(component: Callable[..., ft.View], key: str, *args: Any) -> ft.View:

@@ -453,6 +453,12 @@ class FletHarness:
         await self.session.dispatch_event(self.page._i, "route_change", {"route": route})
         await self.settle()
 
+    async def reconnect(self) -> None:
+        """The person reloads a local server's page: Flet reattaches the tab to its session
+        (the page's connect event) instead of starting the app again."""
+        await self.session.dispatch_connect_event()
+        await self.settle()
+
     async def settle(self, rounds: int = 20) -> None:
         """Let tasks started by handlers (``page.run_task``, ``navigate``) run."""
         for _ in range(rounds):

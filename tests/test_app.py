@@ -312,6 +312,27 @@ def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs
     run(test, store=store)
 
 
+def test_a_reloaded_page_shows_what_another_tab_stored_meanwhile_and_keeps_nothing_stale(data_dir):
+    store = FileStore(data_dir)
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        await ui.click("face-1")  # tapped, not entered: a reload drops it, as a browser reload does
+        other = Scorekeeper(store)  # a second tab on the same server
+        (game,) = await other.summaries()
+        await other.open_game(game.id)
+        await other.act(lambda game: game.roll("2 2 3 3 4 6"))  # Ann farkles over there
+        assert ui.text_of("turn-line").startswith("Ann's turn")  # this tab has not looked
+        await ui.reconnect()  # the reload: Flet reattaches the tab to its session
+        assert ui.text_of("turn-line").startswith("Bob's turn")
+        assert not ui.exists("entered-0")
+        await throw(ui, "1 1 1 5 2 3")  # and it plays on from there, nothing refused
+        assert not ui.exists("refusal")
+        assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
+
+    run(test, store=store)
+
+
 def test_a_data_folder_that_cannot_be_used_is_explained_instead_of_crashing(tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder's parent should be")

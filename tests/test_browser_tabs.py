@@ -201,9 +201,8 @@ def open_the_event(tab: FlutterPage, line: str) -> None:
 
 
 def reopened(context: Any, url: str, ready: str) -> FlutterPage:
-    """``url`` in a tab of its own, once it shows ``ready``: what is stored. (On the local
-    server a reloaded tab reconnects to its Flet session, which shows the screen as that tab
-    last held it, so a reload would not tell; in the PWA either way starts afresh.)"""
+    """``url`` in a tab of its own, once it shows ``ready``: what is stored, read by a tab
+    that took part in nothing."""
     tab = FlutterPage(context.new_page())
     tab.open(url)
     tab.wait_for_text(ready, BOOT_TIMEOUT_MS)
@@ -316,3 +315,6 @@ def test_players_signed_up_in_two_tabs_of_the_organizer_are_both_kept(kind: str,
         assert "2. Fay · not checked in" in lines, f"Fay, signed up in tab B, is not stored as number 2: {lines}"
         second.page.bring_to_front()
         assert shows(second, "1. Eve", 10_000), "tab B signed Fay up without showing Eve, signed up in tab A"
+        first.page.bring_to_front()
+        first.reload()  # tab A never saw Fay: a reload shows what is stored now (on the server: the session anew)
+        first.wait_for_text("2. Fay · not checked in", BOOT_TIMEOUT_MS)
