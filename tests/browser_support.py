@@ -353,7 +353,7 @@ def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
     if target:
         page.type_into("Target", target)
     page.click_button("Start game")
-    page.wait_for_text(f"Enter {names[0]}'s throw")
+    page.wait_for_text(f"Enter {names[0]}'s throw", timeout_ms=30_000)  # the first game on a busy server
 
 
 def throw(page: FlutterPage, faces: str) -> None:
