@@ -94,7 +94,7 @@ def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order
 def test_a_damaged_setup_code_is_refused_with_the_reason_and_starts_nothing():
     store = MemoryStore()
     _, code = final_of_four()
-    broken = safe_form(code)[:-2]
+    broken = safe_form(code)[:-2].rstrip("-")  # two characters short (never a dangling group separator)
 
     async def test(ui: FletHarness) -> None:
         await join(ui, broken)
