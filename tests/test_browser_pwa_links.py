@@ -10,8 +10,6 @@ The site is built once per input hash (build/cache/, tests/pwa_harness.py).
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 import time
 import urllib.error
@@ -23,7 +21,10 @@ import pytest
 
 from engine import safe_form
 from tests.browser_support import FlutterPage, new_game
-from tests.pwa_harness import BOOT_TIMEOUT_MS, Browser, app_ready, built_site, load_build_module, time_to_interactive
+from tests.pwa_harness import (
+    BOOT_TIMEOUT_MS, FILES_CACHE, Browser, app_ready, built_site, load_build_module, precache_size,
+    time_to_interactive, wait_precached,
+)
 from tests.pwa_links_support import SUB_PATH, setup_code, static_host
 
 bp = load_build_module()
@@ -90,7 +91,6 @@ def test_a_path_link_opens_on_a_first_visit_where_the_host_serves_404_html(
         assert ("/apps/farkle-table/join/" + CODE, 404) not in host.log[-5:]  # answered by the worker
 
 
-FILES_CACHE = f"farkle-table:{SUB_PATH}:files"
 
 
 @pytest.mark.browser
@@ -102,17 +102,11 @@ def test_a_new_deployment_is_offered_and_downloads_only_what_changed(
     root, report = site
     deployed = tmp_path / "deployed"
     shutil.copytree(root, deployed)
-    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", (deployed / "sw.js").read_text(),
-                                    re.S)[1])  # type: ignore[index]
-    precache_a = len({integrity for _, integrity in precache})  # one entry per content (index = 404.html)
+    precache_a = precache_size(deployed)
     with static_host(deployed, tmp_path / "www") as host, Browser(tmp_path / "profile") as b:
         time_to_interactive(b, host.url)
-        b.wait_sw_control()
+        wait_precached(b.page, deployed, timeout_s=60)
         count = f"caches.open({FILES_CACHE!r}).then(c => c.keys()).then(k => k.length)"
-        deadline = time.monotonic() + 60
-        while b.page.evaluate(count) < precache_a:
-            assert time.monotonic() < deadline
-            time.sleep(0.25)
         new_game(b.flutter, "Ann", "Bob")  # a game in progress while the update arrives
 
         changed = deployed / "python.js"
