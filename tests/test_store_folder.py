@@ -32,7 +32,7 @@ from app.storage import (
     StoreError,
     claim_folder,
 )
-from app.storage.lock import HOLDER_FILE_NAME, held_folders
+from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, held_folders
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +102,24 @@ def test_a_second_process_is_refused_with_the_holders_pid_and_command(tmp_path: 
     assert "--data-dir" in message and DATA_DIR_ENV in message
     assert refused.value.holder["pid"] == holder.process.pid
     assert isinstance(refused.value, StoreError)
+
+
+def test_a_second_process_is_refused_after_a_cleanup_tool_deleted_the_lock_file(
+    tmp_path: Path, holder: Holder
+) -> None:
+    (tmp_path / "data" / LOCK_FILE_NAME).unlink()
+    with pytest.raises(DataFolderInUse) as refused:
+        FileStore(tmp_path / "data")
+    assert f"process {holder.process.pid}" in str(refused.value)
+
+
+def test_a_second_process_is_refused_after_both_lock_files_were_deleted(tmp_path: Path, holder: Holder) -> None:
+    (tmp_path / "data" / LOCK_FILE_NAME).unlink()
+    (tmp_path / "data" / HOLDER_FILE_NAME).unlink()
+    with pytest.raises(DataFolderInUse, match="a process that did not say which"):
+        FileStore(tmp_path / "data")
+    holder.release()
+    FileStore(tmp_path / "data").close()  # and it opens once that process lets go
 
 
 def test_the_folder_opens_once_the_other_process_closes_its_store(tmp_path: Path, holder: Holder) -> None:

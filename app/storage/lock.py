@@ -1,12 +1,18 @@
-"""One process per data folder: an OS file lock, held as long as any store uses the folder.
+"""One process per data folder: an OS lock, held as long as any store uses the folder.
 
 Two copies of the app writing one folder would each check revisions against what
 they last read and could still interleave their writes; so the first process to
-open a folder takes an OS lock on ``.farkle-table.lock`` in it (``filelock``:
-``flock`` on POSIX, ``msvcrt`` on Windows; the OS drops it if the process dies) and
-writes who it is beside it (``.farkle-table.lock.json``: pid, command line, since
-when).  Another process is then refused with :class:`~app.storage.DataFolderInUse`
-naming that holder.
+open a folder locks the folder itself (``flock`` on the directory, on POSIX) and
+``.farkle-table.lock`` in it (``filelock``: ``flock`` on POSIX, ``msvcrt`` on
+Windows); the OS drops both if the process dies.  It writes who it is beside them
+(``.farkle-table.lock.json``: pid, command line, since when).  Another process is
+then refused with :class:`~app.storage.DataFolderInUse` naming that holder.
+
+The folder's own lock is what keeps a second writer out: a cleanup tool can delete
+the lock file while it is held (the old lock then guards a file nobody opens any
+more), but not the folder the documents are in.  The lock file stays for copies of
+the app from before, which know only it, and for Windows, which has no ``flock`` but
+refuses to delete a file that is open.
 
 Within one process the claim is counted, not exclusive: the app keeps a store per
 folder and tests open a second one to look at what the app saved, so every
@@ -45,6 +51,8 @@ _HOW_TO_CHOOSE: Final = (
 
 @dataclass
 class _Held:
+    folder_lock: int | None
+    """The open descriptor of the folder, ``flock``-ed (None where there is no ``flock``)."""
     lock: filelock.BaseFileLock
     claims: int
 
@@ -87,6 +95,7 @@ class FolderClaim:
             except OSError:
                 pass
             held.lock.release(force=True)
+            _unlock_folder(held.folder_lock)
 
 
 def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
@@ -116,13 +125,24 @@ def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
             return FolderClaim(key)
         import filelock  # only a folder on a disk is locked; the browser build never imports it
 
+        try:
+            folder_lock = _lock_folder(Path(key))
+        except BlockingIOError as busy:
+            holder = read_holder(Path(key))
+            raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from busy
+        except OSError as error:
+            raise DataFolderUnusable(
+                str(path), f"Cannot lock the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+            ) from error
         lock = filelock.FileLock(Path(key) / LOCK_FILE_NAME, timeout=0, thread_local=False)
         try:
             lock.acquire(timeout=0)
         except filelock.Timeout as timeout:
+            _unlock_folder(folder_lock)
             holder = read_holder(Path(key))
             raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from timeout
         except OSError as error:
+            _unlock_folder(folder_lock)
             raise DataFolderUnusable(
                 str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
             ) from error
@@ -130,11 +150,37 @@ def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
             atomic_write_bytes(Path(key) / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
         except OSError as error:
             lock.release(force=True)
+            _unlock_folder(folder_lock)
             raise DataFolderUnusable(
                 str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
             ) from error
-        _held[key] = _Held(lock, 1)
+        _held[key] = _Held(folder_lock, lock, 1)
         return FolderClaim(key)
+
+
+def _lock_folder(folder: Path) -> int | None:
+    """``flock`` the folder itself for this process: its open descriptor, or None where
+    the OS has no ``flock`` (Windows).
+
+    :raises BlockingIOError: another process holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _unlock_folder(descriptor: int | None) -> None:
+    """Let the folder's own lock go (closing the descriptor drops its ``flock``)."""
+    if descriptor is not None:
+        os.close(descriptor)
 
 
 def read_holder(folder: Path) -> dict[str, Any]:
