@@ -225,6 +225,33 @@ def test_a_tie_for_the_win_is_settled_by_a_roll_off_repeated_among_the_tied():
     assert game.places == (2, 1, 3)
 
 
+def test_each_seats_roll_off_faces_name_what_split_their_equal_totals():
+    rules = dataclasses.replace(HOUSE, target=2000)
+    game = Game(["Ann", "Bob", "Cy"], rules)
+    play_to(game, {0: 1, 1: 1, 2: 1})
+    play_to(game, {0: 1, 1: 1, 2: 1})
+    game.roll_off({0: 5, 1: 5, 2: 2})
+    game.roll_off({0: 3, 1: 6})
+    assert [game.roll_off_faces(seat) for seat in range(3)] == [(5, 3), (5, 6), (2,)]
+    assert Game(["Ann", "Bob"], rules).roll_off_faces(0) == ()
+
+
+def test_only_a_throw_of_the_passed_dice_fewer_than_six_is_taken_as_building_on_the_offer():
+    game = Game(["A", "B"], PROGRESSIVE)
+    bank_points(game)  # 1,050 with two dice passed
+    assert game.throw_builds_on_offer(2)
+    assert not game.throw_builds_on_offer(6) and not game.throw_builds_on_offer(1)
+    game.build()
+    assert not game.throw_builds_on_offer(2)
+
+
+def test_a_die_no_keep_uses_is_refused_with_the_reason_while_a_triple_being_tapped_in_is_not():
+    game = Game(["A", "B"], HOUSE)
+    game.roll("1 2 3 3 3 5")
+    assert game.set_aside_refusal([3]) is None and game.set_aside_refusal([1, 3, 3, 3, 5]) is None
+    assert game.set_aside_refusal([1, 2]) == "2 does not score in 1 2 3 3 3 5: set aside only dice that score."
+
+
 def test_progressive_passing_follows_the_seed_example_1600_1650_1750():
     game = Game(["A", "B", "C"], PROGRESSIVE)
     for throw, keep in [("2 2 2 3 4 6", "2 2 2"), ("3 3 3", "3 3 3"), ("1 1 1 2 3 4", "1 1 1"), ("1 2 3", "1")]:

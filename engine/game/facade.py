@@ -9,10 +9,11 @@ takes time in proportion to its length.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.dice import Dice, parse_dice
+from engine.dice import Dice, format_dice, parse_dice
 from engine.errors import IllegalAction, InvalidInput
 from engine.events import (
     Banked,
@@ -28,7 +29,7 @@ from engine.events import (
 from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start
 from engine.ranking import places_from, ranked_seats
 from engine.rules import Rules
-from engine.scoring import breakdown
+from engine.scoring import breakdown, scoring_dice
 
 __all__ = ["Game"]
 
@@ -213,6 +214,31 @@ class Game:
     def places(self) -> tuple[int, ...]:
         """Each seat's place (1 is first); equal totals not settled by a roll-off share a place."""
         return places_from(self.scores, self.state.roll_offs)
+
+    def roll_off_faces(self, seat: int) -> tuple[int, ...]:
+        """The die faces ``seat`` threw in the roll-offs for the win, round by round (empty
+        if none): a result names the roll-off that split equal totals."""
+        return tuple(dict(round_)[seat] for round_ in self.state.roll_offs if seat in dict(round_))
+
+    def throw_builds_on_offer(self, count: int) -> bool:
+        """Whether a throw of ``count`` dice can only mean building on the offer: the offer
+        passes that many dice and a fresh throw is of six."""
+        state = self.state
+        return (state.phase == "throw" and state.offer is not None and not state.building
+                and count == state.offer.dice != state.dice_to_throw)
+
+    def set_aside_refusal(self, dice: Iterable[int]) -> str | None:
+        """Why these dice of the last throw cannot be set aside together in any keep (some
+        of them score in no option), or None while they may be (a triple being tapped in)."""
+        throw = self.state.last_throw
+        if throw is None:
+            return f"{self.players[self.current]} has not thrown yet: enter the throw first."
+        idle = Counter(dice) - Counter(scoring_dice(throw, self.rules))
+        if not idle:
+            return None
+        faces = tuple(sorted(idle.elements()))
+        verb = "does" if len(faces) == 1 else "do"
+        return f"{format_dice(faces)} {verb} not score in {format_dice(throw)}: set aside only dice that score."
 
     def bank_refusal(self) -> str | None:
         """Why Bank is not allowed now (shown beside a disabled button), or None."""
