@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test browser pwa
+.PHONY: run test browser pwa screenshots
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -27,3 +27,8 @@ pwa: $(STAMP)
 test: $(STAMP) browser
 	$(PY) -m mypy
 	$(PY) -m pytest $(ARGS)
+
+# The README's pictures, refreshed on purpose: `make test` writes its pictures to a temporary folder.
+screenshots: $(STAMP) browser
+	FARKLE_SCREENSHOTS=1 $(PY) -m pytest -m browser tests/test_browser_journeys.py tests/test_browser_organizer.py \
+	  tests/test_browser_table_layout.py tests/test_browser_phones_event.py tests/test_browser_seed_event.py

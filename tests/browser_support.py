@@ -67,6 +67,22 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+
+SCREENSHOTS_ENV = "FARKLE_SCREENSHOTS"
+README_SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+
+
+def screenshots_dir(fallback: Optional[Path] = None) -> Path:
+    """Where a journey puts its pictures: the README's folder under ``make screenshots``
+    (``FARKLE_SCREENSHOTS=1``), else ``fallback`` or a new temporary folder, so that
+    ``make test`` leaves the checkout as it found it."""
+    if os.environ.get(SCREENSHOTS_ENV) == "1":
+        return README_SCREENSHOTS
+    if fallback is not None:
+        return fallback
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="farkle-screenshots-"))
 BOOT_TIMEOUT_MS = 60_000
 """First paint of the Flutter client on 2 busy cores can take several seconds."""
 SERVER_READY_TIMEOUT_S = 60.0

@@ -1,6 +1,6 @@
 """What a scorekeeper does, in real headless Chromium against the real server.
 
-Phone-sized screenshots of the main screens are saved under assets/screenshots/.
+Phone-sized screenshots of the main screens go to a temporary folder (``make screenshots``: assets/screenshots/).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import AppServer, FlutterPage, new_game, throw
+from tests.browser_support import AppServer, FlutterPage, new_game, screenshots_dir, throw
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+SCREENSHOTS = screenshots_dir()
 
 
 def test_a_house_game_through_entry_farkle_hot_dice_final_round_and_win(browser_page: FlutterPage):

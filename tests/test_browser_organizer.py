@@ -6,7 +6,7 @@ imported from their text form, from a deep link (what a phone's camera app opens
 from the result QR), and through the camera: a second Chromium whose fake camera shows
 a video of the table's real result QR. A table device opens its game from a setup code.
 
-Phone screenshots go to assets/screenshots/ (organizer-*.png, table-result-code.png).
+Phone screenshots (organizer-*.png, table-result-code.png) go to a temporary folder (``make screenshots``: assets/screenshots/).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from tests.browser_support import (
     AppServer,
     FlutterPage,
     free_port,
+    screenshots_dir,
     start_app_server,
 )
 from tests.fake_camera import FAKE_CAMERA_ARGS, write_y4m
@@ -44,7 +45,7 @@ from tests.game_play import play_game
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+SCREENSHOTS = screenshots_dir()
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 

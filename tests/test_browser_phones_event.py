@@ -13,7 +13,7 @@ the four result QRs one after another (screenshots of the tables' screens); one
 continuous scan names the card and counts every table; standings, the cut to 13 and
 round 2's seating follow.
 
-Screenshots of the scan screens go to assets/screenshots/ (phones-*.png).
+Screenshots of the scan screens (phones-*.png) go to a temporary folder (``make screenshots``: assets/screenshots/).
 
     .venv/bin/pytest -m browser tests/test_browser_phones_event.py -s
 """
@@ -27,13 +27,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.browser_support import FlutterPage, throw
+from tests.browser_support import FlutterPage, screenshots_dir, throw
 from tests.fake_camera import Phone, launch_phone, picture_of, write_y4m
 from tests.pwa_harness import BOOT_TIMEOUT_MS, app_ready, load_build_module, serving, wait_precached
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+SCREENSHOTS = screenshots_dir()
 EVENT = "SPRING-26"
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou", "Max", "Ned", "Olga", "Pia"]
 TABLES = 4

@@ -22,11 +22,11 @@ from playwright.sync_api import Browser
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore
 from engine import Rules
-from tests.browser_support import AppServer, FlutterPage, start_app_server
+from tests.browser_support import AppServer, FlutterPage, screenshots_dir, start_app_server
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "assets" / "screenshots"
+SCREENSHOTS = screenshots_dir()
 VIEWPORTS = {"portrait": {"width": 390, "height": 844}, "landscape": {"width": 844, "height": 390}}
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 LONG_NAMES = ["Annabelle-Marguerite Lee", "Bob", "Cyrus Montgomery-Smythe", "Di", "Ed",
