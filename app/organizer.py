@@ -32,8 +32,8 @@ from engine import (
     TableResult,
     Tournament,
     TournamentFormat,
-    decode_result,
     read_code,
+    read_sealed_result,
 )
 
 __all__ = [
@@ -495,7 +495,7 @@ class Organizer:
     @staticmethod
     def event_of(text: str) -> str:
         """The event a result code claims to be from (not yet trusted); raises :class:`CodeDamaged`."""
-        return decode_result(text).result.event_id
+        return read_sealed_result(text).event_id
 
     # -- exports ------------------------------------------------------------------------
 

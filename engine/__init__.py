@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         encode_setup,
         link_form,
         read_code,
+        read_sealed_result,
         result_from_game,
         safe_form,
         typing_form,
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY_MODULES = {
-    **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "result_from_game", "safe_form", "typing_form")},
+    **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
     **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
 
@@ -147,6 +148,7 @@ __all__ = [
     "decode_setup",
     "encode_result",
     "decode_result",
+    "read_sealed_result",
     "result_from_game",
     "read_code",
     "safe_form",

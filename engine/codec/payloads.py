@@ -13,9 +13,9 @@ True
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from engine.codec.primitives import (
     DIGEST_SIZE,
@@ -25,6 +25,7 @@ from engine.codec.primitives import (
     SETUP_PREFIX,
     CodeAltered,
     CodeDamaged,
+    Reader,
     Writer,
     b45encode,
     log_digest,
@@ -41,6 +42,8 @@ __all__ = [
     "TableSetup",
     "TableResult",
     "SignedResult",
+    "SealedResult",
+    "read_sealed_result",
     "encode_setup",
     "decode_setup",
     "encode_result",
@@ -62,6 +65,27 @@ totals, then those that declined. Both are covered by the signature and the CRC.
 """
 _KNOWN_FLAGS: Final = CONFIRMATIONS_FLAG
 _COUNT_BITS: Final = 0x0F
+
+_Read = TypeVar("_Read")
+
+
+def _read_safely(what: str, read: Callable[[], _Read]) -> _Read:
+    """``read()``, with every way it can fail on a damaged or hostile code a :class:`CodeDamaged`.
+
+    A code comes from anyone: whatever its bytes make the reading raise (a recursion,
+    an overflow, a bad index or text), the player is told it cannot be read, never a crash.
+    """
+    try:
+        return read()
+    except CodeDamaged:
+        raise
+    except InvalidInput as error:
+        raise CodeDamaged(f"{what.capitalize()} reads, but makes no sense ({error}): it is damaged.") from error
+    except Exception as error:  # noqa: BLE001 - any failure on untrusted bytes is a refusal, not a crash
+        raise CodeDamaged(
+            f"{what.capitalize()} cannot be read: it is damaged, or not made by Farkle Table. "
+            "Scan it again or check each character."
+        ) from error
 
 
 # -- values ------------------------------------------------------------------------------
@@ -203,6 +227,34 @@ class SignedResult:
         return self.result
 
 
+@dataclass(frozen=True)
+class SealedResult:
+    """A result code with only its header read (the table it names) and its signature split off.
+
+    The rest of the payload is read by :meth:`open` only once the signature is the
+    table key's, so nothing an unsigned code holds reaches a parser.
+    """
+
+    event_id: str
+    round: int
+    table: int
+    signed: bytes
+    signature: bytes
+
+    def signed_by(self, key: bytes) -> bool:
+        """Whether ``key`` made the signature (a question, not a check: see :meth:`open`)."""
+        return hmac.compare_digest(mac(key, self.signed), self.signature)
+
+    def open(self, key: bytes) -> TableResult:
+        """The result, read once ``key`` is found to have signed it; :class:`CodeAltered` if not."""
+        if not self.signed_by(key):
+            raise CodeAltered(
+                f"The result for round {self.round}, table {self.table} does not carry that table's signature: "
+                "it was changed after the game, or made with another table's setup code. Refused."
+            )
+        return _read_safely("the result code", lambda: _result_payload(Reader(self.signed, 3)))
+
+
 def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str]) -> str:
     """``confirmed by 3 of 4 · Bob declined`` (``· Cy did not answer`` for a seat without one).
 
@@ -281,21 +333,19 @@ def encode_setup(setup: TableSetup) -> str:
 
 def decode_setup(code: str) -> TableSetup:
     """Read a setup code in any form; :class:`CodeDamaged` if it cannot be."""
-    data = open_code(code, SETUP_PREFIX, "a table setup code")
-    try:
-        event_id = data.text()
-        round_, table = data.uint(), data.uint()
-        rules = data.rules()
-        switch_to = data.rules() if data.uint() else None
-        players = tuple(SeatedPlayer(data.uint(), data.text()) for _ in range(data.uint()))
-        key = data.raw(KEY_SIZE)
-        link_base = data.text()
-        data.end()
-        return TableSetup(event_id, round_, table, players, rules, key, switch_to, link_base)
-    except InvalidInput as error:
-        if isinstance(error, CodeDamaged):
-            raise
-        raise CodeDamaged(f"The setup code reads, but makes no sense ({error}): it is damaged.") from error
+    return _read_safely("the setup code", lambda: _setup_payload(open_code(code, SETUP_PREFIX, "a table setup code")))
+
+
+def _setup_payload(data: Reader) -> TableSetup:
+    event_id = data.text()
+    round_, table = data.uint(), data.uint()
+    rules = data.rules()
+    switch_to = data.rules() if data.uint() else None
+    players = tuple(SeatedPlayer(data.uint(), data.text()) for _ in range(data.uint()))
+    key = data.raw(KEY_SIZE)
+    link_base = data.text()
+    data.end()
+    return TableSetup(event_id, round_, table, players, rules, key, switch_to, link_base)
 
 # -- result code -------------------------------------------------------------------------
 
@@ -330,49 +380,72 @@ def encode_result(result: TableResult, key: bytes) -> str:
     return RESULT_PREFIX + ":" + b45encode(seal(out)[3:])
 
 
-def decode_result(code: str) -> SignedResult:
-    """Read a result code in any form, not yet trusting it (see :meth:`SignedResult.verify`)."""
-    data = open_code(code, RESULT_PREFIX, "a table result code")
-    try:
+def read_sealed_result(code: str) -> SealedResult:
+    """Read a result code in any form up to the table it names, and split off its signature.
+
+    Only the prefix, the CRC, the event id, the round and the table are read: the rest
+    waits for :meth:`SealedResult.open` with the table's key.
+    """
+
+    def header() -> SealedResult:
+        data = open_code(code, RESULT_PREFIX, "a table result code")
+        if len(data.data) < data.at + MAC_SIZE:
+            raise CodeDamaged("The result code ends too early: part of it is missing.")
+        signed, signature = data.data[:-MAC_SIZE], data.data[-MAC_SIZE:]
+        data = Reader(signed, data.at)
         event_id = data.text()
         round_, table = data.uint(), data.uint()
-        rules = data.rules()
-        packed_count = data.uint()
-        flags, count = packed_count & ~_COUNT_BITS, packed_count & _COUNT_BITS
-        if flags & ~_KNOWN_FLAGS:
-            raise CodeDamaged(
-                "The result code holds something this app cannot read: it is damaged, or made by a newer "
-                "table app (update this one)."
-            )
-        if count > MAX_PLAYERS:
-            raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
-        confirmations = _answers(count, data.uint(), data.uint()) if flags & CONFIRMATIONS_FLAG else None
-        values = [data.uint() for _ in range(3 * count)]
-        roll_offs: list[tuple[tuple[int, int], ...]] = []
-        for _ in range(data.uint()):
-            packed = [data.uint() for _ in range(data.uint())]
-            roll_offs.append(tuple((value >> 3, value & 7) for value in packed))
-        digest = data.raw(DIGEST_SIZE)
-        signed = data.data[: data.at]
-        signature = data.raw(MAC_SIZE)
-        data.end()
-        result = TableResult(
-            event_id,
-            round_,
-            table,
-            tuple(values[:count]),
-            tuple(values[count : 2 * count]),
-            tuple(values[2 * count :]),
-            tuple(roll_offs),
-            rules,
-            digest,
-            confirmations,
+        _check_header(event_id, round_, table)
+        return SealedResult(event_id, round_, table, signed, signature)
+
+    return _read_safely("the result code", header)
+
+
+def decode_result(code: str) -> SignedResult:
+    """Read a result code in any form, not yet trusting it (see :meth:`SignedResult.verify`).
+
+    A check that the code is genuine reads it with :func:`read_sealed_result` instead,
+    which parses nothing past the table before the signature is checked.
+    """
+    sealed = read_sealed_result(code)
+    result = _read_safely("the result code", lambda: _result_payload(Reader(sealed.signed, 3)))
+    return SignedResult(result, sealed.signed, sealed.signature)
+
+
+def _result_payload(data: Reader) -> TableResult:
+    """The result in ``data``: its signed part, read from just after the prefix to its end."""
+    event_id = data.text()
+    round_, table = data.uint(), data.uint()
+    rules = data.rules()
+    packed_count = data.uint()
+    flags, count = packed_count & ~_COUNT_BITS, packed_count & _COUNT_BITS
+    if flags & ~_KNOWN_FLAGS:
+        raise CodeDamaged(
+            "The result code holds something this app cannot read: it is damaged, or made by a newer "
+            "table app (update this one)."
         )
-    except InvalidInput as error:
-        if isinstance(error, CodeDamaged):
-            raise
-        raise CodeDamaged(f"The result code reads, but makes no sense ({error}): it is damaged.") from error
-    return SignedResult(result, signed, signature)
+    if count > MAX_PLAYERS:
+        raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
+    confirmations = _answers(count, data.uint(), data.uint()) if flags & CONFIRMATIONS_FLAG else None
+    values = [data.uint() for _ in range(3 * count)]
+    roll_offs: list[tuple[tuple[int, int], ...]] = []
+    for _ in range(data.uint()):
+        packed = [data.uint() for _ in range(data.uint())]
+        roll_offs.append(tuple((value >> 3, value & 7) for value in packed))
+    digest = data.raw(DIGEST_SIZE)
+    data.end()
+    return TableResult(
+        event_id,
+        round_,
+        table,
+        tuple(values[:count]),
+        tuple(values[count : 2 * count]),
+        tuple(values[2 * count :]),
+        tuple(roll_offs),
+        rules,
+        digest,
+        confirmations,
+    )
 
 # -- a finished game -------------------------------------------------------------------
 

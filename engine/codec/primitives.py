@@ -26,6 +26,7 @@ import re
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
+from urllib.parse import unquote
 
 from engine.errors import InvalidInput
 from engine.rules import PRESET_NAMES, Rules
@@ -35,6 +36,7 @@ __all__ = [
     "SETUP_PREFIX",
     "RESULT_PREFIX",
     "LINK_ROUTE",
+    "JOIN_ROUTE",
     "KEY_SIZE",
     "DIGEST_SIZE",
     "MAC_SIZE",
@@ -46,6 +48,7 @@ __all__ = [
     "safe_form",
     "typing_form",
     "link_form",
+    "code_in_link",
     "read_code",
     "log_digest",
     "mac",
@@ -53,6 +56,8 @@ __all__ = [
     "Reader",
     "seal",
     "open_code",
+    "MAX_CODE_CHARS",
+    "MAX_TEXT_CHARS",
 ]
 
 B45_ALPHABET: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
@@ -64,12 +69,27 @@ RESULT_PREFIX: Final = "FR1"
 """Result code, same two forms as the setup code."""
 LINK_ROUTE: Final = "/import/"
 """Route of a deep link: ``/import/FR1-...`` (optionally after ``http://host:port``)."""
+JOIN_ROUTE: Final = "/join/"
+"""Route of a join link: ``<site>/join/FT1-...`` (``<site>/#/join/...`` on a static host)."""
 
 KEY_SIZE: Final = 16
 DIGEST_SIZE: Final = 16
 MAC_SIZE: Final = 16
 _CRC_SIZE: Final = 4
 _MAX_EVENT_ID: Final = 24
+
+MAX_CODE_CHARS: Final = 4_296
+"""The longest code in QR form: what a version-40 QR code holds in alphanumeric mode.
+A table of 8 with 40-character names and its own rules takes under 2,000."""
+MAX_TEXT_CHARS: Final = 3 * MAX_CODE_CHARS + 2_000
+"""The longest text read as a code in any form (escapes, groups of five, a link's address),
+checked before anything else is done with it."""
+_MAX_RULES_TEXT: Final = 1_000
+"""The longest rules difference a code carries (every setting changed takes about 300)."""
+
+_LINK_ROUTES: Final = re.compile("|".join(map(re.escape, (JOIN_ROUTE, LINK_ROUTE))), re.IGNORECASE)
+# What follows a link's last route: the code, an optional "/", an optional query or fragment.
+_LINK_TAIL: Final = re.compile(r"(?P<code>[^\s/?#]+)/?(?:[?#]\S*)?\s*")
 
 # Base45 characters a route or a typed code would lose, and their escapes after "-".
 _ESCAPES: Final = {" ": "S", "$": "D", "%": "P", "*": "X", "+": "A", "/": "L", "-": "M"}
@@ -173,27 +193,58 @@ def link_form(code: str, base: str = "") -> str:
     return base.rstrip("/") + LINK_ROUTE + safe_form(code)
 
 
+def code_in_link(text: str) -> str:
+    """The code a join or result link ends in, ``%``-escapes undone; ``text`` itself when it is no link.
+
+    Takes every form a link reaches a screen in: the QR's capitals (``HTTP://HOST/JOIN/...``),
+    a static site's ``#/join/...``, a sub-path, a line break or words from a chat around it.
+    A text that starts as a code stays whole: Base45's ``/`` and capitals could spell a route.
+
+    >>> code_in_link(" HTTPS://H.EXAMPLE/farkle/#/JOIN/FT1-AB\\n"), code_in_link("/import/FR1-AB?x=1")
+    ('FT1-AB', 'FR1-AB')
+    >>> code_in_link("FT1-AB"), code_in_link("https://example.org/hello")
+    ('FT1-AB', 'https://example.org/hello')
+    """
+    if text.lstrip()[:3].upper() in (SETUP_PREFIX, RESULT_PREFIX):
+        return text
+    routes = list(_LINK_ROUTES.finditer(text))
+    tail = _LINK_TAIL.fullmatch(text, routes[-1].end()) if routes else None
+    return unquote(tail["code"]) if tail else text
+
+
 def read_code(text: str) -> str:
     """Bring any form (QR text, typed, deep link or route) back to the QR form ``FR1:...``.
 
     Raises :class:`CodeDamaged` when the text is none of them.
     """
     if not isinstance(text, str):
-        raise CodeDamaged(f"{text!r} is not a code: expected text.")
-    found = text.upper().find(LINK_ROUTE.upper())
-    if found >= 0:
-        text = text[found + len(LINK_ROUTE) :]
+        raise CodeDamaged(f"{type(text).__name__} is not a code: expected text.")
+    if len(text) > MAX_TEXT_CHARS:
+        raise CodeDamaged(
+            f"The text is {len(text):,} characters long; a Farkle Table code is at most {MAX_CODE_CHARS:,}: "
+            "this is not one of ours, or several were pasted together."
+        )
+    text = code_in_link(text)
     raw = text.replace("\r", "").replace("\n", "").replace("\t", "").lstrip(" ").upper()
     if len(raw) >= 4 and raw[3] == ":" and raw[:3] in (SETUP_PREFIX, RESULT_PREFIX):
-        return raw
+        return _within_limit(raw)
     squeezed = _WHITESPACE.sub("", text).upper()
     if len(squeezed) >= 4 and squeezed[3] == "-" and squeezed[:3] in (SETUP_PREFIX, RESULT_PREFIX):
-        return squeezed[:3] + ":" + _unescape(squeezed[4:])
+        return _within_limit(squeezed[:3] + ":" + _unescape(squeezed[4:]))
     shown = text if len(text) <= 24 else text[:21] + "..."
     raise CodeDamaged(
         f"{shown!r} is not a Farkle Table code: a setup code starts with {SETUP_PREFIX} and a result "
         f"code with {RESULT_PREFIX}."
     )
+
+
+def _within_limit(code: str) -> str:
+    if len(code) > MAX_CODE_CHARS:
+        raise CodeDamaged(
+            f"The code is {len(code):,} characters long; a Farkle Table code is at most {MAX_CODE_CHARS:,} "
+            "(what one QR code holds): it is not one of ours, or two were joined."
+        )
+    return code
 
 
 def _unescape(body: str) -> str:
@@ -295,15 +346,11 @@ class Reader:
         diff_text = self.text()
         values = Rules.preset(PRESET_NAMES[index]).to_dict()
         if diff_text:
-            try:
-                diff = json.loads(diff_text)
-                if not isinstance(diff, dict):
-                    raise ValueError(diff_text)
-                values.update(diff)
-                return Rules.from_dict(values)
-            except (ValueError, TypeError) as error:
-                raise CodeDamaged(f"The rules in the code cannot be read ({error}): it is damaged.") from error
-        return Rules.from_dict(values)
+            values.update(_rules_difference(diff_text))
+        try:
+            return Rules.from_dict(values)
+        except InvalidInput as error:
+            raise CodeDamaged(f"The rules in the code cannot be read ({error}): it is damaged.") from error
 
     def end(self) -> None:
         if self.at != len(self.data):
@@ -315,6 +362,41 @@ class Reader:
         chunk = self.data[self.at : self.at + size]
         self.at += size
         return chunk
+
+
+def _rules_difference(text: str) -> dict[str, Any]:
+    """The settings a code changes from its preset: a short, flat JSON object of plain values.
+
+    Its size and shape are checked before it is parsed, so no code can make the parser
+    nest deeply or read for long.
+    """
+    unreadable = "The rules in the code cannot be read: it is damaged, or not made by Farkle Table."
+    if len(text) > _MAX_RULES_TEXT or _nesting(text) > 1:
+        raise CodeDamaged(unreadable)
+    try:
+        diff = json.loads(text)
+    except ValueError as error:
+        raise CodeDamaged(unreadable) from error
+    if not isinstance(diff, dict) or any(isinstance(value, (dict, list, float)) for value in diff.values()):
+        raise CodeDamaged(unreadable)
+    return diff
+
+
+def _nesting(text: str) -> int:
+    """How deeply brackets nest in JSON ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def _rules_diff(rules: Rules, base: Rules) -> dict[str, Any]:

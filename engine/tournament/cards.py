@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engine.codec import SeatedPlayer, SignedResult, TableSetup
+from engine.codec import SealedResult, SeatedPlayer, TableSetup
 from engine.errors import IllegalAction
 from engine.rules import Rules
 from engine.tournament.state import RoundState, TournamentState
@@ -38,9 +38,9 @@ def table_setup(state: TournamentState, round_: RoundState, table: int, numbers:
     )
 
 
-def refuse_stale_card(state: TournamentState, signed: SignedResult, round_: RoundState | None) -> None:
+def refuse_stale_card(state: TournamentState, signed: SealedResult, round_: RoundState | None) -> None:
     """:class:`RevokedCard` if a revoked card of the table, or a card of a cancelled draw, signed it."""
-    table = signed.result.table
+    table = signed.table
     if round_ is not None:
         for issue, revocation in enumerate(round_.revoked.get(table, ())):
             if signed.signed_by(state.card_key(round_, table, issue)):
@@ -49,7 +49,7 @@ def refuse_stale_card(state: TournamentState, signed: SignedResult, round_: Roun
                     "it does not count. The table's new card signs its result."
                 )
     for cancelled in reversed(state.cancelled):
-        if cancelled.number != signed.result.round:
+        if cancelled.number != signed.round:
             continue
         for issue in range(cancelled.issue(table) + 1):
             if signed.signed_by(state.card_key(cancelled, table, issue)):

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.codec import DIGEST_SIZE, ResultImpossible, TableResult, decode_result
+from engine.codec import DIGEST_SIZE, ResultImpossible, SealedResult, TableResult, read_sealed_result
 from engine.errors import IllegalAction, InvalidInput
 from engine.ranking import places_from
 from engine.rules import Rules
@@ -125,23 +125,24 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
 def authentic(state: TournamentState, code: str) -> TableResult:
     """Readable, of this event, and signed with the current card of the table it names.
 
-    A signature that is not the current card's is refused as :class:`RevokedCard` when it
+    Only the code's header (event, round, table) is read before its signature is found
+    to be a card's of this event: the rest of an unsigned code is never parsed. A
+    signature that is not the current card's is refused as :class:`RevokedCard` when it
     is a card's that no longer counts (saying which), else as altered.
     """
-    signed = decode_result(code)
-    result = signed.result
-    if result.event_id != state.event_id:
-        raise WrongEvent(f"This result is from event {result.event_id}, not this one ({state.event_id}): refused.")
-    round_ = state.rounds[result.round - 1] if 1 <= result.round <= len(state.rounds) else None
-    if round_ is not None and signed.signed_by(state.card_key(round_, result.table)):
-        return result
-    refuse_stale_card(state, signed, round_)
+    sealed = read_sealed_result(code)
+    if sealed.event_id != state.event_id:
+        raise WrongEvent(f"This result is from event {sealed.event_id}, not this one ({state.event_id}): refused.")
+    round_ = state.rounds[sealed.round - 1] if 1 <= sealed.round <= len(state.rounds) else None
+    if round_ is not None and sealed.signed_by(state.card_key(round_, sealed.table)):
+        return sealed.open(state.card_key(round_, sealed.table))
+    refuse_stale_card(state, sealed, round_)
     if round_ is None:  # no card signs for a round not drawn
-        raise _not_drawn(state, result)
-    return signed.verify(state.card_key(round_, result.table))
+        raise _not_drawn(state, sealed)
+    return sealed.open(state.card_key(round_, sealed.table))
 
 
-def _not_drawn(state: TournamentState, result: TableResult) -> WrongRound:
+def _not_drawn(state: TournamentState, result: TableResult | SealedResult) -> WrongRound:
     return WrongRound(
         f"This result is for round {result.round}, which has not been drawn"
         + (f" (round {len(state.rounds)} is the latest)." if state.rounds else ".")
