@@ -152,15 +152,28 @@ def _not_drawn(state: TournamentState, result: TableResult | SealedResult) -> Wr
 def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
     """A result met before at its table: already counted or held (a duplicate), or voided (refused).
 
-    :raises VoidedResult: the organizer voided this very result; it stays void.
+    A void is final for the card that signed the voided result, as a director's result
+    lock is: whatever that card signs again for the table (other confirmations, other
+    totals) is refused. The table's result then comes from the organizer (a paper
+    result, or a replacement with a reason) or from a new card once this one is revoked.
+
+    :raises VoidedResult: the result, or its card, was voided.
     """
     where = f"Round {round_.number}, table {result.table}"
-    for voided in round_.voided.get(result.table, ()):
+    voids = round_.voided.get(result.table, [])
+    for voided in voids:
         if voided.recorded.result == result:
             raise VoidedResult(
                 f"{where}: this result was {voided.described}. It stays void; "
                 "to count it again, replace the table's result with a reason."
             )
+    card = round_.issue(result.table)
+    card_voids = [voided for voided in voids if voided.recorded.code and voided.recorded.issue == card]
+    if card_voids:
+        raise VoidedResult(
+            f"{where}: this card's result was {card_voids[-1].described}, and a void is final whatever the card "
+            "signs again. Enter the table's paper result, or revoke its card and print a new one for a new game."
+        )
     recorded = round_.results.get(result.table)
     if recorded is not None and recorded.result == result:
         return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already counted (duplicate).")

@@ -92,6 +92,8 @@ class Recorded:
     code: str
     """The result code (QR form), or "" for a result entered by the organizer."""
     reason: str = ""
+    issue: int = 0
+    """Which printing of the table's card signed the code (the one in use when it arrived)."""
 
     def confirmation_line(self, players: Mapping[int, Player]) -> str:
         """How the table's players confirmed it (:meth:`TableResult.confirmation_line`), or
@@ -117,7 +119,8 @@ class Revocation:
 
 @dataclass(frozen=True)
 class Voided:
-    """A counted result struck out: it stays void, however often its code is scanned again."""
+    """A counted result struck out: it stays void, however often its code is scanned again,
+    and so does whatever else the card that signed it signs for the table."""
 
     recorded: Recorded
     reason: str
@@ -201,8 +204,6 @@ class TournamentState:
         self.format = TournamentFormat.house(check_plans=False)
         """Until the creation is applied: the log names the format."""
         self.players: dict[int, Player] = {}
-        self.names: dict[str, int] = {}
-        """Player number by casefolded name, for the names still taken."""
         self.rounds: list[RoundState] = []
         self.cancelled: list[RoundState] = []
         """Draws cancelled (or drawn again), oldest first: their cards sign nothing that counts."""
@@ -302,14 +303,11 @@ class TournamentState:
             self.format = TournamentFormat.from_dict(event.format, check_plans=False)
         elif isinstance(event, PlayerSignedUp):
             self.players[event.number] = Player(event.number, event.name)
-            self.names[event.name.casefold()] = event.number
         elif isinstance(event, PlayerCheckedIn):
             self.players[event.number] = dataclasses.replace(self.players[event.number], checked_in=True)
         elif isinstance(event, PlayerWithdrew):
             player = self.players[event.number]
             self.players[event.number] = dataclasses.replace(player, withdrawn=True, reason=event.reason)
-            if not self.rounds:
-                self.names.pop(player.name.casefold(), None)
         elif isinstance(event, SeatsDrawn):
             self._seat(event)
         elif isinstance(event, DrawCancelled):
@@ -357,9 +355,9 @@ class TournamentState:
         round_ = self.rounds[event.round - 1]
         table = event.table
         if isinstance(event, ResultRecorded):
-            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason)
+            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason, round_.issue(table))
         elif isinstance(event, ResultHeld):
-            round_.held.setdefault(table, []).append(Recorded(result_from_dict(event.result), event.code))
+            round_.held.setdefault(table, []).append(Recorded(result_from_dict(event.result), event.code, "", round_.issue(table)))
         elif isinstance(event, HeldResultSettled):
             held = round_.held[table].pop(event.index)
             if not round_.held[table]:
@@ -375,7 +373,7 @@ class TournamentState:
             round_.voided.setdefault(table, []).append(Voided(voided, event.reason, event.at))
             round_.corrections.append(Correction(round_.number, table, "voided", event.reason, round_.closed))
         else:
-            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason)
+            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason, round_.issue(table))
             round_.corrections.append(Correction(round_.number, table, "replaced", event.reason, round_.closed))
 
 
