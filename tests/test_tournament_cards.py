@@ -268,11 +268,14 @@ def test_a_void_from_an_old_log_without_a_time_still_refuses_the_rescan_with_its
         old.import_result(code)
 
 
-def test_another_result_for_a_voided_table_is_counted() -> None:
+def test_another_result_from_a_voided_card_is_refused_and_the_new_cards_result_counts() -> None:
     t = event()
     t.draw_seats(seed=1)
     t.import_result(signed(t, 1, t.card_key(1)))
     t.void_result(1, 1, "scores were swapped")
+    with pytest.raises(VoidedResult, match="a void is final whatever the card signs again"):
+        t.import_result(signed(t, 1, t.card_key(1), bonus=50))
+    t.revoke_card(1, "the table plays its game again")
     assert t.import_result(signed(t, 1, t.card_key(1), bonus=50)).status == "accepted"
 
 
