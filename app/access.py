@@ -13,8 +13,10 @@ screens are kept for the organizer:
 The passphrase is kept only as a salted scrypt hash (:func:`hash_passphrase`). A session
 token is ``<event id>.<expiry>.<HMAC>`` keyed by that stored hash: it cannot be made without
 the server's copy of the hash, survives a restart, and dies when the passphrase changes.
-Wrong passphrases are answered after a delay that grows with the failures from that
-address (:class:`Throttle`); nobody is ever locked out.
+Wrong passphrases are limited as a bank limits PIN tries (:class:`SignInGuard`): a few
+per device, per network (/24, IPv6 /64), per event and overall, then that scope is paused
+(longer each time, at most an hour) and every device trying it is told why and for how long.
+Answers never wait on each other; the organizer's own addresses never go through it.
 
 Which address a session comes from is recorded once, when Flet creates the session
 (:func:`remember_peer`, run as Flet's ``before_main`` by :mod:`app.server`): a client can
@@ -30,6 +32,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import math
 import os
 import sys
 import time
@@ -43,17 +46,23 @@ from engine import InvalidInput
 
 __all__ = [
     "ORGANIZER_ADDRESSES_ENV", "SESSION_SECONDS", "MIN_PASSPHRASE", "SESSIONS_KEY", "PassphraseRefused",
-    "Throttle", "DeviceAccess", "Prefs", "Network",
-    "check_new_passphrase", "hash_passphrase", "verify_passphrase", "issue_token", "token_valid",
-    "organizer_networks", "is_organizer_address", "remember_peer", "peer_of", "mark_network_served",
-    "THROTTLE",
+    "Limit", "LIMITS", "FailedTries", "SignInGuard", "DeviceAccess", "Prefs", "Network",
+    "check_new_passphrase", "passphrase_problem", "hash_passphrase", "verify_passphrase", "meets_rule",
+    "issue_token", "token_valid", "organizer_networks", "is_organizer_address", "network_of", "remember_peer",
+    "peer_of", "mark_network_served", "GUARD",
 ]
 
 ORGANIZER_ADDRESSES_ENV: Final = "FARKLE_ORGANIZER_ADDRESSES"
 """A comma list of the addresses (or networks, ``10.0.0.0/24``) that count as the organizer's own."""
 SESSION_SECONDS: Final = 12 * 3600
 """How long a device stays signed in to an event after giving its passphrase."""
-MIN_PASSPHRASE: Final = 4
+MIN_PASSPHRASE: Final = 8
+"""A new passphrase's least length: with :data:`LIMITS` (about 10 tries an hour per event) even 8 digits
+would take thousands of years to guess; older events kept 4+ and are asked to set a new one."""
+LEGACY_MIN_PASSPHRASE: Final = 4
+"""The least length before the rule above: such stored passphrases still open their event."""
+_RULE_MARK: Final = "rule8"
+"""Ends a hash made of a passphrase that met :func:`passphrase_problem`'s rule (an older hash has no mark)."""
 SESSIONS_KEY: Final = "farkle.organizer.sessions"
 """The client-storage key holding the device's session tokens (``{event id: token}``)."""
 
@@ -77,16 +86,34 @@ def _normal(passphrase: str) -> str:
     return unicodedata.normalize("NFKC", str(passphrase)).strip()
 
 
-def check_new_passphrase(first: str, again: str) -> str:
-    """The passphrase to set, when typed twice alike and long enough.
+def passphrase_problem(text: str) -> str | None:
+    """Why ``text`` is too easy to guess as an organizer passphrase, or None.
 
-    :raises PassphraseRefused: too short, or the two differ (in words the organizer reads).
+    Too short (under :data:`MIN_PASSPHRASE` characters), or a run an attacker tries first:
+    one character repeated or a straight sequence (``11111111``, ``12345678``, ``hgfedcba``).
+
+    >>> passphrase_problem("harbour 9") is None, passphrase_problem("87654321") is not None
+    (True, True)
+    """
+    text = _normal(text)
+    if len(text) < MIN_PASSPHRASE:
+        return (f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters (two words and a number "
+                f"will do); {len(text)} given.")
+    steps = {ord(b) - ord(a) for a, b in zip(text, text[1:])}
+    if len(steps) == 1 and steps <= {-1, 0, 1}:
+        return "The organizer passphrase is one character repeated or a straight run (like 12345678): choose another."
+    return None
+
+
+def check_new_passphrase(first: str, again: str) -> str:
+    """The passphrase to set, when typed twice alike and hard enough to guess (:func:`passphrase_problem`).
+
+    :raises PassphraseRefused: too easy, or the two differ (in words the organizer reads).
     """
     text = _normal(first)
-    if len(text) < MIN_PASSPHRASE:
-        raise PassphraseRefused(
-            f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters (a PIN of 4 digits will do); "
-            f"{len(text)} given.")
+    problem = passphrase_problem(text)
+    if problem is not None:
+        raise PassphraseRefused(problem)
     if _normal(again) != text:
         raise PassphraseRefused("The two passphrases differ: type the same one twice.")
     return text
@@ -102,25 +129,34 @@ def _unb64(text: str) -> bytes:
 
 def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = _SCRYPT_N, r: int = _SCRYPT_R,
                     p: int = _SCRYPT_P) -> str:
-    """A salted scrypt hash of the passphrase, with its parameters: ``scrypt$n$r$p$salt$digest``.
+    """A salted scrypt hash of the passphrase, with its parameters: ``scrypt$n$r$p$salt$digest``, then
+    ``$rule8`` when the passphrase meets today's rule (so :func:`meets_rule` can tell without it).
 
-    >>> stored = hash_passphrase("1234", n=2**4)
-    >>> verify_passphrase("1234", stored), verify_passphrase("4321", stored), "1234" in stored
+    >>> stored = hash_passphrase("harbour 9", n=2**4)
+    >>> verify_passphrase("harbour 9", stored), verify_passphrase("harbour 8", stored), "harbour" in stored
     (True, False, False)
+    >>> meets_rule(stored), meets_rule(hash_passphrase("1234", n=2**4))
+    (True, False)
     """
     text = _normal(passphrase)
-    if len(text) < MIN_PASSPHRASE:
+    if len(text) < LEGACY_MIN_PASSPHRASE:
         raise PassphraseRefused(f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters.")
     salt = os.urandom(16) if salt is None else salt
     digest = hashlib.scrypt(text.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=32)
-    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}"
+    mark = f"${_RULE_MARK}" if passphrase_problem(text) is None else ""
+    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}{mark}"
+
+
+def meets_rule(stored: str) -> bool:
+    """Whether the stored hash was made of a passphrase meeting today's rule (older events' may be short)."""
+    return stored.endswith(f"${_RULE_MARK}")
 
 
 def verify_passphrase(passphrase: str, stored: str) -> bool:
     """Whether ``passphrase`` is the one ``stored`` was made from (False for no or a broken hash)."""
     try:
-        scheme, n, r, p, salt, digest = stored.split("$")
-        if scheme != "scrypt":
+        scheme, n, r, p, salt, digest, *mark = stored.split("$")
+        if scheme != "scrypt" or mark not in ([], [_RULE_MARK]):
             return False
         expected = _unb64(digest)
         given = hashlib.scrypt(_normal(passphrase).encode("utf-8"), salt=_unb64(salt), n=int(n), r=int(r),
@@ -192,6 +228,18 @@ def is_organizer_address(address: str, networks: Iterable[Network] | None = None
                for net in (organizer_networks() if networks is None else networks))
 
 
+def network_of(address: str) -> str:
+    """The network an address shares with its neighbours: its /24 (IPv4) or /64 (IPv6), as text;
+    the address itself when it is not one (one attacker rarely holds more than such a block)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
+
+
 _peers: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
 _served: list[bool] = [False]
 
@@ -226,47 +274,150 @@ def peer_of(page: Any) -> str | None:
 # -- failed attempts -----------------------------------------------------------------------
 
 
-@dataclass
-class Throttle:
-    """Delays the answer to a passphrase from an address that gave wrong ones: 0.5 s after the
-    first failure, doubling to at most :attr:`longest` s; forgotten after :attr:`forget` s
-    without a failure, and on success. Attempts from one address are answered one at a time.
+@dataclass(frozen=True)
+class Limit:
+    """How many wrong passphrases a scope takes before it is paused, and for how long.
+
+    :param allowed: wrong tries in a row (since the last pause) before the pause.
+    :param pause: the first pause, in seconds; each further one doubles, up to ``longest``.
+    :param forget: seconds without a wrong try after which the scope starts afresh.
+    :param refusal: what a device trying during the pause is told (``{wait}``: "N minutes").
     """
 
-    clock: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
-    first: float = 0.5
-    longest: float = 8.0
-    forget: float = 900.0
-    failures: dict[str, tuple[int, float]] = field(default_factory=dict)
-    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    allowed: int
+    pause: float
+    longest: float
+    forget: float
+    refusal: str
 
-    def delay(self, address: str) -> float:
-        count, last = self.failures.get(address, (0, 0.0))
-        if not count or self.clock() - last > self.forget:
-            return 0.0
-        return min(self.first * 2.0 ** (count - 1), self.longest)
 
-    async def attempt(self, address: str, check: Callable[[], Awaitable[bool]]) -> bool:
-        """Wait the address's delay, then run ``check``; count a failure or forget them on success."""
-        lock = self._locks.setdefault(address, asyncio.Lock())
-        async with lock:
-            wait = self.delay(address)
-            if wait:
-                await self.sleep(wait)
+LIMITS: Final = {
+    "device": Limit(5, 60.0, 3600.0, 3600.0,
+                    "Too many wrong passphrases from this device; try again in {wait}."),
+    "network": Limit(10, 300.0, 3600.0, 7200.0,
+                     "Too many wrong passphrases from this part of the network; try again in {wait}."),
+    "event": Limit(10, 900.0, 3600.0, 7200.0,
+                   "Too many wrong passphrases for this event; try again in {wait}."),
+    "all": Limit(30, 900.0, 3600.0, 7200.0,
+                 "Too many wrong passphrases on this server; try again in {wait}."),
+}
+"""The limits by scope: a device's address, its /24 or /64, one event, every event together.
+Steady state under attack: about 10 tries an hour for an event, whatever the number of addresses."""
+
+
+@dataclass
+class _Scope:
+    failures: int = 0
+    in_flight: int = 0
+    pauses: int = 0
+    paused_until: float = 0.0
+    last: float = 0.0
+
+
+@dataclass
+class FailedTries:
+    """What the organizer is shown of an event's wrong passphrases since the server started."""
+
+    count: int = 0
+    last: float = 0.0
+    addresses: dict[str, int] = field(default_factory=dict)
+    paused_until: float = 0.0
+    """Until when other devices cannot sign in to it (0: they can)."""
+
+
+def _in_minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"{minutes} minute{'s' if minutes > 1 else ''}"
+
+
+@dataclass
+class SignInGuard:
+    """Counts wrong passphrases per device, network, event and overall; refuses a try while a
+    scope it touches is paused, at once and with the reason (no answer waits for another).
+
+    A try is reserved before its passphrase is checked, so a crowd of simultaneous tries
+    cannot pass a limit either; a right passphrase forgets the device's own failures only
+    (an attacker's are not forgiven by someone else's success).
+    """
+
+    clock: Callable[[], float] = time.time
+    limits: Mapping[str, Limit] = field(default_factory=lambda: dict(LIMITS))
+    scopes: dict[tuple[str, str], _Scope] = field(default_factory=dict)
+    tries: dict[str, FailedTries] = field(default_factory=dict)
+
+    def _scopes(self, address: str, events: Iterable[str]) -> list[tuple[str, str]]:
+        return [("device", address), ("network", network_of(address)), *(("event", e) for e in events),
+                ("all", "")]
+
+    def _scope(self, key: tuple[str, str]) -> _Scope:
+        scope = self.scopes.setdefault(key, _Scope())
+        if scope.last and self.clock() - scope.last > self.limits[key[0]].forget and not scope.in_flight:
+            scope.failures = scope.pauses = 0
+            scope.paused_until = 0.0
+        return scope
+
+    def refusal(self, address: str, events: Iterable[str]) -> str | None:
+        """Why a try from ``address`` at ``events`` is refused now (the longest pause), or None."""
+        now = self.clock()
+        worst: tuple[float, str] | None = None
+        for key in self._scopes(address, events):
+            scope, limit = self._scope(key), self.limits[key[0]]
+            if scope.paused_until > now and (worst is None or scope.paused_until > worst[0]):
+                worst = (scope.paused_until, limit.refusal.format(wait=_in_minutes(scope.paused_until - now)))
+            elif scope.failures + scope.in_flight >= limit.allowed and worst is None:
+                worst = (now, limit.refusal.format(wait=_in_minutes(1)))  # the last allowed tries are being checked
+        return None if worst is None else worst[1]
+
+    def paused(self, tournament_id: str) -> bool:
+        return self._scope(("event", tournament_id)).paused_until > self.clock()
+
+    async def attempt(self, address: str, events: Iterable[str], check: Callable[[], Awaitable[bool]]) -> bool:
+        """Run ``check`` (is the passphrase right?) unless a scope is paused; count a wrong one.
+
+        :raises PassphraseRefused: a scope is paused (the reason and the wait, in minutes).
+        """
+        events = list(events)
+        reason = self.refusal(address, events)
+        if reason is not None:
+            raise PassphraseRefused(reason + " The organizer's own device still opens the event.")
+        keys = self._scopes(address, events)
+        for key in keys:
+            self._scope(key).in_flight += 1
+        ok = False
+        try:
             ok = await check()
-            if ok:
-                self.failures.pop(address, None)
-            else:
-                count, last = self.failures.get(address, (0, 0.0))
-                if self.clock() - last > self.forget:
-                    count = 0
-                self.failures[address] = (count + 1, self.clock())
-            return ok
+        finally:
+            now = self.clock()
+            for key in keys:
+                scope, limit = self._scope(key), self.limits[key[0]]
+                scope.in_flight -= 1
+                if ok:
+                    if key[0] == "device":
+                        scope.failures = 0
+                    continue
+                scope.failures += 1
+                scope.last = now
+                if scope.failures >= limit.allowed:
+                    scope.paused_until = now + min(limit.pause * 2.0 ** scope.pauses, limit.longest)
+                    scope.pauses += 1
+                    scope.failures = 0
+            if not ok:
+                for event in events:
+                    record = self.tries.setdefault(event, FailedTries())
+                    record.count += 1
+                    record.last = now
+                    record.addresses[address] = record.addresses.get(address, 0) + 1
+        return ok
+
+    def failed_tries(self, tournament_id: str) -> FailedTries:
+        """The event's wrong passphrases so far (a copy), with its pause if it is paused now."""
+        record = self.tries.get(tournament_id, FailedTries())
+        until = self._scope(("event", tournament_id)).paused_until
+        return FailedTries(record.count, record.last, dict(record.addresses), until if until > self.clock() else 0.0)
 
 
-THROTTLE = Throttle()
-"""The process's one throttle (failures by client address)."""
+GUARD = SignInGuard()
+"""The process's one guard (every session's sign-in goes through it)."""
 
 
 # -- one device's access -------------------------------------------------------------------
@@ -293,7 +444,7 @@ class DeviceAccess:
     organizer: bool
     prefs: Callable[[], Prefs] | None = None
     clock: Callable[[], float] = time.time
-    throttle: Throttle = field(default_factory=lambda: THROTTLE)
+    guard: SignInGuard = field(default_factory=lambda: GUARD)
     tokens: dict[str, str] | None = None
 
     @classmethod
@@ -337,24 +488,31 @@ class DeviceAccess:
         """The events (of ``hashes``: id -> stored hash) this device opens now."""
         return {tid for tid, stored in hashes.items() if await self.allows(tid, stored)}
 
-    async def sign_in(self, passphrase: str, hashes: Mapping[str, str]) -> list[str]:
-        """Check the passphrase against the events' hashes (after the address's delay); the events
-        it opens, each now remembered on this device for :data:`SESSION_SECONDS`.
+    async def sign_in(self, passphrase: str, hashes: Mapping[str, str], target: str | None = None) -> list[str]:
+        """Check the passphrase against the events' hashes (those not paused; ``target``, the event the
+        route opens, must not be); the events it opens, each remembered on this device for
+        :data:`SESSION_SECONDS`. A wrong one counts against each event it was checked for.
 
-        :raises PassphraseRefused: it opens none (the next try from this address waits longer).
+        :raises PassphraseRefused: it opens none, or a scope is paused (said with its wait).
         """
         matched: list[str] = []
+        guard = self.guard
+        if target is not None and target in hashes and guard.paused(target):
+            reason = guard.refusal(self.address or "", [target])
+            raise PassphraseRefused(f"{reason} The organizer's own device still opens the event.")
+        tried = {tid: stored for tid, stored in hashes.items() if stored and not guard.paused(tid)}
 
         async def check() -> bool:
-            for tid, stored in hashes.items():
-                ok: bool = bool(stored) and await asyncio.to_thread(verify_passphrase, passphrase, stored)
-                if ok:
+            for tid, stored in tried.items():
+                if await asyncio.to_thread(verify_passphrase, passphrase, stored):
                     matched.append(tid)
             return bool(matched)
 
-        if not await self.throttle.attempt(self.address or "", check):
+        if not await guard.attempt(self.address or "", tried, check):
+            paused = " Some events here are paused after too many wrong passphrases." if len(tried) < sum(
+                map(bool, hashes.values())) else ""
             raise PassphraseRefused("That passphrase opens no event here. Check it with the organizer and try "
-                                    "again (each wrong try makes the next answer wait a little longer).")
+                                    "again (a few wrong tries pause sign-in for a while)." + paused)
         for tid in matched:
             await self.remember(tid, hashes[tid], save=False)
         await self._keep()

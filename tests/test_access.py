@@ -23,11 +23,13 @@ from app.access import (
     SESSIONS_KEY,
     DeviceAccess,
     PassphraseRefused,
-    Throttle,
+    SignInGuard,
     check_new_passphrase,
     hash_passphrase,
     is_organizer_address,
     issue_token,
+    meets_rule,
+    network_of,
     organizer_networks,
     peer_of,
     remember_peer,
@@ -51,14 +53,9 @@ def cheap_hash(passphrase: str) -> str:
 @dataclass
 class FakeClock:
     now: float = 1_000_000.0
-    slept: list[float] = field(default_factory=list)
 
     def __call__(self) -> float:
         return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 # -- passphrases ---------------------------------------------------------------------------------
@@ -76,17 +73,28 @@ def test_a_passphrase_is_kept_only_as_a_salted_hash_that_verifies_it_and_nothing
 
 
 @pytest.mark.parametrize("first, again, message", [
-    ("123", "123", "at least 4 characters"),
-    ("   ", "", "at least 4 characters"),
-    ("1234", "1243", "The two passphrases differ"),
+    ("1234", "1234", "at least 8 characters"),
+    ("pier 26", "pier 26", "at least 8 characters"),
+    ("   ", "", "at least 8 characters"),
+    ("12345678", "12345678", "straight run"),
+    ("aaaaaaaaaa", "aaaaaaaaaa", "one character repeated"),
+    ("87654321", "87654321", "straight run"),
+    ("pier 2026", "pier 2062", "The two passphrases differ"),
 ])
 def test_a_new_passphrase_too_short_or_typed_differently_is_refused_with_the_reason(first, again, message):
     with pytest.raises(PassphraseRefused, match=message):
         check_new_passphrase(first, again)
 
 
-def test_a_pin_of_four_digits_typed_twice_is_taken_without_its_outer_spaces():
-    assert check_new_passphrase(" 2468", "2468 ") == "2468"
+def test_a_passphrase_of_eight_characters_typed_twice_is_taken_without_its_outer_spaces():
+    assert check_new_passphrase(" 24681357", "24681357 ") == "24681357"
+
+
+def test_a_hash_says_whether_its_passphrase_met_the_eight_character_rule_and_an_older_one_still_verifies():
+    assert meets_rule(cheap_hash("harbour 9")) and not meets_rule(cheap_hash("2468"))
+    older = cheap_hash("harbour 9").removesuffix("$rule8")  # as hashes were made before the rule
+    assert verify_passphrase("harbour 9", older) and not meets_rule(older)
+    assert verify_passphrase("2468", cheap_hash("2468"))
 
 
 # -- session tokens -------------------------------------------------------------------------------
@@ -130,48 +138,153 @@ def test_a_configured_organizer_address_that_is_not_one_is_named():
         organizer_networks("127.0.0.1, organizer-laptop")
 
 
-# -- the throttle ---------------------------------------------------------------------------------
+# -- the guard ------------------------------------------------------------------------------------
 
 
-def test_each_wrong_passphrase_from_an_address_makes_its_next_answer_wait_longer_up_to_a_limit():
+async def wrong() -> bool:
+    return False
+
+
+async def right() -> bool:
+    return True
+
+
+def tries_answered(guard: SignInGuard, address: str, events: list[str], check: Callable[[], Awaitable[bool]],
+                   times: int) -> list[str]:
+    """Each try's answer: "checked" (the passphrase was checked) or the refusal's words."""
+
+    async def run() -> list[str]:
+        answers = []
+        for _ in range(times):
+            try:
+                await guard.attempt(address, events, check)
+                answers.append("checked")
+            except PassphraseRefused as refused:
+                answers.append(str(refused))
+        return answers
+
+    return asyncio.run(run())
+
+
+def test_a_device_is_paused_after_five_wrong_passphrases_and_told_for_how_long_without_waiting():
     clock = FakeClock()
-    throttle = Throttle(clock=clock, sleep=clock.sleep)
+    guard = SignInGuard(clock=clock)
+    answers = tries_answered(guard, PHONE, ["cup"], wrong, 7)
+    assert answers[:5] == ["checked"] * 5
+    assert answers[5].startswith("Too many wrong passphrases from this device; try again in 1 minute.")
+    assert "organizer's own device still opens" in answers[5]
+    assert tries_answered(guard, "10.0.0.9", ["cup"], right, 1) == ["checked"]  # another device is not paused
+    clock.now += 61
+    assert tries_answered(guard, PHONE, ["cup"], wrong, 1) == ["checked"]  # the pause is over
 
-    async def wrong() -> bool:
+
+def test_addresses_of_one_network_share_its_limit_an_ipv4_24_and_an_ipv6_64():
+    assert network_of("192.168.1.50") == network_of("192.168.1.7") == "192.168.1.0/24"
+    assert network_of("2001:db8::1") == network_of("2001:db8::ffff:1") == "2001:db8::/64"
+    assert network_of("::ffff:10.1.2.3") == "10.1.2.0/24" and network_of("not an address") == "not an address"
+    guard = SignInGuard(clock=FakeClock())
+    answers = [tries_answered(guard, f"2001:db8::{n}", [f"event-{n}"], wrong, 1)[0] for n in range(1, 13)]
+    assert answers[:10] == ["checked"] * 10
+    assert answers[10].startswith("Too many wrong passphrases from this part of the network; try again in 5 minutes")
+
+
+def test_an_event_takes_ten_wrong_passphrases_from_any_number_of_networks_then_everyone_is_told():
+    guard = SignInGuard(clock=FakeClock())
+    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(16)]
+    assert answers[:10] == ["checked"] * 10
+    assert set(answers[10:]) == {"Too many wrong passphrases for this event; try again in 15 minutes. "
+                                 "The organizer's own device still opens the event."}
+    assert tries_answered(guard, "10.99.0.1", ["night"], right, 1) == ["checked"]  # another event opens
+    tries = guard.failed_tries("cup")
+    assert tries.count == 10 and len(tries.addresses) == 10 and tries.paused_until == guard.clock() + 900
+    guard.clock.now += 901  # type: ignore[attr-defined]
+    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(11)]
+    assert answers[10].startswith("Too many wrong passphrases for this event; try again in 30 minutes")
+
+
+def test_under_a_lasting_attack_an_event_gets_about_ten_tries_an_hour_and_every_event_together_thirty():
+    clock = FakeClock()
+    guard = SignInGuard(clock=clock)
+    checked = {"cup": 0, "all": 0}
+
+    async def day() -> None:  # 16 addresses, each in its own network, each trying every minute
+        for minute in range(24 * 60):
+            clock.now += 60
+            for n in range(16):
+                events = ["cup"] if n < 8 else [f"event-{n}"]
+                try:
+                    await guard.attempt(f"10.{minute % 200}.{n}.1", events, wrong)
+                except PassphraseRefused:
+                    continue
+                checked["all"] += 1
+                checked["cup"] += events == ["cup"]
+
+    asyncio.run(day())
+    assert checked["cup"] <= 10 * 26  # 10 before each pause: 15, 30, then 60 minutes
+    assert checked["all"] <= 30 * 26
+
+
+def test_a_crowd_of_simultaneous_tries_cannot_pass_the_limit_and_none_waits_for_another():
+    guard = SignInGuard(clock=FakeClock())
+    started: list[str] = []
+    release = asyncio.Event()
+
+    async def slow_wrong() -> bool:
+        started.append("check")
+        await release.wait()
         return False
 
-    async def right() -> bool:
+    async def crowd() -> list[Any]:
+        tries = [asyncio.create_task(guard.attempt(f"10.{n}.0.1", ["cup"], slow_wrong)) for n in range(40)]
+        await asyncio.sleep(0)
+        assert len(started) == 10  # the rest were refused at once, while ten checks were pending
+        release.set()
+        return await asyncio.gather(*tries, return_exceptions=True)
+
+    answers = asyncio.run(crowd())
+    assert answers.count(False) == 10 and sum(isinstance(a, PassphraseRefused) for a in answers) == 30
+
+
+def test_two_devices_behind_one_address_are_answered_side_by_side_not_one_after_the_other():
+    guard = SignInGuard(clock=FakeClock())
+    both_checking = asyncio.Event()
+    checking: list[int] = []
+
+    async def check() -> bool:
+        checking.append(1)
+        if len(checking) == 2:
+            both_checking.set()
+        await asyncio.wait_for(both_checking.wait(), 5)
         return True
 
-    async def tries() -> None:
-        for _ in range(7):
-            assert not await throttle.attempt(PHONE, wrong)
-        assert await throttle.attempt("192.168.1.51", right)  # another address is not slowed
-        assert await throttle.attempt(PHONE, right)  # the organizer is slowed, never locked out
-        assert await throttle.attempt(PHONE, right)
+    async def two() -> list[bool]:
+        return list(await asyncio.gather(guard.attempt(PHONE, ["cup"], check), guard.attempt(PHONE, ["cup"], check)))
 
-    asyncio.run(tries())
-    assert clock.slept == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    assert asyncio.run(two()) == [True, True]
 
 
-def test_failures_are_forgotten_after_a_quiet_quarter_hour():
+def test_a_right_passphrase_forgives_the_devices_own_failures_but_not_the_events():
+    guard = SignInGuard(clock=FakeClock())
+    tries_answered(guard, PHONE, ["cup"], wrong, 4)
+    tries_answered(guard, PHONE, ["cup"], right, 1)
+    assert tries_answered(guard, PHONE, ["cup"], wrong, 4) == ["checked"] * 4  # the device starts afresh
+    assert guard.failed_tries("cup").count == 8
+    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(3)]
+    assert answers[:2] == ["checked"] * 2 and answers[2].startswith("Too many wrong passphrases for this event")
+
+
+def test_failures_are_forgotten_after_a_quiet_hour():
     clock = FakeClock()
-    throttle = Throttle(clock=clock, sleep=clock.sleep)
-
-    async def wrong() -> bool:
-        return False
-
-    asyncio.run(throttle.attempt(PHONE, wrong))
-    assert throttle.delay(PHONE) == 0.5
-    clock.now += 901
-    assert throttle.delay(PHONE) == 0.0
-
+    guard = SignInGuard(clock=clock)
+    tries_answered(guard, PHONE, ["cup"], wrong, 4)
+    clock.now += 3601
+    assert tries_answered(guard, PHONE, ["cup"], wrong, 5) == ["checked"] * 5
 
 # -- one device's access --------------------------------------------------------------------------
 
 
 def phone_access(prefs: MemoryPrefs, clock: FakeClock) -> DeviceAccess:
-    return DeviceAccess(PHONE, False, lambda: prefs, clock=clock, throttle=Throttle(clock=clock, sleep=clock.sleep))
+    return DeviceAccess(PHONE, False, lambda: prefs, clock=clock, guard=SignInGuard(clock=clock))
 
 
 def test_a_phone_signs_in_with_the_passphrase_and_stays_signed_in_for_twelve_hours():
@@ -191,7 +304,6 @@ def test_a_phone_signs_in_with_the_passphrase_and_stays_signed_in_for_twelve_hou
         assert await phone_access(prefs, clock).unlocked(hashes) == set()
 
     asyncio.run(journey())
-    assert clock.slept == [0.5]  # the right passphrase after a wrong one waited
     stored = json.loads(asyncio.run(prefs.get(SESSIONS_KEY)))
     assert set(stored) == {"cup-1"} and "harbour" not in json.dumps(stored)
 
@@ -251,6 +363,8 @@ class Venue:
     prefs: dict[str, Any] = field(default_factory=dict)
     """The phone's client storage (shared between its sessions, like a browser's localStorage)."""
     ids: dict[str, str] = field(default_factory=dict)
+    clock: FakeClock = field(default_factory=FakeClock)
+    """The sign-in guard's clock (tokens keep the real one)."""
 
     async def seed(self) -> None:
         organizer = Organizer(self.store)
@@ -287,9 +401,8 @@ class Venue:
 @pytest.fixture
 def venue(monkeypatch: pytest.MonkeyPatch) -> Venue:
     monkeypatch.delenv(access.ORGANIZER_ADDRESSES_ENV, raising=False)
-    clock = FakeClock()
-    monkeypatch.setattr(access, "THROTTLE", Throttle(clock=clock, sleep=clock.sleep))
     place = Venue()
+    monkeypatch.setattr(access, "GUARD", SignInGuard(clock=place.clock))
     asyncio.run(place.seed())
     return place
 
@@ -392,7 +505,7 @@ def test_an_event_without_a_passphrase_is_refused_to_phones_and_its_organizer_is
         await ui.type_text("new-passphrase", "abc")
         await ui.type_text("new-passphrase-again", "abc")
         await ui.click("set-passphrase")
-        assert "at least 4 characters" in ui.text_of("organizer-notice")
+        assert "at least 8 characters" in ui.text_of("organizer-notice")
         await ui.type_text("new-passphrase", "old cup 1")
         await ui.type_text("new-passphrase-again", "old cup 2")
         await ui.click("set-passphrase")
@@ -443,3 +556,70 @@ def test_a_signed_in_phone_creates_an_event_only_with_a_passphrase_and_keeps_it_
         assert ui.exists("signup-name")  # its sign-up, opened without asking again
 
     venue.run(test, "/organizer")
+
+
+# -- a crowd guessing ----------------------------------------------------------------------------
+
+
+def guess(venue: Venue, route: str, passphrase: str, address: str) -> str:
+    """One device's wrong (or right) try at the gate: what it is told, or "opened"."""
+
+    async def test(ui: FletHarness) -> str:
+        await sign_in(ui, passphrase)
+        return "opened" if not ui.exists("gate-passphrase") else ui.text_of("gate-notice")
+
+    answer: str = venue.run(test, route, address=address)
+    return answer
+
+
+def test_ten_wrong_passphrases_from_ten_networks_pause_the_event_and_a_phone_with_the_right_one_is_told(venue: Venue):
+    cup = f"/organizer/{venue.ids['cup']}"
+    answers = [guess(venue, cup, f"guess {n:04d}", f"10.{n}.0.1") for n in range(10)]
+    assert all("opens no event here" in answer for answer in answers)
+
+    async def phone(ui: FletHarness) -> None:
+        told = "Too many wrong passphrases for this event; try again in 15 minutes."
+        assert ui.text_of("gate-notice").startswith(told)  # before it types anything
+        await sign_in(ui, "harbour 9")
+        assert ui.exists("gate-passphrase") and ui.text_of("gate-notice").startswith(told)
+
+    venue.run(phone, cup)
+    venue.clock.now += 15 * 60 + 1
+    assert guess(venue, cup, "harbour 9", PHONE) == "opened"
+
+
+def test_the_organizers_device_opens_a_paused_event_and_sees_its_wrong_tries(venue: Venue):
+    cup = f"/organizer/{venue.ids['cup']}"
+    for n in range(12):
+        guess(venue, cup, f"guess {n:04d}", f"10.{n % 4}.0.{n}")
+
+    async def organizer(ui: FletHarness) -> None:
+        line = ui.text_of("event-failed-tries")
+        assert line.startswith("Wrong organizer passphrases from other devices: 10, the last at ")
+        assert "from 10.0.0.0, 10.1.0.1, 10.2.0.2 and 7 other addresses. Other devices cannot sign in until" in line
+
+    venue.run(organizer, cup, address="127.0.0.1")
+
+
+def test_an_event_with_a_four_digit_passphrase_from_before_the_rule_still_opens_and_asks_for_a_longer_one(
+        venue: Venue):
+    old = venue.ids["old"]
+
+    async def set_before_the_rule() -> None:
+        organizer = Organizer(venue.store)
+        await organizer.open(old)
+        await organizer.set_passphrase_hash(cheap_hash("2468"))
+
+    asyncio.run(set_before_the_rule())
+
+    async def organizer(ui: FletHarness) -> None:
+        assert "may be easy to guess: set a longer one" in ui.text_of("passphrase-weak")
+        await ui.click("ask-passphrase")
+        await ui.type_text("new-passphrase", "old cup 2026")
+        await ui.type_text("new-passphrase-again", "old cup 2026")
+        await ui.click("set-passphrase")
+        assert not ui.exists("passphrase-weak")
+
+    assert guess(venue, f"/organizer/{old}", "2468", PHONE) == "opened"
+    venue.run(organizer, f"/organizer/{old}", address="127.0.0.1")
+    assert guess(venue, f"/organizer/{old}", "old cup 2026", "10.1.1.1") == "opened"

@@ -147,12 +147,15 @@ class GateState(ft.Observable):
             self.status = "no_passphrase"
         else:
             self.status = "open" if await access.allows(target, hashes[target]) else "sign_in"
+        if self.status == "sign_in":  # told before typing when the event is under attack
+            self.notice = access.guard.refusal(access.address or "", [target] if target else []) or ""
 
     async def sign_in(self) -> None:
-        """Try the typed passphrase (after this address's delay); open the route if it unlocks it."""
+        """Try the typed passphrase (unless sign-in is paused); open the route if it unlocks it."""
         try:
             matched = await self.desk.access.sign_in(self.value("passphrase"),
-                                                     await self.desk.organizer.passphrase_hashes())
+                                                     await self.desk.organizer.passphrase_hashes(),
+                                                     await self.target())
         except PassphraseRefused as refused:
             self.notice = str(refused)
         except Exception as error:  # noqa: BLE001 - shown, never a crash

@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
-from app.access import DeviceAccess, check_new_passphrase, hash_passphrase
+from app.access import DeviceAccess, check_new_passphrase, hash_passphrase, meets_rule
 from app.context import Services, use_model, use_services
 from app.organizer import Organizer, describe_error
 from app.scorekeeper import Scorekeeper
@@ -276,16 +276,20 @@ def passphrase_field(state: EventState, name: str, label: str, key: str) -> ft.T
 
 def passphrase_prompt(state: EventState) -> list[ft.Control]:
     """On the event's page, for an event without an organizer passphrase (it opens only from the
-    organizer's own address): a line asking for one, and once tapped the fields to set it."""
-    if state.page or state.organizer.passphrase_hash or sys.platform == "emscripten":
+    organizer's own address) or with one set before the 8-character rule (it may be short, so
+    easier to guess): a line asking for a new one, and once tapped the fields to set it."""
+    stored = state.organizer.passphrase_hash
+    if state.page or (stored and meets_rule(stored)) or sys.platform == "emscripten":
         return []
 
     def show_fields() -> None:
         state.set_field("passphrase_open", "1")
         state.changed()
 
-    line = ft.Text("No organizer passphrase yet: this event opens only on this device.", key="passphrase-missing",
-                   expand=True)
+    line = (ft.Text("This event's organizer passphrase was set before they needed 8 characters and may be "
+                    "easy to guess: set a longer one.", key="passphrase-weak", expand=True) if stored else
+            ft.Text("No organizer passphrase yet: this event opens only on this device.", key="passphrase-missing",
+                    expand=True))
     if not state.value("passphrase_open"):
         controls: list[ft.Control] = [ft.Row([line, ft.TextButton("Set a passphrase", icon=ft.Icons.LOCK,
                                                                   on_click=on(show_fields), key="ask-passphrase")])]

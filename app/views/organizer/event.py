@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import flet as ft
 
+from app.access import FailedTries
 from app.organizer import FormatDraft
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section
 from engine import Tournament
 
-__all__ = ["EventScreen", "EventPage", "state_line"]
+__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line"]
 
 
 @dataclass
@@ -65,6 +67,20 @@ def state_line(t: Tournament) -> str:
     return f"Sign-up: {len(active)} signed up, {checked} checked in."
 
 
+def failed_tries_line(tries: FailedTries) -> str:
+    """The wrong organizer passphrases other devices gave for this event (since the server started)."""
+    if not tries.count:
+        return "No wrong organizer passphrase from another device since the server started."
+    shown = sorted(tries.addresses, key=lambda a: -tries.addresses[a])
+    others = f" and {len(shown) - 3} other addresses" if len(shown) > 3 else ""
+    line = (f"Wrong organizer passphrases from other devices: {tries.count}, the last at "
+            f"{time.strftime('%H:%M:%S', time.localtime(tries.last))}, from {', '.join(shown[:3])}{others}.")
+    if tries.paused_until:
+        line += (f" Other devices cannot sign in until {time.strftime('%H:%M', time.localtime(tries.paused_until))}"
+                 " (this device still opens it).")
+    return line
+
+
 @ft.component
 def EventScreen(tournament_id: str) -> ft.View:
     event = use_event(EventPage, tournament_id, "")
@@ -88,6 +104,7 @@ def EventScreen(tournament_id: str) -> ft.View:
     return event_view(event, [
         ft.Text(f"Event code {t.event_id} · {t.format.name} · at most {t.format.cap} players", key="event-line"),
         ft.Text(state_line(t), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
+        ft.Text(failed_tries_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-failed-tries"),
         section("The rounds", *plan),
         *editor,
         section(
