@@ -2,6 +2,7 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+FONTS  := build/out/fonts/.complete
 
 .PHONY: run test browser pwa screenshots
 
@@ -11,7 +12,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# The fallback fonts the local server serves (symbols, emoji, CJK...), from the pinned npm
+# packages the PWA uses (fetched once into build/cache/). Without npm the app still runs;
+# those characters then show as boxes, and the next `make run` tries again.
+$(FONTS): $(STAMP) build/templates/fonts/package-lock.json
+	$(PY) build/build_pwa.py --local-fonts build/out/fonts || echo "make: no fallback fonts (needs npm once): other scripts and emoji show as boxes"
+
+run: $(STAMP) $(FONTS)
 	$(PY) -m app $(ARGS)
 
 # Debian's Chromium for the real-browser tests (Playwright never downloads a browser here).

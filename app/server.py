@@ -9,6 +9,7 @@ flet_web package, uploads) with two additions:
   and port as the request's ``Host``) or one of the configured ``allowed_origins``; and a
   request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
   (a DNS-rebinding page would otherwise be "its own origin").
+* :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
 * Flet's ``before_main`` records each session's client address once
   (:func:`app.access.remember_peer`), for the organizer's gate.
 
@@ -18,9 +19,12 @@ uvicorn runs without proxy headers: the client address is the socket's peer, so 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import json
 import logging
 import os
+import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any, Final
@@ -193,6 +197,53 @@ class ConnectionBanner:
         await self.app(scope, receive, capture)
 
 
+FONTS_DIR_ENV: Final = "FARKLE_FONTS_DIR"
+"""The folder of fallback fonts (``build_pwa.py --local-fonts``); default ``build/out/fonts`` (``make run``)."""
+DEFAULT_FONTS_DIR: Final = Path(__file__).resolve().parent.parent / "build" / "out" / "fonts"
+_FONT_PATH: Final = re.compile(r"/assets/fonts/((?:[A-Za-z0-9_-]+/)+[A-Za-z0-9_.-]+\.woff2)")
+
+
+class FallbackFonts:
+    """Answers the Flutter client's requests for fallback fonts (``…/assets/fonts/<family>/…``:
+    symbols, emoji, accented Latin, CJK), which Flet's server has not, from the fonts folder
+    made at setup from the pinned npm packages the PWA uses; ``aliases.json`` there names the
+    file for the paths that share one (the emoji and symbols parts). Other requests pass on.
+
+    Without it, "→", emoji and CJK names draw as boxes in local mode (Flet's client, with
+    no CDN, asks this server for them and got 404).
+    """
+
+    def __init__(self, app: ASGIApp, folder: Path) -> None:
+        self.app = app
+        self.fonts = folder / "assets" / "fonts"
+        aliases = self.fonts / "aliases.json"
+        self.aliases: dict[str, str] = json.loads(aliases.read_text(encoding="utf-8")) if aliases.is_file() else {}
+        if not self.fonts.is_dir():
+            logger.warning("No fallback fonts in %s (make run writes them): names in other scripts, emoji "
+                           "and symbols show as boxes", folder)
+
+    def font_file(self, scope: Scope) -> Path | None:
+        """The font file this request asks for, or None if it is not one this folder has."""
+        if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
+            return None
+        wanted = _FONT_PATH.search(str(scope.get("path", "")))
+        if wanted is None or ".." in wanted[1]:
+            return None
+        file = self.fonts / self.aliases.get(wanted[1], wanted[1])
+        return file if file.is_file() else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        file = self.font_file(scope)
+        if file is None:
+            await self.app(scope, receive, send)
+            return
+        body = await asyncio.to_thread(file.read_bytes)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"font/woff2"), (b"content-length", str(len(body)).encode()),
+                                (b"cache-control", b"public, max-age=86400")]})
+        await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
+
+
 def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
               allowed_origins: Iterable[tuple[str, str, int]] = ()) -> ASGIApp:
     """Flet's web app for ``main`` (as ``ft.run(view=None)`` builds it) behind :class:`OriginCheck`."""
@@ -211,7 +262,8 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
         route_url_strategy=RouteUrlStrategy.PATH,
         no_cdn=no_cdn,
     )
-    return OriginCheck(ConnectionBanner(flet_app), allowed_origins)
+    fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
+    return OriginCheck(ConnectionBanner(FallbackFonts(flet_app, fonts)), allowed_origins)
 
 
 def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,

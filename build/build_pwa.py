@@ -107,8 +107,8 @@ OPTIONAL_FONTS = {
 # character that Roboto lacks, at Google Fonts' path under assets/fonts/ (see main.dart.js);
 # without a file there the character is a box. The build ships the ones that fit in the size
 # budget, made from pinned npm packages (build/templates/fonts/package*.json, fetched at
-# build time into build/cache/, subset and merged with fontTools); the service worker fetches
-# any other (CJK, rare scripts) from Google Fonts when online and keeps it.
+# build time into build/cache/, subset and merged with fontTools). CJK fonts are too large to
+# pre-cache: see ON_DEMAND_FAMILIES.
 FONT_PACKAGES = TEMPLATES / "fonts"
 FONTSOURCE = "node_modules/@fontsource/"
 FONT_LICENSE = "assets/fonts/LICENSE-Noto-OFL.txt"
@@ -118,8 +118,18 @@ EMOJI_PARTS = re.compile(r'"notocoloremoji/v32/Yq6P-KqIXTD0t4D9z1ESnKM3-HpFabsE4
 EMOJI_FONT = "notoemoji/farkle/noto-emoji-mono.woff2"
 # Noto Sans Symbols (1 file) and Symbols 2 (6 parts) all name the shipped symbols font.
 SYMBOL_PARTS = re.compile(r'"notosanssymbols2?/v\d+/[A-Za-z0-9_-]+\.woff2"')
-SYMBOLS_FONT = ("notosanssc/v37/k3kCo84MPvpLmixcA63oeAL7Iqp5IZJF9bmaG9_FnYkldv7JjxkkgFsFSSOPMOkySAZ73y9"
-                "ViAt3acb8NexQ2w.109.woff2")
+SYMBOLS_FONT = "notosanssymbols2/farkle/noto-sans-symbols.woff2"
+# Chinese (hanzi and kana: Noto Sans SC, 98 parts) and Korean (hangul: Noto Sans KR, 124 parts),
+# as Google Fonts slices them: the site holds every part at the path the client asks for, but
+# the service worker does not pre-cache them (6 MB); it fetches a part from the site the first
+# time a name needs it and keeps it. The local server serves the same files (--local-fonts).
+ON_DEMAND_FAMILIES = {"Noto Sans SC": "noto-sans-sc", "Noto Sans KR": "noto-sans-kr"}
+ON_DEMAND_FOLDERS = tuple(f"assets/fonts/{family.replace(' ', '').lower()}/" for family in ON_DEMAND_FAMILIES)
+
+
+def is_on_demand(rel: str) -> bool:
+    """Whether a file of the site is fetched on first need rather than pre-cached."""
+    return rel.startswith(ON_DEMAND_FOLDERS)
 
 
 @dataclass(frozen=True)
@@ -135,9 +145,7 @@ FALLBACK_FONTS = (
                  "Noto Sans: accented Latin, Greek, Cyrillic, Vietnamese",
                  tuple(f"noto-sans/files/noto-sans-{subset}-400-normal.woff2" for subset in
                        ("latin", "latin-ext", "greek", "greek-ext", "cyrillic", "cyrillic-ext", "vietnamese"))),
-    # Flutter often looks for arrows and stars ("→", "★") in this part of Noto Sans SC (CJK,
-    # not shipped): the symbols of Noto Sans Symbols 2 and Math sit at its path, and the Noto Sans
-    # Symbols and Symbols 2 entries of the client name it too.
+    # The Noto Sans Symbols and Symbols 2 entries of the client name it.
     FallbackFont(SYMBOLS_FONT,
                  "symbols: arrows, shapes, stars, dingbats (Noto Sans Symbols 2 + Math)",
                  ("noto-sans-symbols-2/files/noto-sans-symbols-2-symbols-400-normal.woff2",
@@ -269,8 +277,8 @@ def patch_main_dart_js(js: str) -> str:
                          f"changed (this build targets flet-web {FLET_VERSION}); review FALLBACK_FONTS.")
     js = EMOJI_PARTS.sub(json.dumps(EMOJI_FONT), js)
     # Flutter picks, among the fonts that cover the most missing characters, Noto Sans
-    # Symbols, else a Noto Sans SC part (CJK: not shipped; "→" alone went to one of several
-    # parts). Prefer a shipped font among those first (NotoFont fields: a name, b url).
+    # Symbols, else a Noto Sans SC part (CJK, fetched on first need: "→" alone went to one of
+    # several parts). Prefer a pre-cached font among those first (NotoFont fields: a name, b url).
     shipped = json.dumps([font.path for font in FALLBACK_FONTS])
     js = replace_once(js, "if(r.length>1){l=this.w\nif(B.b.q(r,l))p=l\nelse{",
                       "if(r.length>1){l=this.w\n"
@@ -769,6 +777,140 @@ def add_fallback_fonts(site: Path) -> dict[str, int]:
     return sizes
 
 
+@dataclass(frozen=True)
+class ClientFont:
+    """A fallback font the Flutter client knows: its name, the path it asks for under
+    assets/fonts/, and the characters it believes the font covers."""
+    name: str
+    path: str
+    codepoints: frozenset[int]
+
+    @property
+    def family(self) -> str:
+        return re.sub(r" \d+$", "", self.name)
+
+
+CLIENT_FONT_LIST = re.compile(r'A\.d\(\[(A\.z\("Noto Color Emoji 0".*?)\],')
+CLIENT_FONT = re.compile(r'A\.z\("([^"]+)","([^"]+\.woff2)"\)')
+CLIENT_FONT_SETS = re.compile(r'"([0-9a-z,]+)"\)\s*f\.as!==')
+CLIENT_FONT_RANGES = re.compile(r'A\.do1\("([0-9A-Za-z]+)",o,r\)')
+
+
+def client_fallback_fonts(js: str) -> list[ClientFont]:
+    """Flutter's fallback-font table in main.dart.js, decoded as the engine decodes it
+    (font_fallbacks.dart: fonts, then font sets as deltas of font indices, then a run-length
+    map of every code point to a font set)."""
+    f = "main.dart.js"
+    listed, sets_text, ranges_text = CLIENT_FONT_LIST.search(js), None, None
+    if listed:
+        sets_text = CLIENT_FONT_SETS.search(js, listed.end())
+    if sets_text:
+        ranges_text = CLIENT_FONT_RANGES.search(js, sets_text.end())
+    if not (listed and sets_text and ranges_text):
+        raise PatchError(f"{f}: expected Flutter's fallback-font table (fonts, font sets, code point map); "
+                         f"the Flet web client changed (this build targets flet-web {FLET_VERSION}).")
+    fonts = CLIENT_FONT.findall(listed[1])
+    font_sets = []
+    for encoded in sets_text[1].split(","):
+        members, index, count = [], -1, 0
+        for char in encoded:
+            if char.isdigit():
+                count = count * 10 + int(char)
+            else:
+                index += count * 26 + (ord(char) - ord("a")) + 1
+                members.append(index)
+                count = 0
+        font_sets.append(members)
+    covered: list[set[int]] = [set() for _ in fonts]
+    start, number, run = 0, 0, 1
+    for char in ranges_text[1]:
+        if char.isdigit():
+            number = number * 10 + int(char)
+        elif char.islower():
+            run, number = number * 26 + (ord(char) - ord("a")) + 2, 0
+        else:
+            for member in font_sets[number * 26 + (ord(char) - ord("A"))]:
+                covered[member].update(range(start, start + run))
+            start, number, run = start + run, 0, 1
+    if start != 0x110000:
+        raise PatchError(f"{f}: the fallback-font code point map covers {start} code points, not 0x110000")
+    return [ClientFont(name, path, frozenset(cps)) for (name, path), cps in zip(fonts, covered)]
+
+
+def _cmap(path: Path) -> set[int]:
+    from fontTools.ttLib import TTFont
+
+    return set(TTFont(path, lazy=True).getBestCmap())
+
+
+def on_demand_fonts(js: str) -> Path:
+    """A folder with every part of ON_DEMAND_FAMILIES at the path the client asks for (made
+    once per lock file and client, kept in build/cache/). Each part is the npm package's
+    regular file that covers what the client expects of it (Fontsource slices fonts as Google
+    Fonts does), copied as it is."""
+    wanted = [font for font in client_fallback_fonts(js) if font.family in ON_DEMAND_FAMILIES]
+    lock = (FONT_PACKAGES / "package-lock.json").read_bytes()
+    spec = json.dumps([[font.path, sorted(font.codepoints)] for font in wanted]).encode()
+    made = BUILD_DIR / "cache" / f"fonts-on-demand-{hashlib.sha256(lock + spec).hexdigest()[:12]}"
+    if (made / ".complete").is_file():
+        return made
+    packages = font_packages()
+    work = made.with_name(f"{made.name}.tmp{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    for family, package in ON_DEMAND_FAMILIES.items():
+        files = sorted((packages / FONTSOURCE / package / "files").glob(f"{package}-*-400-normal.woff2"))
+        if not files:
+            raise PatchError(f"{packages / FONTSOURCE / package}: expected its regular woff2 files")
+        cmaps = {path: _cmap(path) for path in files}
+        for font in (font for font in wanted if font.family == family):
+            source = max(files, key=lambda path: (len(font.codepoints & cmaps[path]), -path.stat().st_size))
+            missing = len(font.codepoints - cmaps[source])
+            if missing > len(font.codepoints) // 50:
+                raise PatchError(f"{font.name} ({font.path}): no file of @fontsource/{package} covers it "
+                                 f"({missing} of {len(font.codepoints)} characters missing in the best, {source.name})")
+            if not is_on_demand("assets/fonts/" + font.path):
+                raise PatchError(f"{font.name}: the client asks for {font.path}, outside {ON_DEMAND_FOLDERS}")
+            target = work / font.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    (work / ".complete").write_text("ok\n")
+    _settle(work, made)
+    return made
+
+
+def add_on_demand_fonts(site: Path, js: str) -> dict[str, int]:
+    """Copy the on-demand fonts into the site; returns each one's size in bytes."""
+    made = on_demand_fonts(js)
+    sizes = {}
+    for path in sorted(made.rglob("*.woff2")):
+        rel = path.relative_to(made).as_posix()
+        target = site / "assets" / "fonts" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        sizes[rel] = path.stat().st_size
+    return sizes
+
+
+def write_local_fonts(dest: Path) -> dict[str, int]:
+    """The fallback fonts for the local server (``python -m app``, app/server.py), which serves
+    Flet's client unpatched: the shipped fonts and the on-demand ones at the paths the client
+    asks for, and aliases.json naming the file that answers each other path it asks for (the
+    12 colour emoji parts and 7 symbols parts). Returns the bytes of each file."""
+    js = (web_client_dir() / "main.dart.js").read_text(encoding="utf-8")
+    work = dest.with_name(dest.name + ".tmp")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    sizes = add_fallback_fonts(work)
+    sizes.update(add_on_demand_fonts(work, js))
+    aliases = {m[0].strip('"'): EMOJI_FONT for m in EMOJI_PARTS.finditer(js)}
+    aliases.update({m[0].strip('"'): SYMBOLS_FONT for m in SYMBOL_PARTS.finditer(js)})
+    (work / "assets" / "fonts" / "aliases.json").write_text(json.dumps(aliases, indent=0), encoding="utf-8")
+    (work / ".complete").write_text("ok\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    work.rename(dest)
+    return sizes
+
+
 # Standard-library modules a scorekeeper in the browser never imports (a REPL, a debugger,
 # mail and FTP clients, test runners): left out of Pyodide's python_stdlib.zip. The build
 # fails if a remaining module, the app or the engine imports one of them at top level.
@@ -880,29 +1022,35 @@ def sri(data: bytes) -> str:
 
 
 def write_service_worker(site: Path) -> str:
-    """sw.js pre-caching every file of the site; its cache name is the site's content hash."""
-    entries, digest = [], hashlib.sha256()
+    """sw.js pre-caching every file of the site but the on-demand fonts (fetched and kept on
+    first use); its cache name is the site's content hash."""
+    entries: list[list[str]] = []
+    later: list[list[str]] = []
+    digest = hashlib.sha256()
     for path in sorted(p for p in site.rglob("*") if p.is_file()):
         rel = path.relative_to(site).as_posix()
         if rel == "sw.js":
             continue
         data = path.read_bytes()
-        entries.append([rel, sri(data)])
+        (later if is_on_demand(rel) else entries).append([rel, sri(data)])
         digest.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
     build_hash = digest.hexdigest()[:16]
     template = (TEMPLATES / "sw.js").read_text(encoding="utf-8")
     sw = replace_once(template, '"__BUILD_HASH__"', json.dumps(build_hash), file="templates/sw.js")
     sw = replace_once(sw, "__PRECACHE__", json.dumps(entries, indent=0), file="templates/sw.js")
+    sw = replace_once(sw, "__ON_DEMAND__", json.dumps(later, indent=0), file="templates/sw.js")
     (site / "sw.js").write_text(sw, encoding="utf-8")
     return build_hash
 
 
+ON_DEMAND_CATEGORY = "CJK fonts (fetched on first need, not pre-cached)"
 CATEGORIES = (
     ("Flutter app (main.dart.js + loader)", r"^(main\.dart\.js|flutter_bootstrap\.js|index\.html|404\.html|python(-worker)?\.js|version\.json|sw\.js|manifest\.json)$"),
     ("QR decoder (zxing-wasm)", r"^qr/"),
     ("CanvasKit (all browsers)", r"^canvaskit/"),
     ("Pyodide runtime", r"^pyodide/"),
     ("Python app + vendored packages", r"^app\.tar\.gz$"),
+    (ON_DEMAND_CATEGORY, "^(" + "|".join(map(re.escape, ON_DEMAND_FOLDERS)) + ")"),
     ("Fallback fonts (symbols, accented/Greek/Cyrillic, emoji)", r"^assets/fonts/(noto|LICENSE-Noto)"),
     ("Fonts", r"^assets/(fonts|packages)/"),
     ("Other Flutter assets (NOTICES, shaders, manifests)", r"^assets/"),
@@ -926,13 +1074,15 @@ def size_report(site: Path) -> dict[str, Any]:
         total[1] += gz
     # Flutter's loader picks canvaskit/chromium/ in Chromium when present, else the full one.
     has_chromium_variant = any(r.startswith("canvaskit/chromium/") for r in files)
+    precached = {r: p for r, p in files.items() if not is_on_demand(r)}
     per_browser = {
-        "chromium": sum(p.stat().st_size for r, p in files.items()
+        "chromium": sum(p.stat().st_size for r, p in precached.items()
                         if not (has_chromium_variant and r.startswith("canvaskit/canvaskit."))),
-        "firefox_safari": sum(p.stat().st_size for r, p in files.items()
+        "firefox_safari": sum(p.stat().st_size for r, p in precached.items()
                               if not r.startswith("canvaskit/chromium/")),
     }
     return {"total_bytes": total[0], "total_gzip_bytes": total[1], "files": len(files),
+            "precached_bytes": sum(p.stat().st_size for p in precached.values()),
             "categories": {k: {"files": v[0], "bytes": v[1], "gzip_bytes": v[2]} for k, v in cats.items()},
             "downloaded_by": per_browser}
 
@@ -948,7 +1098,7 @@ def print_report(report: dict[str, Any], pruned: list[tuple[str, int, str]]) -> 
         print(f"  {name:<52} {mb(row['bytes'])} / {mb(row['gzip_bytes'])}  ({row['files']} files)")
     print(f"  {'TOTAL':<52} {mb(report['total_bytes'])} / {mb(report['total_gzip_bytes'])}  "
           f"({report['files']} files)")
-    print(f"  what a browser downloads: Chromium {mb(report['downloaded_by']['chromium'])}, "
+    print(f"  what a first visit downloads: Chromium {mb(report['downloaded_by']['chromium'])}, "
           f"Firefox/Safari {mb(report['downloaded_by']['firefox_safari'])}")
     reasons: dict[str, int] = {}
     for _, size, why in pruned:
@@ -1064,6 +1214,7 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     # 4. Fallback fonts, licence notices, the app shell for deep links on static hosts
     #    (404.html: the page as is; its <base> script finds the site's folder).
     fonts = add_fallback_fonts(staging)
+    on_demand = add_on_demand_fonts(staging, (web / "main.dart.js").read_text(encoding="utf-8"))
     notices = pack_notices(staging)
     shutil.copyfile(index, staging / "404.html")
 
@@ -1072,7 +1223,7 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     write_manifest(staging, make_icons(icon, staging))
     build_hash = write_service_worker(staging)
 
-    return {"fallback_fonts": fonts, "notices_gz_bytes": notices,"pruned": pruned, "optional_fonts_kept": kept_fonts, "vendored": vendored,
+    return {"fallback_fonts": fonts, "on_demand_fonts": on_demand, "notices_gz_bytes": notices,"pruned": pruned, "optional_fonts_kept": kept_fonts, "vendored": vendored,
             "not_vendored": not_vendored, "app_archive": packed, "pyodide": pyodide_version,
             "build_hash": build_hash}
 
@@ -1130,8 +1281,15 @@ def main(argv: list[str] | None = None) -> int:
                              "(only to measure the difference)")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="never start Python from a memory snapshot (only to measure the difference)")
+    parser.add_argument("--local-fonts", type=Path, metavar="DIR",
+                        help="only write the fallback fonts the local server serves into DIR "
+                             "(make run: build/out/fonts)")
     args = parser.parse_args(argv)
     try:
+        if args.local_fonts:
+            sizes = write_local_fonts(args.local_fonts.resolve())
+            log(f"wrote {len(sizes)} fallback fonts ({sum(sizes.values()) / 1e6:.2f} MB) into {args.local_fonts}")
+            return 0
         build(args.app, args.engine, args.out, args.icon, no_precompile=args.no_precompile,
               early_python=not args.no_early_python, snapshot=not args.no_snapshot)
     except PatchError as err:

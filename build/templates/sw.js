@@ -11,24 +11,23 @@
  *   scope only), then clients.claim().
  * - fetch: same-origin files of the build from the cache; navigations inside the scope get the
  *   cached index.html with its <base> set to the scope (deep links such as ./join/CODE work);
- *   assets/NOTICES (Flutter's licences) from the shipped NOTICES.gz; fallback fonts that are
- *   not shipped (e.g. CJK) are fetched once from Google Fonts, when online, and kept.
+ *   assets/NOTICES (Flutter's licences) from the shipped NOTICES.gz. The CJK fonts (ON_DEMAND,
+ *   6 MB in many small parts) are not pre-cached: a part is fetched from the site the first time
+ *   the page asks for it (checked like the others) and kept. Nothing is fetched from another site.
  */
 "use strict";
 
 const BUILD = "__BUILD_HASH__";
 const PRECACHE = __PRECACHE__; // [[relative url, "sha256-..."], ...]
+const ON_DEMAND = __ON_DEMAND__; // the same, cached on first use only
 const INDEX = "index.html";
 const BASE_TAG = '<base href="./">';
-const FONT_CDN = "https://fonts.gstatic.com/s/"; // Flutter's own fallback-font source
 
 const SCOPE = new URL(self.registration.scope);
 const CACHE_PREFIX = "farkle-table:" + SCOPE.pathname + ":";
 const FILES = CACHE_PREFIX + "files"; // content-addressed, shared by every build
-const EXTRA = CACHE_PREFIX + "fonts"; // fallback fonts fetched at run time
-const INTEGRITY = new Map(PRECACHE.map(([url, integrity]) => [new URL(url, SCOPE).href, integrity]));
+const INTEGRITY = new Map(PRECACHE.concat(ON_DEMAND).map(([url, integrity]) => [new URL(url, SCOPE).href, integrity]));
 const NOTICES = new URL("assets/NOTICES", SCOPE).href;
-const FONTS = new URL("assets/fonts/", SCOPE).href;
 
 function contentKey(integrity) {
   const b64url = integrity.slice("sha256-".length).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -56,7 +55,7 @@ async function fetchVerified(url, integrity) {
 async function fromOlderBuild(url, integrity) {
   // A cache of a build before content-addressing kept files under their URL.
   for (const name of await caches.keys()) {
-    if (!name.startsWith(CACHE_PREFIX) || name === FILES || name === EXTRA) continue;
+    if (!name.startsWith(CACHE_PREFIX) || name === FILES) continue;
     const old = await (await caches.open(name)).match(url);
     if (!old) continue;
     const body = await old.arrayBuffer();
@@ -82,6 +81,18 @@ self.addEventListener("install", (event) => {
         }
       };
       await Promise.all([worker(), worker(), worker(), worker()]);
+      // A font part the page fetched before this worker ran is in the HTTP cache: keep it too.
+      await Promise.all(ON_DEMAND.map(async ([url, integrity]) => {
+        const key = contentKey(integrity);
+        if (await cache.match(key)) return;
+        try {
+          const request = new Request(new URL(url, SCOPE).href, { cache: "only-if-cached", mode: "same-origin", integrity });
+          const response = await fetch(request);
+          if (response.ok) await cache.put(key, response);
+        } catch (err) {
+          /* not fetched yet: fetched and kept on first need */
+        }
+      }));
       // First install: nothing runs an older build, take the page at once.
       if (!self.registration.active) await self.skipWaiting();
     })()
@@ -96,9 +107,9 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(CACHE_PREFIX) && name !== FILES && name !== EXTRA) await caches.delete(name);
+        if (name.startsWith(CACHE_PREFIX) && name !== FILES) await caches.delete(name);
       }
-      const keep = new Set(PRECACHE.map(([, integrity]) => contentKey(integrity)));
+      const keep = new Set(PRECACHE.concat(ON_DEMAND).map(([, integrity]) => contentKey(integrity)));
       const cache = await caches.open(FILES);
       for (const request of await cache.keys()) {
         if (!keep.has(request.url)) await cache.delete(request);
@@ -135,15 +146,6 @@ async function notices() {
   return new Response(text, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-async function fallbackFont(request, url) {
-  const cache = await caches.open(EXTRA);
-  const hit = await cache.match(url);
-  if (hit) return hit;
-  const response = await fetch(FONT_CDN + url.slice(FONTS.length), { mode: "cors", credentials: "omit" });
-  if (response.ok) await cache.put(url, response.clone());
-  return response;
-}
-
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -157,7 +159,5 @@ self.addEventListener("fetch", (event) => {
     event.respondWith((async () => (await cached(url)) || fetch(request))());
   } else if (url === NOTICES && INTEGRITY.has(NOTICES + ".gz")) {
     event.respondWith(notices());
-  } else if (url.startsWith(FONTS) && !url.includes("/../")) {
-    event.respondWith(fallbackFont(request, url).catch(() => fetch(request)));
   }
 });
