@@ -375,8 +375,9 @@ class Organizer:
                 raise
         return value
 
-    async def undo(self) -> None:
-        await self.act(lambda tournament: tournament.undo())
+    async def undo(self) -> str:
+        """Take back the last organizer action, stored before it returns; what it took back, in words."""
+        return await self.act(lambda tournament: tournament.undo())
 
     async def check_in_all(self) -> int:
         """Check in everyone signed up and not yet checked in; how many that was."""

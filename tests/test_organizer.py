@@ -152,7 +152,7 @@ def test_a_refused_action_and_a_failed_write_both_leave_the_tournament_as_it_was
         await organizer.create("Spring cup")
         await organizer.act(lambda t: t.sign_up("Ann"))
         before = organizer.open_tournament.events
-        with pytest.raises(IllegalAction, match="'Ann' is already signed up as number 1"):
+        with pytest.raises(IllegalAction, match=r'"Ann" is already signed up: Ann \(number 1\)'):
             await organizer.act(lambda t: t.sign_up("Ann"))
         store.fail = True
         with pytest.raises(StoreWriteError):
@@ -238,7 +238,7 @@ def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_ch
         assert notice(ui) == "Ann signed up as number 7."
         await ui.type_text("signup-name", "ann")
         await ui.click("sign-up")
-        assert notice(ui) == "'ann' is already signed up as number 7: add something to tell them apart."
+        assert notice(ui) == '"ann" is already signed up: Ann (number 7). Add something to tell them apart.'
         await ui.type_text("signup-name", "Bob")
         await ui.type_text("signup-number", "7")
         await ui.click("sign-up")
@@ -498,7 +498,8 @@ def test_a_tie_at_the_cut_blocks_closing_until_the_roll_off_is_tapped_in():
         await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 5_000, 3_000, 3_000)))
         tied = sorted(numbers[3:])
         assert ui.text_of("roll-off-0") == (
-            f"Round 1: players {tied[0]}, {tied[1]} are tied on 3,000 over all tables for places 4 to 5: "
+            f"Round 1: Player {tied[0]} ({tied[0]}) and Player {tied[1]} ({tied[1]}) are tied on 3,000 over all tables "
+            "for places 4 to 5: "
             "record their roll-off.")
         await ui.click("close-round")
         assert notice(ui).startswith("Nothing goes on while a tie is open.")

@@ -360,7 +360,8 @@ def test_a_paper_tie_for_a_tables_win_waits_for_the_organizers_roll_off_before_t
         await import_typed(ui, signed_code(t, 2, (10_000, 5_000, 0)))
         tied = sorted((first, second))
         assert ui.text_of("roll-off-1") == (
-            f"Round 1: players {tied[0]}, {tied[1]} are tied on 10,000 at table 1 for places 1 to 2: "
+            f"Round 1: {t.player(tied[0]).name} ({tied[0]}) and {t.player(tied[1]).name} ({tied[1]}) are tied on 10,000 "
+            "at table 1 for places 1 to 2: "
             "record their roll-off.")
         await ui.click("close-round")
         assert notice(ui).startswith("Nothing goes on while a tie is open.")

@@ -446,7 +446,7 @@ TAKING_BACK: dict[str, WritePath] = {
     "undo of a win": WritePath(lambda store: a_game(store, lambda g: play_game(g, random.Random(3))), tap("undo"),
                                tap("confirm-undo"), lambda ui: ui.exists("undone")),
     "organizer's undo": WritePath(event(2, "players"), nothing, tap("organizer-undo"),
-                                  notice_starts("The last organizer action was taken back.")),
+                                  notice_starts("Undone: ")),
     "clear the refused codes": WritePath(refused_code, nothing, tap("clear-refused"),
                                          notice_starts("The list of refused codes was cleared.")),
 }

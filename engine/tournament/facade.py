@@ -15,10 +15,12 @@ from datetime import datetime
 from typing import Any, Final
 
 from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setup, read_code
-from engine.errors import IllegalAction, InvalidInput
+from engine.errors import FarkleError, IllegalAction, InvalidInput
+from engine.names import NameClash, clean_name, find_clash
 from engine.rules import Rules
 from engine.tournament.cards import stamp, table_setup
 from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
+from engine.tournament.describe import describe
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -45,13 +47,13 @@ from engine.tournament.events import (
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables, draw_tables
+from engine.tournament.signups import PreviewLine, SignUpPreview, read_sign_up_list
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, replay
 
 __all__ = ["Tournament"]
 
 _EVENT_ID_CHARS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-_MAX_NAME: Final = 40
 
 
 class Tournament:
@@ -109,12 +111,14 @@ class Tournament:
         """The whole log as JSON-ready dicts."""
         return [event_to_dict(event) for event in self._events]
 
-    def undo(self) -> None:
-        """Take back the last organizer action (the state is rebuilt from the rest)."""
+    def undo(self) -> str:
+        """Take back the last organizer action (the state is rebuilt from the rest); what it was, in words."""
         if len(self._events) == 1:
             raise IllegalAction("Nothing to undo: the tournament has just been created.")
+        words = describe(self._events[-1], self._state)
         self._events.pop()
         self._state = replay(self._events)
+        return words
 
     def _push(self, event: Event) -> None:
         self._state.apply(event)
@@ -179,17 +183,19 @@ class Tournament:
         return sum(not player.withdrawn for player in self._state.players.values())
 
     def sign_up(self, name: str, number: int | None = None) -> int:
-        """Sign a player up; returns their number (the next free one unless given)."""
-        name = " ".join(name.split()) if isinstance(name, str) else ""
-        if not name or len(name) > _MAX_NAME:
-            raise InvalidInput(f"A player needs a name of 1 to {_MAX_NAME} characters, not {name!r}.")
+        """Sign a player up; returns their number (the next free one unless given).
+
+        The name is kept in its one form (:func:`engine.names.clean_name`); one that is,
+        or looks like, a name signed up already is refused with the player it matches.
+        """
+        entered, name = name, clean_name(name)
         if self._state.rounds:
             raise IllegalAction(f"Round 1 is drawn: sign-ups are closed, so {name} cannot join.")
         if self._active_players() >= self.format.cap:
             raise IllegalAction(f"The event is full ({self.format.cap} players): {name} cannot sign up.")
-        if name.casefold() in self._state.names:
-            other = self._state.names[name.casefold()]
-            raise IllegalAction(f"{name!r} is already signed up as number {other}: add something to tell them apart.")
+        clash = self.name_clash(name)
+        if clash is not None:
+            raise IllegalAction(_clash_words(entered, name, clash))
         if number is None:
             number = max(self._state.players, default=0) + 1
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99_999:
@@ -198,6 +204,46 @@ class Tournament:
             raise IllegalAction(f"Number {number} is already {self._state.players[number].name}'s: choose another for {name}.")
         self._push(PlayerSignedUp(number, name))
         return number
+
+    def name_clash(self, name: str) -> NameClash | None:
+        """The player still in the event whose name ``name`` is, or looks like (None: it is new)."""
+        taken = {n: player.name for n, player in self._state.players.items() if not player.withdrawn}
+        return find_clash(name, taken)
+
+    def preview_sign_ups(self, text: str) -> SignUpPreview:
+        """What signing up a pasted list or CSV (:func:`read_sign_up_list`) would do; nothing is recorded.
+
+        Each line is tried in turn on a copy of the event, with every check of
+        :meth:`sign_up` (so a name twice in the list, or past the cap, is refused there).
+        """
+        trial = Tournament.from_events(self.events)
+        from_list: dict[int, int] = {}  # the line of each number this list signs up
+        lines: list[PreviewLine] = []
+        for item in read_sign_up_list(text):
+            entered = item.name + (f", {item.number}" if item.number else "")
+            try:
+                number = _listed_number(item.number)
+                name = clean_name(item.name)
+                clash = trial.name_clash(name)
+                if clash is not None and clash.number in from_list:
+                    raise IllegalAction(_clash_words(item.name, name, clash, from_list[clash.number]))
+                number = trial.sign_up(item.name, number)
+            except FarkleError as refusal:
+                lines.append(PreviewLine(item.line, entered, refusal=str(refusal)))
+                continue
+            from_list[number] = item.line
+            lines.append(PreviewLine(item.line, entered, name, number))
+        return SignUpPreview(tuple(lines))
+
+    def sign_up_all(self, entries: Sequence[tuple[str, int]]) -> tuple[int, ...]:
+        """Sign up every (name, number) of a previewed list, or none of them if one is refused."""
+        signed = len(self._events)
+        try:
+            return tuple(self.sign_up(name, number) for name, number in entries)
+        except FarkleError:
+            del self._events[signed:]
+            self._state = replay(self._events)
+            raise
 
     def check_in(self, number: int) -> None:
         player = self.player(number)
@@ -517,10 +563,10 @@ class Tournament:
             if not needed:
                 where = "over all tables" if table == 0 else f"at table {table}"
                 raise IllegalAction(f"Round {round_.number} has no tie to roll off {where}.")
-            wanted = " or ".join(", ".join(map(str, item.numbers)) for item in needed)
+            wanted = " or ".join(item.players for item in needed)
+            thrown = ", ".join(self._state.label(n) if n in self._state.players else f"number {n}" for n in sorted(faces))
             raise IllegalAction(
-                f"The roll-off must be thrown by players {wanted} (all still tied, and only them), "
-                f"not {', '.join(map(str, sorted(faces)))}."
+                f"The roll-off must be thrown by {wanted} (all still tied, and only them), not {thrown}."
             )
         self._push(RollOffRecorded(round_.number, table, tuple(sorted(faces.items()))))
 
@@ -614,6 +660,28 @@ class Tournament:
     def _need_reason(reason: str) -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("Give a reason: corrections are kept with their reason.")
+
+
+def _clash_words(entered: str, name: str, clash: NameClash, line: int | None = None) -> str:
+    """Why ``entered`` (kept as ``name``) is refused: the player it is or looks like, by number
+    or by the ``line`` of the list that has them."""
+    typed = " ".join(str(entered).split())
+    quoted = f'"{typed}"' + (f' (read as "{name}")' if typed != name else "")
+    if line is not None:
+        verb = "is on this list twice" if clash.kind == "same" else "looks like a name on this list"
+        return f"{quoted} {verb}: {clash.name} on line {line}. Add something to tell them apart."
+    verb = "is already signed up" if clash.kind == "same" else "looks like a player signed up"
+    return f"{quoted} {verb}: {clash.name} (number {clash.number}). Add something to tell them apart."
+
+
+def _listed_number(text: str) -> int | None:
+    """A number from a sign-up list (``12`` or ``#12``); None when none is given."""
+    cleaned = "".join(text.split()).lstrip("#")
+    if not cleaned:
+        return None
+    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 5 or int(cleaned) < 1:
+        raise InvalidInput(f'"{text}" is not a player number: use 1 to 99999, or leave it out.')
+    return int(cleaned)
 
 
 def _sentence(words: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
-from engine.tournament.state import RoundState, TournamentState
+from engine.tournament.state import Player, RoundState, TournamentState
 
 __all__ = ["RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "flags", "lookup"]
 
@@ -33,12 +33,20 @@ class RollOffNeeded:
     total: int
     places: tuple[int, int]
     """First and last place the tied players are competing for."""
+    names: tuple[str, ...]
+    """The tied players' names, in the order of :attr:`numbers`."""
+
+    @property
+    def players(self) -> str:
+        """``Ann (20) and Bob (36)``: the tied players by name and number."""
+        labels = [f"{name} ({number})" for name, number in zip(self.names, self.numbers)]
+        return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
     def describe(self) -> str:
         where = "over all tables" if self.table == 0 else f"at table {self.table}"
         first, last = self.places
         return (
-            f"Round {self.round}: players {', '.join(map(str, self.numbers))} are tied on {self.total:,} {where} "
+            f"Round {self.round}: {self.players} are tied on {self.total:,} {where} "
             f"for places {first} to {last}: record their roll-off."
         )
 
@@ -87,10 +95,10 @@ Cutting = tuple[tuple[int, ...], tuple[RollOffNeeded, ...]]
 
 def cut_of(state: TournamentState, round_: RoundState) -> Cutting:
     """Who goes on from ``round_`` and the roll-offs still needed (nothing until every table has a result)."""
-    return state.cached(f"cut{round_.number}", lambda: _cut(round_))
+    return state.cached(f"cut{round_.number}", lambda: _cut(round_, state.players))
 
 
-def _cut(round_: RoundState) -> Cutting:
+def _cut(round_: RoundState, players: Mapping[int, Player]) -> Cutting:
     if not round_.complete:
         return (), ()
     cut = round_.cut
@@ -98,13 +106,14 @@ def _cut(round_: RoundState) -> Cutting:
     pending: list[RollOffNeeded] = []
     if cut.kind == "overall":
         totals = _field_totals(round_)
-        _walk(round_, 0, rank_blocks(totals, round_.roll_offs.get(0, [])), totals, cut.count, advancing, pending)
+        _walk(round_, 0, rank_blocks(totals, round_.roll_offs.get(0, [])), totals, cut.count, advancing, pending,
+              players)
     else:
         for table in range(1, len(round_.tables) + 1):
             result = round_.results[table].result
             totals = result.totals_by_number
             blocks = rank_blocks(totals, list(result.roll_offs_by_number) + round_.roll_offs.get(table, []))
-            _walk(round_, table, blocks, totals, cut.count, advancing, pending)
+            _walk(round_, table, blocks, totals, cut.count, advancing, pending, players)
     return tuple(advancing), tuple(pending)
 
 
@@ -114,7 +123,7 @@ def _field_totals(round_: RoundState) -> dict[int, int]:
 
 def _walk(
     round_: RoundState, table: int, blocks: list[list[int]], totals: Mapping[int, int], count: int,
-    advancing: list[int], pending: list[RollOffNeeded],
+    advancing: list[int], pending: list[RollOffNeeded], players: Mapping[int, Player],
 ) -> None:
     """Take blocks best first until ``count`` are in; a block across the line needs a roll-off."""
     taken = 0
@@ -122,8 +131,10 @@ def _walk(
         if taken >= count:
             return
         if taken + len(block) > count:
+            tied = tuple(sorted(block))
             pending.append(
-                RollOffNeeded(round_.number, table, tuple(sorted(block)), totals[block[0]], (taken + 1, taken + len(block)))
+                RollOffNeeded(round_.number, table, tied, totals[block[0]], (taken + 1, taken + len(block)),
+                              tuple(players[n].name for n in tied))
             )
             return
         advancing.extend(block)
@@ -245,7 +256,7 @@ def flags(state: TournamentState) -> tuple[Flag, ...]:
         late = [item for item in round_.corrections if item.after_close]
         if not late or round_.advancing is None:
             continue
-        now, pending = _cut(round_)
+        now, pending = _cut(round_, state.players)
         later = f"; round {round_.number + 1}'s seating was drawn from the cut as recorded" if len(state.rounds) > round_.number else ""
         for item in late:
             if not round_.complete:

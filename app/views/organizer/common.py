@@ -183,7 +183,7 @@ class EventState(ft.Observable):
         return await self.do(lambda: self.organizer.act(action), success, clear)
 
     async def undo(self) -> None:
-        await self.do(self.organizer.undo, lambda _: "The last organizer action was taken back.")
+        await self.do(self.organizer.undo, lambda words: f"Undone: {words}.")
 
     async def set_passphrase(self) -> None:
         """Keep the organizer passphrase typed twice (its hash) with the open event."""

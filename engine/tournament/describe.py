@@ -1,0 +1,80 @@
+"""What an organizer action was, in a few words: what Undo says it took back.
+
+The words read the state the action was recorded in (names, seats, totals), so
+``Undone: table 4's result in round 1 (Ann 10,350, Bob 9,000, Cy 4,000)`` names what the
+room saw, as the table's Undo does ("Undone: Bob's bank of 650").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.tournament.events import (
+    CardRevoked,
+    DrawCancelled,
+    Event,
+    FormatChanged,
+    HeldResultSettled,
+    PlayerCheckedIn,
+    PlayerSignedUp,
+    PlayerWithdrew,
+    PrizeAwarded,
+    ResultHeld,
+    ResultRecorded,
+    ResultReplaced,
+    ResultVoided,
+    RollOffRecorded,
+    RoundClosed,
+    RulesSwitched,
+    SeatsDrawn,
+    TournamentCreated,
+    result_from_dict,
+)
+from engine.tournament.format import TournamentFormat
+from engine.tournament.state import TournamentState
+
+__all__ = ["describe"]
+
+
+def describe(event: Event, state: TournamentState) -> str:
+    """``event`` in words, read against ``state`` (the state with the event applied)."""
+    if isinstance(event, TournamentCreated):
+        return f"the creation of {event.name}"
+    if isinstance(event, FormatChanged):
+        return f"the change of format to {TournamentFormat.from_dict(event.format, check_plans=False).name}"
+    if isinstance(event, PlayerSignedUp):
+        return f"{event.name}'s sign-up (number {event.number})"
+    if isinstance(event, (PlayerCheckedIn, PlayerWithdrew)):
+        what = "check-in" if isinstance(event, PlayerCheckedIn) else "withdrawal"
+        return f"{state.players[event.number].name}'s {what} (number {event.number})"
+    if isinstance(event, SeatsDrawn):
+        return f"the draw of round {event.round} (seed {event.seed})"
+    if isinstance(event, DrawCancelled):
+        return f"the cancelling of round {event.round}'s draw"
+    if isinstance(event, CardRevoked):
+        return f"the revoking of table {event.table}'s card in round {event.round} ({event.reason})"
+    if isinstance(event, (ResultRecorded, ResultHeld, ResultReplaced)):
+        what = {ResultRecorded: "result", ResultHeld: "held result", ResultReplaced: "replaced result"}[type(event)]
+        return f"table {event.table}'s {what} in round {event.round} ({_totals(event.result, state)})"
+    if isinstance(event, HeldResultSettled):
+        choice = "the held result counted" if event.taken else "the counted result kept"
+        return f"the choice for table {event.table} in round {event.round} ({choice})"
+    if isinstance(event, ResultVoided):
+        return f"the void of table {event.table}'s result in round {event.round} ({event.reason})"
+    if isinstance(event, RollOffRecorded):
+        where = "over all tables" if event.table == 0 else f"at table {event.table}"
+        faces = ", ".join(f"{state.players[number].name} {face}" for number, face in event.faces)
+        return f"the roll-off {where} in round {event.round} ({faces})"
+    if isinstance(event, RoundClosed):
+        return f"the close of round {event.round} ({len(event.advancing)} going on)"
+    if isinstance(event, RulesSwitched):
+        return f"the switch of round {event.round} to {event.rules} rules"
+    shares = ", ".join(f"{state.players[number].name} {event.currency}{amount:,}" for number, amount in event.split)
+    return f"the prize of {event.currency}{event.amount:,} ({shares})"
+
+
+def _totals(data: dict[str, Any], state: TournamentState) -> str:
+    """``Ann 10,350, Bob 9,000``: a result's players by place, with their totals."""
+    result = result_from_dict(data)
+    order = sorted(zip(result.places, result.numbers, result.totals))
+    return ", ".join(f"{state.players[number].name} {total:,}" for _, number, total in order)

@@ -1,0 +1,141 @@
+"""Sign-up at the door: a pasted list or a CSV file read into names and numbers, and its preview.
+
+The organizer pastes one name a line, or a CSV (a spreadsheet's export) with a name and
+an optional number; :func:`read_sign_up_list` reads it line by line without judging it.
+:meth:`engine.tournament.Tournament.preview_sign_ups` then tries each line on a copy of
+the event with the same checks as one sign-up, so the preview says exactly what one tap
+will add and why each other line is refused, before anything is recorded.
+
+>>> [(item.line, item.name, item.number) for item in read_sign_up_list("Name,No\\nAnn,7\\n\\nBob")]
+[(2, 'Ann', '7'), (4, 'Bob', '')]
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from engine.errors import InvalidInput
+
+__all__ = ["ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "LIST_LONGEST"]
+
+LIST_LONGEST: Final = 1_000
+"""The most lines a list may have: a few hundred players at the most, with room for blanks."""
+
+_NAME_HEADINGS: Final = frozenset({"name", "names", "player", "players", "player name", "full name"})
+_FIRST_HEADINGS: Final = frozenset({"first name", "first", "given name", "forename"})
+_LAST_HEADINGS: Final = frozenset({"last name", "last", "surname", "family name"})
+_NUMBER_HEADINGS: Final = frozenset({"number", "no", "no.", "nr", "nr.", "#", "num", "player number"})
+_NUMBER: Final = re.compile(r"#?\s*[0-9]+")
+
+
+@dataclass(frozen=True)
+class ListedPlayer:
+    """One line of a sign-up list as entered: its line number (from 1), the name and number texts."""
+
+    line: int
+    name: str
+    number: str
+    """The number as typed ("" for none: the next free one)."""
+
+
+@dataclass(frozen=True)
+class PreviewLine:
+    """What one line of the list comes to: added as ``name`` with ``number``, or refused with the reason."""
+
+    line: int
+    entered: str
+    name: str = ""
+    number: int | None = None
+    refusal: str = ""
+
+    @property
+    def added(self) -> bool:
+        return not self.refusal
+
+    def describe(self) -> str:
+        """``41. Ann`` for a name to add; ``Line 5: <why it is refused>`` for one that is not."""
+        return f"{self.number}. {self.name}" if self.added else f"Line {self.line}: {self.refusal}"
+
+
+@dataclass(frozen=True)
+class SignUpPreview:
+    """A list tried against the event: every line, in order, added or refused."""
+
+    lines: tuple[PreviewLine, ...]
+
+    @property
+    def added(self) -> tuple[PreviewLine, ...]:
+        return tuple(line for line in self.lines if line.added)
+
+    @property
+    def refused(self) -> tuple[PreviewLine, ...]:
+        return tuple(line for line in self.lines if not line.added)
+
+    @property
+    def entries(self) -> tuple[tuple[str, int], ...]:
+        """(name, number) of each player the list adds, in list order: what one tap signs up."""
+        return tuple((line.name, line.number) for line in self.added if line.number is not None)
+
+
+def read_sign_up_list(text: str) -> tuple[ListedPlayer, ...]:
+    """Each non-blank line of a pasted list or CSV: the name and the number as entered.
+
+    One name a line; or CSV rows (comma, semicolon or tab separated, quotes allowed) of a
+    name and a number in either order. A first row of headings ("Name", "Number", "First
+    name", "Surname"...) says which columns to read and is skipped; without one, a field of
+    digits (``12`` or ``#12``) is the number and the other fields make the name.
+    """
+    lines = str(text).lstrip("\ufeff").splitlines()
+    if len(lines) > LIST_LONGEST:
+        raise InvalidInput(f"The list has {len(lines):,} lines: at most {LIST_LONGEST:,} are read at once.")
+    delimiter = _delimiter(lines)
+    rows = [(index, _fields(line, delimiter)) for index, line in enumerate(lines, 1)]
+    rows = [(index, fields) for index, fields in rows if any(fields)]
+    columns = _columns(rows[0][1]) if rows else None
+    if columns is not None:
+        rows = rows[1:]
+    return tuple(_listed(index, fields, columns) for index, fields in rows)
+
+
+def _delimiter(lines: list[str]) -> str | None:
+    for delimiter in ("\t", ",", ";"):
+        if any(delimiter in line for line in lines):
+            return delimiter
+    return None
+
+
+def _fields(line: str, delimiter: str | None) -> list[str]:
+    if delimiter is None:
+        return [line.strip()]
+    return [field.strip() for field in next(csv.reader([line], delimiter=delimiter), [])]
+
+
+_Columns = tuple[tuple[int, ...], int | None]
+"""(the columns that make the name, first to last; the number's column, if any)."""
+
+
+def _columns(fields: list[str]) -> _Columns | None:
+    """The name and number columns a row of headings names; None if the row is not headings."""
+    headings = [" ".join(field.casefold().split()) for field in fields]
+    number = next((i for i, h in enumerate(headings) if h in _NUMBER_HEADINGS), None)
+    name = tuple(i for i, h in enumerate(headings) if h in _NAME_HEADINGS)
+    parts = tuple(i for i, h in enumerate(headings) if h in _FIRST_HEADINGS) + tuple(
+        i for i, h in enumerate(headings) if h in _LAST_HEADINGS)
+    if not (name or parts):
+        return None
+    return (name[:1] or parts), number
+
+
+def _listed(line: int, fields: list[str], columns: _Columns | None) -> ListedPlayer:
+    if columns is not None:
+        names, number = columns
+        name = " ".join(fields[i] for i in names if i < len(fields) and fields[i])
+        return ListedPlayer(line, name, fields[number] if number is not None and number < len(fields) else "")
+    numbers = [i for i, field in enumerate(fields) if _NUMBER.fullmatch(field)]
+    if len(fields) > 1 and len(numbers) == 1:
+        at = numbers[0]
+        return ListedPlayer(line, " ".join(f for i, f in enumerate(fields) if i != at and f), fields[at])
+    return ListedPlayer(line, " ".join(field for field in fields if field), "")
