@@ -388,11 +388,12 @@ class FletHarness:
         await self.settle()
 
     async def click(self, target: Union[BaseControl, Any]) -> None:
-        """Tap a control by key; refuses a disabled one, as a screen would."""
+        """Tap a control by key (a gesture detector's tap too); refuses a disabled one, as a
+        screen would."""
         control = self._resolve(target)
         if self.is_disabled_control(control):
             raise AssertionError(f"Cannot click {control_key(control)!r}: it is disabled")
-        await self.dispatch(control, "click")
+        await self.dispatch(control, "tap" if isinstance(control, ft.GestureDetector) else "click")
 
     def is_disabled_control(self, control: BaseControl) -> bool:
         for candidate, disabled in self.walk():
@@ -443,7 +444,8 @@ class FletHarness:
         reader, and so a browser test, could not name."""
         actionable = [
             control for control in self.find_all()
-            if getattr(control, "on_click", None) is not None or isinstance(control, ft.TextField)
+            if getattr(control, "on_click", None) is not None or getattr(control, "on_tap", None) is not None
+            or isinstance(control, ft.TextField)
         ]
         return [control for control in actionable if not self.accessible_name(control)]
 

@@ -40,13 +40,16 @@ def test_a_throw_tapped_in_shows_the_options_and_a_live_preview(data_dir):
     run(test)
 
 
-def test_a_die_that_does_not_score_is_named_and_blocks_roll_and_bank(data_dir):
+def test_a_die_that_scores_in_no_keep_is_refused_with_the_engines_reason_and_not_set_aside(data_dir):
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob")
         await throw(ui, "1 2 3 3 3 5")
         await keep(ui, 0, 1)  # the 1 and the 2
-        assert ui.text_of("keep-preview") == "2 does not score in 1 2: set aside only dice that score."
-        assert ui.is_disabled("roll") and ui.is_disabled("bank")
+        assert ui.text_of("refusal") == "2 does not score in 1 2 3 3 3 5: set aside only dice that score."
+        assert ui.accessible_name(ui.find("die-1")) == "Die 2 shows 2"
+        assert ui.text_of("keep-preview") == "Set aside 1: 1 100 = 100 · turn 100"
+        await keep(ui, 2)  # one 3 of three is not refused: the triple is being tapped in
+        assert not ui.exists("refusal")
 
     run(test)
 
@@ -68,7 +71,7 @@ def test_each_accepted_action_is_on_disk_before_the_screen_shows_it(data_dir):
         await start_game(ui, "Ann", "Bob")
         await throw(ui, "1 1 1 5 2 3")
         assert saved_events(data_dir)[-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 5]}
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         assert [event["type"] for event in saved_events(data_dir)] == ["started", "rolled", "kept", "banked"]
         assert ui.text_of("total-0") == "1,050"
@@ -113,14 +116,45 @@ def test_progressive_offers_the_next_player_build_or_fresh_six(data_dir):
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob", preset="progressive")
         await throw(ui, "1 1 1 5 2 3")
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         assert "Ann: bank 1,050 with TWO to pass." in ui.texts()
         assert "On offer to Bob: 1,050 with TWO dice" in ui.texts()
         await ui.click("build")
         assert ui.text_of("turn-line") == "Bob's turn · turn total 1,050 · two dice in hand"
         await throw(ui, "5 2")
-        assert "Bob threw 2 5" in ui.texts()
+        assert "Bob threw 5 2" in ui.texts()  # in the order typed
+        assert ui.accessible_name(ui.find("die-0")) == "Die 1 shows 5"
+
+    run(test)
+
+
+def test_entering_only_the_passed_dice_with_an_offer_open_builds_on_it(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", preset="progressive")
+        await throw(ui, "1 1 1 5 2 3")
+        await keep(ui, 0, 1, 2, 3)
+        await ui.click("bank")
+        assert ui.text_of("offer-hint") == "or enter the two dice passed (builds on it), or six fresh dice"
+        await ui.click("face-5")
+        await ui.press_key("Enter")
+        assert ui.text_of("refusal") == "Enter six fresh dice, or the two dice passed to build on 1,050 (1 so far)."
+        await throw(ui, "2")  # no tap on Build: the two passed dice can only mean building
+        assert [event["type"] for event in saved_events(data_dir)][-2:] == ["built", "rolled"]
+        assert ui.text_of("thrown") == "Bob threw 5 2"
+        assert ui.text_of("turn-line") == "Bob's turn · turn total 1,050 before this throw"
+
+    run(test)
+
+
+def test_enter_after_tapping_the_last_face_enters_the_throw_once(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        for face in "2 2 3 3 4 6".split():
+            await ui.click(f"face-{face}")
+        await ui.press_key("Enter")
+        assert ui.text_of("turn-line") == "Bob's turn · turn total 0 · six dice in hand"
+        assert not ui.exists("entered-0")
 
     run(test)
 
@@ -159,7 +193,7 @@ def test_a_won_game_shows_the_standings_and_is_listed_as_finished(data_dir):
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob", target="1000")
         await throw(ui, "1 1 1 5 2 3")
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         assert "Ann reached 1,050. Final round: last turns for Bob." in ui.texts()
         await throw(ui, "2 2 3 3 4 6")
@@ -189,7 +223,7 @@ def test_a_tie_for_the_win_asks_for_each_tied_players_roll_off_die(data_dir):
         await start_game(ui, "Ann", "Bob", target="1000")
         for _ in range(2):
             await throw(ui, "1 1 1 5 2 3")
-            await keep(ui, 0, 1, 2, 5)
+            await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
             await ui.click("bank")
         assert "Ann and Bob are tied at 1,050: each throws one die, highest wins." in ui.texts()
         assert ui.is_disabled("record-roll-off")
@@ -209,7 +243,7 @@ def test_the_history_lists_every_turn_with_its_throws(data_dir):
     async def test(ui: FletHarness) -> None:
         await start_game(ui, "Ann", "Bob")
         await throw(ui, "1 1 1 5 2 3")
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         await throw(ui, "2 2 3 3 4 6")
         await ui.click("history")
@@ -234,11 +268,11 @@ def test_switching_to_progressive_mid_game_takes_effect_next_turn(data_dir):
         await ui.set_value("switch-progressive", True)
         await ui.click("apply-rules")
         assert any(text.startswith("From the next turn: Progressive: to 10,000") for text in ui.texts())
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         assert "On offer to Bob" not in " ".join(ui.texts())
         await throw(ui, "1 1 1 5 2 3")
-        await keep(ui, 0, 1, 2, 5)
+        await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
         assert "On offer to Ann: 1,050 with TWO dice" in ui.texts()
 

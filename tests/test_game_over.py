@@ -60,8 +60,9 @@ def test_player_figures_count_turns_farkles_hot_dice_best_and_entry():
     assert ann.average_bank == 1000
 
 
-def test_the_result_as_text_names_the_winner_and_the_standings():
-    assert result_text(tied_game()) == "Farkle Table: Ann wins after 2 turns.\n1. Ann 1,050\n2. Bob 1,050"
+def test_the_result_as_text_names_the_winner_and_the_roll_off_that_split_equal_totals():
+    assert result_text(tied_game()) == ("Farkle Table: Ann wins after 2 turns.\n"
+                                        "1. Ann 1,050 · roll-off 6\n2. Bob 1,050 · roll-off 2")
 
 
 def test_game_over_shows_the_race_the_figures_and_shares(data_dir):
@@ -69,6 +70,7 @@ def test_game_over_shows_the_race_the_figures_and_shares(data_dir):
 
     async def test(ui: FletHarness) -> None:
         assert ui.text_of("winner") == "Ann wins!"
+        assert ui.text_of("place-1") == "2. Bob 1,050 · roll-off 2"
         assert ui.exists("race-chart") and ui.exists("player-stats")
         await ui.click("share-text")
         assert ui.clipboard == result_text(tied_game())
@@ -85,6 +87,8 @@ def test_history_lists_the_roll_off_and_draws_the_race(data_dir):
     async def test(ui: FletHarness) -> None:
         texts = ui.texts()
         assert "Roll-off 1 for the win" in texts and "Ann 6, Bob 2" in texts
+        assert [ui.text_of(f"result-{seat}") for seat in (0, 1)] == ["1. Ann 1,050 · roll-off 6",
+                                                                     "2. Bob 1,050 · roll-off 2"]
         assert ui.exists("race-chart")
 
     run(test, route=f"/game/{game_id}/history", store=store)

@@ -22,7 +22,7 @@ from tests.flet_harness import FletHarness, control_key
 async def finish_a_game(ui: FletHarness, *names: str) -> None:
     await start_game(ui, *names, target="1000")
     await throw(ui, "1 1 1 5 2 3")
-    await keep(ui, 0, 1, 2, 5)
+    await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
     await ui.click("bank")
     await throw(ui, "2 2 3 3 4 6")
     await ui.navigate("/")

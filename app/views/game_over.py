@@ -18,7 +18,7 @@ from app.views.widgets import big_button, on
 from engine import Game
 from engine.stats import player_stats, score_race
 
-__all__ = ["GameOver", "result_text"]
+__all__ = ["GameOver", "result_text", "standing_lines"]
 
 
 @dataclass
@@ -46,11 +46,23 @@ class ShareState(ft.Observable):
         self.note, self.failed = f"Saved the picture as {file_name}.", False
 
 
+def standing_lines(game: Game) -> list[tuple[int, str]]:
+    """Each seat's line of the standings, best first: place, name, total, and the roll-off
+    faces that split equal totals ("1. Ann 11,200 · roll-off 6")."""
+    state = game.state
+    places = game.places
+    lines = []
+    for seat in game.standings:
+        faces = game.roll_off_faces(seat)
+        roll_off = f" · roll-off {', '.join(map(str, faces))}" if faces else ""
+        lines.append((seat, f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}{roll_off}"))
+    return lines
+
+
 def result_text(game: Game) -> str:
     """The result as a message: winner, standings and the game's length."""
     state = game.state
-    places = game.places
-    lines = [f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}" for seat in game.standings]
+    lines = [line for _, line in standing_lines(game)]
     winner = state.players[state.winner] if state.winner is not None else "nobody"
     return f"Farkle Table: {winner} wins after {len(game.history)} turns.\n" + "\n".join(lines)
 
@@ -62,11 +74,7 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
     width = min(max(use_viewport().width - 48, 280), 560)
     state = game.state
     assert state.winner is not None
-    places = game.places
-    standings: list[ft.Control] = [
-        ft.Text(f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}", size=18, key=f"place-{seat}")
-        for seat in game.standings
-    ]
+    standings: list[ft.Control] = [ft.Text(line, size=18, key=f"place-{seat}") for seat, line in standing_lines(game)]
     picture = ft.Screenshot(
         content=ft.Container(
             ft.Column([

@@ -9,8 +9,9 @@ import flet as ft
 from app.context import use_model, use_services, use_viewport
 from app.scorekeeper import Scorekeeper
 from app.storage import StoreError
+from app.views.game_over import standing_lines
 from app.views.race_chart import RaceChart, stats_table
-from app.views.widgets import icon_button, on, screen_view
+from app.views.widgets import icon_button, on, screen_view, section
 from engine import FarkleError, Game, format_dice
 from engine.stats import player_stats, score_race
 
@@ -53,6 +54,9 @@ def HistoryScreen(game_id: str) -> ft.View:
         for title, throws in history_lines(game)
     ] or [ft.Text("No turn has ended yet.")]
     width = min(max(use_viewport().width - 48, 280), 560)
+    if game.is_over:
+        rows = [section("Result", *[ft.Text(line, key=f"result-{seat}") for seat, line in standing_lines(game)]),
+                *rows]
     rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target),
             stats_table(player_stats(game)), *rows]
     return screen_view(f"/game/{game_id}/history", "History", rows, actions=[back],

@@ -90,7 +90,10 @@ def LookupScreen(game_id: str = "") -> ft.View:
     if lookup.game_rules is not None:
         choices.insert(0, (GAME_RULES, "This game's rules"))
     controls: list[ft.Control] = [
-        labelled_dropdown("Rules", lookup.preset, choices, choose_rules, key="lookup-rules", width=300),
+        ft.Container(  # room above the field for its floating label, which the scrolling area would cut
+            labelled_dropdown("Rules", lookup.preset, choices, choose_rules, key="lookup-rules", width=300),
+            padding=ft.Padding.only(top=8),
+        ),
         ft.Text(rules.describe(), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Text("Tap up to six dice", size=16),
         ft.Row(

@@ -20,7 +20,16 @@ from app.context import use_model, use_services
 from app.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
-from app.views.widgets import big_button, icon_button, labelled_dropdown, notice_banner, on, screen_view, section
+from app.views.widgets import (
+    MIN_TARGET,
+    big_button,
+    icon_button,
+    labelled_dropdown,
+    notice_banner,
+    on,
+    screen_view,
+    section,
+)
 from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, InvalidInput, Rules
 
 __all__ = ["NewGameScreen", "NewGameState", "parse_number", "NAME_LONGEST", "MOST_DIGITS"]
@@ -361,7 +370,7 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         [big_button("Add player", on(form.add_player), filled=False, key="add-player",
                     disabled=len(form.players) >= MAX_PLAYERS)]
         + [ft.TextButton(f"+ {name}", on_click=on(form.add_player, name), tooltip=f"Add {name}",
-                         key=f"recent-{index}")
+                         key=f"recent-{index}", height=MIN_TARGET)
            for index, name in enumerate(form.offered())],
         wrap=True,
     ))
@@ -384,7 +393,7 @@ def NewGameScreen(game_id: str = "") -> ft.View:
     except FarkleError as problem:
         controls.append(ft.Text(str(problem), color=ft.Colors.ERROR, key="rules-summary"))
     controls.append(ft.TextButton("Hide rule options" if form.show_options else "Adjust rule options",
-                                  on_click=on(form.toggle_options), key="rule-options"))
+                                  on_click=on(form.toggle_options), key="rule-options", height=MIN_TARGET))
     if form.show_options:
         controls += [number_field(name) for name in NUMBER_FIELDS if name != "target"]
         controls += [

@@ -53,6 +53,7 @@ class TableState(ft.Observable):
     undone: list[dict[str, Any]] = field(default_factory=list)  # undone events, the latest last: for Redo
     last_undo: str | None = None  # what the last Undo took back, in words
     confirming_undo: bool = False  # asking before Undo takes back a win
+    typed_throw: tuple[int, ...] = ()  # the last throw entered here, in the order its faces were typed
 
     @property
     def game(self) -> Game:
@@ -130,20 +131,45 @@ class TableState(ft.Observable):
         self.entry.clear()
         self.refusal = None
 
+    def throw_complete(self) -> bool:
+        """The entry is a whole throw: the dice in hand, or the dice an open offer passes
+        (which the engine takes as building on it)."""
+        count = len(self.entry)
+        return count == self.game.state.dice_to_throw or self.game.throw_builds_on_offer(count)
+
     async def enter_throw(self) -> None:
+        """Enter the faces typed; the passed dice alone with an offer open build on it."""
         entry = list(self.entry)
-        await self.act(lambda game: game.roll(entry))
+
+        def build_then_roll(game: Game) -> None:
+            game.build()
+            game.roll(entry)
+
+        builds = self.game.throw_builds_on_offer(len(entry))
+        if await self.act(build_then_roll if builds else lambda game: game.roll(entry)):
+            self.typed_throw = tuple(entry)
+
+    def shown_throw(self) -> tuple[int, ...]:
+        """The last throw in the order it was typed here ("die 1" is the first face typed);
+        the engine keeps it sorted, which is what another screen shows."""
+        throw = self.game.state.last_throw or ()
+        return self.typed_throw if tuple(sorted(self.typed_throw)) == throw else throw
 
     def toggle_die(self, position: int) -> None:
+        """Tap a die aside or back; one that scores in no keep is refused with the engine's reason."""
         if position in self.selection:
             self.selection.remove(position)
-        else:
+            self.refusal = None
+            return
+        throw = self.shown_throw()
+        refusal = self.game.set_aside_refusal([throw[chosen] for chosen in [*self.selection, position]])
+        if refusal is None:
             self.selection.append(position)
-        self.refusal = None
+        self.refusal = refusal
 
     def select_face(self, face: int) -> None:
         """Keyboard: select the next unselected die showing ``face``."""
-        throw = self.game.state.last_throw or ()
+        throw = self.shown_throw()
         for position, shown in enumerate(throw):
             if shown == face and position not in self.selection:
                 self.toggle_die(position)
@@ -153,7 +179,7 @@ class TableState(ft.Observable):
                         f"Every {face} in {shown_text} is already set aside.")
 
     def choose_option(self, keep: tuple[int, ...]) -> None:
-        throw = list(self.game.state.last_throw or ())
+        throw = self.shown_throw()
         chosen: list[int] = []
         for face in keep:
             chosen.append(next(i for i, shown in enumerate(throw) if shown == face and i not in chosen))
@@ -161,7 +187,7 @@ class TableState(ft.Observable):
         self.refusal = None
 
     def kept_dice(self) -> tuple[int, ...]:
-        throw = self.game.state.last_throw or ()
+        throw = self.shown_throw()
         return tuple(sorted(throw[position] for position in self.selection))
 
     def keep_preview(self) -> tuple[GameState | None, str | None]:
@@ -265,10 +291,14 @@ class TableState(ft.Observable):
             self.refusal = f"{key} is not a die face: type 1 to 6 (Enter throws, Backspace takes back, B banks)."
 
     async def _enter_key(self, phase: str) -> None:
-        wanted = self.game.state.dice_to_throw
+        state = self.game.state
+        wanted = state.dice_to_throw
         if phase in ("throw", "choose"):
-            if len(self.entry) == wanted:
+            if self.throw_complete():
                 await self.enter_throw()
+            elif state.offer is not None and not state.building and phase == "throw":
+                self.refusal = (f"Enter six fresh dice, or the {DICE_WORDS[state.offer.dice]} passed to build on "
+                                f"{state.offer.points:,} ({len(self.entry)} so far).")
             else:
                 self.refusal = f"Enter all {DICE_WORDS[wanted or 6]} of the throw first ({len(self.entry)} so far)."
         elif phase == "keep":
@@ -341,16 +371,18 @@ def TableScreen(game_id: str) -> ft.View:
         panel = [turn_line(state), throw_panel(table, state, keyboard_hint=not touch)]
     preview, _ = table.keep_preview() if state.phase == "keep" else (None, None)
     card = [turn_card(state, (preview or state).turn_points)] if turn_on else []
-    if use_viewport().landscape:
+    landscape = use_viewport().landscape
+    if landscape:  # the board and the entry scroll each on its own: Roll and Bank stay in view
         controls: list[ft.Control] = [ft.Row(
-            [ft.Column([*card, scoreboard(state)], expand=2, spacing=8),
-             ft.Column([*notices, *panel], expand=3, spacing=8)],
+            [ft.Column([*card, scoreboard(state, scrolls=True)], expand=2, spacing=8),
+             ft.Column([*notices, *panel], expand=3, spacing=8, scroll=ft.ScrollMode.AUTO)],
             vertical_alignment=ft.CrossAxisAlignment.START,
+            expand=True,
             key="landscape",
         )]
     else:
         controls = [*card, scoreboard(state), *notices, *panel]
-    return screen_view(route, title, controls, actions=actions, on_home=home)
+    return screen_view(route, title, controls, actions=actions, on_home=home, scrolls=not landscape)
 
 
 def undone_words(event: Mapping[str, Any], before: GameState, after: GameState) -> str:

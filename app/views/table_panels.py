@@ -15,7 +15,10 @@ from engine import GameState, bank_refusal, format_dice, scoring_dice, scoring_o
 if TYPE_CHECKING:
     from app.views.table import TableState
 
-__all__ = ["DICE_WORDS", "turn_card", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel"]
+__all__ = ["DICE_WORDS", "turn_card", "player_marks", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel"]
+
+SCROLLBAR_ROOM = 14
+"""Room right of the totals (px) for the scroll bar, which is drawn over the content."""
 
 DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
 
@@ -56,44 +59,65 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
     )
 
 
-def scoreboard(state: GameState) -> ft.Control:
-    """Every player on one line: whose turn, total, on-board mark, farkle streak, final round."""
+def player_marks(state: GameState, seat: int) -> list[str]:
+    """What a player's line says beside the total: on-board mark, farkle streak, final round."""
+    marks = []
+    if not state.on_board[seat]:
+        marks.append("not on board")
+    if state.farkle_streak[seat]:
+        marks.append(f"farkles {state.farkle_streak[seat]}")
+    if state.final_round and state.phase not in ("over", "roll_off"):
+        if seat in state.last_turns:
+            gap = max(state.scores) - state.scores[seat]
+            marks.append(f"last turn · needs over {gap:,} to lead" if gap else "last turn")
+        else:
+            marks.append("done")
+    return marks
+
+
+def scoreboard(state: GameState, *, scrolls: bool = False) -> ft.Control:
+    """Every player on one line: whose turn, total, on-board mark, farkle streak, final round.
+
+    The name takes only the width it needs and the marks follow it, on the next line when
+    they do not fit, so the final-round target is never cut. Each line is one live region
+    named with all it says, so a screen reader hears a mark the moment it appears.
+    ``scrolls``: the board scrolls on its own (landscape), keeping the entry beside it in view.
+    """
     playing_now = state.phase not in ("over", "roll_off")
-    leader = max(state.scores)
     rows: list[ft.Control] = []
     for seat, name in enumerate(state.players):
         playing = seat == state.current and playing_now
-        marks = []
-        if not state.on_board[seat]:
-            marks.append("not on board")
-        if state.farkle_streak[seat]:
-            marks.append(f"farkles {state.farkle_streak[seat]}")
-        if state.final_round and playing_now:
-            if seat in state.last_turns:
-                gap = leader - state.scores[seat]
-                marks.append(f"last turn · needs over {gap:,} to lead" if gap else "last turn")
-            else:
-                marks.append("done")
+        marks = ", ".join(player_marks(state, seat))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
+        said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
+        line: list[ft.Control] = [
+            ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
+                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, key=f"name-{seat}"),
+        ]
+        if marks:
+            line.append(ft.Text(marks, size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT, key=f"marks-{seat}"))
         rows.append(
-            ft.Container(
-                ft.Row(
-                    [
-                        ft.Icon(ft.Icons.PLAY_ARROW, color=colour, size=20) if playing else ft.Container(width=20),
-                        ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
-                                max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, tooltip=name, expand=True),
-                        ft.Text(", ".join(marks), size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT,
-                                max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True,
-                                text_align=ft.TextAlign.RIGHT),
-                        ft.Text(f"{state.scores[seat]:,}", size=20, weight=ft.FontWeight.BOLD, color=colour,
-                                key=f"total-{seat}", width=84, text_align=ft.TextAlign.RIGHT),
-                    ],
-                    spacing=6,
+            ft.Semantics(
+                label=("Playing now: " if playing else "") + " · ".join(said),
+                live_region=True,
+                container=True,
+                exclude_semantics=True,
+                content=ft.Container(
+                    ft.Row(
+                        [
+                            ft.Icon(ft.Icons.PLAY_ARROW, color=colour, size=20) if playing else ft.Container(width=20),
+                            ft.Row(line, wrap=True, spacing=8, run_spacing=0, expand=True,
+                                   vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                            ft.Text(f"{state.scores[seat]:,}", size=20, weight=ft.FontWeight.BOLD, color=colour,
+                                    key=f"total-{seat}", text_align=ft.TextAlign.RIGHT),
+                        ],
+                        spacing=6,
+                    ),
+                    bgcolor=ft.Colors.PRIMARY_CONTAINER if playing else None,
+                    border=ft.Border.all(2, ft.Colors.PRIMARY) if playing else None,
+                    padding=ft.Padding.only(left=8, top=2, right=SCROLLBAR_ROOM, bottom=2),
+                    border_radius=8,
                 ),
-                bgcolor=ft.Colors.PRIMARY_CONTAINER if playing else None,
-                border=ft.Border.all(2, ft.Colors.PRIMARY) if playing else None,
-                padding=ft.Padding.symmetric(horizontal=8, vertical=2),
-                border_radius=8,
                 key=f"seat-{seat}",
             )
         )
@@ -102,7 +126,8 @@ def scoreboard(state: GameState) -> ft.Control:
         names = ", ".join(state.players[seat] for seat in state.last_turns)
         header.append(ft.Text(f"Final round · last turns: {names}", color=ft.Colors.ERROR,
                               weight=ft.FontWeight.BOLD, key="final-round"))
-    return ft.Column(header + rows, spacing=2, key="scoreboard")
+    return ft.Column(header + rows, spacing=2, key="scoreboard", scroll=ft.ScrollMode.AUTO if scrolls else None,
+                     expand=scrolls)
 
 
 def turn_line(state: GameState) -> ft.Control:
@@ -129,7 +154,9 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> 
                             [
                                 big_button(f"Build on {state.offer.points:,}", on(table.build),
                                            key="build", expand=True),
-                                ft.Text("or enter six fresh dice below", expand=True),
+                                ft.Text(f"or enter the {DICE_WORDS[state.offer.dice]} passed (builds on it), "
+                                        "or six fresh dice", expand=True, key="offer-hint")
+                                if state.offer.dice < 6 else ft.Text("or enter six fresh dice below", expand=True),
                             ]
                         ),
                     ]
@@ -157,7 +184,7 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> 
     )
     buttons: list[ft.Control] = [
         big_button("Enter throw", on(table.enter_throw), key="enter-throw",
-                   disabled=len(table.entry) != wanted, expand=True),
+                   disabled=not table.throw_complete(), expand=True),
         big_button("Clear", on(table.clear_entry), filled=False, key="clear-entry"),
     ]
     parts += [ft.Text(f"Enter {name}'s throw: {DICE_WORDS[wanted]}", size=16, key="throw-title"),
@@ -177,7 +204,7 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> 
 
 def keep_panel(table: TableState, state: GameState) -> ft.Control:
     """The last throw's dice to tap aside, the live preview, Roll and Bank, every option."""
-    throw = state.last_throw or ()
+    throw = table.shown_throw()
     rules = state.rules
     scoring = list(scoring_dice(throw, rules))
     dice_controls: list[ft.Control] = []

@@ -83,14 +83,17 @@ def die_button(
     dim: bool = False,
     size: int = DIE_SIZE,
 ) -> ft.Control:
-    """A die the scorekeeper taps; the label is what a screen reader (and a test) calls it."""
+    """A die the scorekeeper taps; the label is what a screen reader (and a test) calls it.
+
+    It takes no keyboard focus (a gesture, not a focusable button): the keys enter faces
+    on their own, and Enter after a tap must enter the throw, not tap the die again.
+    """
     return ft.Semantics(
-        content=ft.Container(
-            die_face(face, size, selected=selected, dim=dim),
-            on_click=on_click,
+        content=ft.GestureDetector(
+            content=die_face(face, size, selected=selected, dim=dim),
+            on_tap=on_click,
             key=key,
-            ink=True,
-            border_radius=size * 0.2,
+            mouse_cursor=ft.MouseCursor.CLICK,
         ),
         label=label,
         button=True,
@@ -165,14 +168,15 @@ def big_button(text: str, on_click: Handler | None, *, key: str | None = None, f
 
 def screen_view(route: str, title: str, controls: Sequence[ft.Control], *,
                 actions: list[ft.Control] | None = None, on_home: Handler | None = None,
-                leading: ft.Control | None = None) -> ft.View:
-    """One screen: the felt app bar (Home unless this is home) over scrolling content."""
+                leading: ft.Control | None = None, scrolls: bool = True) -> ft.View:
+    """One screen: the felt app bar (Home unless this is home) over scrolling content
+    (``scrolls=False``: the content's own parts scroll, each in its place)."""
     if leading is None and on_home is not None:
         leading = icon_button(ft.Icons.HOME, "Home", on_click=on_home, key="home")
     return ft.View(
         route=route,
         padding=12,
-        scroll=ft.ScrollMode.AUTO,
+        scroll=ft.ScrollMode.AUTO if scrolls else None,
         appbar=ft.AppBar(
             title=ft.Text(title),
             leading=leading,
