@@ -10,6 +10,8 @@ flet_web package, uploads) with two additions:
   request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
   (a DNS-rebinding page would otherwise be "its own origin").
 * :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
+* :mod:`app.server_limits`: disconnected sessions dropped after seconds, sessions capped per
+  address and overall, request headers given a deadline and a size, idle sockets closed.
 * Flet's ``before_main`` records each session's client address once
   (:func:`app.access.remember_peer`), for the organizer's gate.
 
@@ -31,6 +33,8 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from app import access
+from app.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
+                               guarded_http)
 
 __all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "serve", "origin_of", "parse_origins"]
 
@@ -251,6 +255,7 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
     from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
 
     access.mark_network_served()
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
     flet_app = get_fastapi_web_app(
         main,
@@ -263,7 +268,7 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
         no_cdn=no_cdn,
     )
     fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
-    return OriginCheck(ConnectionBanner(FallbackFonts(flet_app, fonts)), allowed_origins)
+    return OriginCheck(SessionLimits(ConnectionBanner(FallbackFonts(flet_app, fonts))), allowed_origins)
 
 
 def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,
@@ -273,5 +278,6 @@ def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = Tr
 
     config = uvicorn.Config(build_app(main, no_cdn=no_cdn, allowed_origins=allowed_origins), host=host, port=port,
                             ws="websockets-sansio", proxy_headers=False, log_level="warning",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, http=guarded_http(), timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                            limit_concurrency=CONCURRENCY)
     uvicorn.Server(config).run()
