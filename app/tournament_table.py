@@ -18,6 +18,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from app.storage import Store
+from app.venue import for_phones
 from engine import (
     LINK_ROUTE,
     Game,
@@ -31,7 +32,7 @@ from engine import (
     safe_form,
     typing_form,
 )
-from engine.codec import describe_confirmations, log_digest
+from engine.codec import JOIN_ROUTE, describe_confirmations, log_digest
 
 __all__ = ["SignedResult", "table_title", "tournament_meta", "result_qr_text", "signed_result",
            "table_game_of", "GAMES", "JOIN_ROUTE", "site_link_base", "card_link_base", "join_link",
@@ -45,7 +46,6 @@ CONFIRMATIONS: Final = "confirmations"
 
 Answers = tuple[bool | None, ...]
 """Each seat's answer in seat order: True confirmed, False declined, None not yet."""
-JOIN_ROUTE: Final = "/join/"
 _ROUTE_HEADS: Final = frozenset({"join", "import", "game", "new", "lookup", "organizer", "player"})
 
 
@@ -59,6 +59,8 @@ def site_link_base(page_url: str, static: bool) -> str:
     (the path before the first route segment), plus ``#`` on a static site, where links take
     the form ``<site>/#/join/CODE`` that any static server answers (the page turns it into
     the path route at start; ``build/templates/base-root.html``). "" for a non-web address.
+    A server session's websocket address is given as the page's http(s) one, as phones reach
+    it (:func:`app.venue.for_phones`).
 
     >>> site_link_base("http://127.0.0.1:8000/apps/farkle/organizer/E1/seating", True)
     'http://127.0.0.1:8000/apps/farkle/#'
@@ -66,8 +68,7 @@ def site_link_base(page_url: str, static: bool) -> str:
     ('http://laptop.local:8550', '')
     """
     parts = urlsplit(page_url or "")
-    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme.lower())
-    if scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme.lower() not in ("http", "https", "ws", "wss") or not parts.netloc:
         return ""
     kept: list[str] = []
     segments = parts.path.split("/")[1:]
@@ -76,14 +77,15 @@ def site_link_base(page_url: str, static: bool) -> str:
             break
         kept.append(segment)
     path = "/".join(s for s in kept if s)
-    base = f"{scheme}://{parts.netloc}" + (f"/{path}" if path else "")
+    base = for_phones(f"{parts.scheme}://{parts.netloc}") + (f"/{path}" if path else "")
     return base + "/#" if static else base
 
 
 def card_link_base(stored: str, page_url: str, static: bool) -> str:
-    """The link base a table card carries: the organizer's saved address, completed with this
-    site's folder (and ``#`` on a static site) when it names just this page's scheme and host
-    (the default kept by older versions); "" when the organizer cleared it.
+    """The link base a table card carries: the organizer's saved address as phones open it
+    (an older version's ``ws://`` default as ``http://``), completed with this site's folder
+    (and ``#`` on a static site) when it names just this page's scheme and host (the default
+    kept by older versions); "" when the organizer cleared it.
 
     >>> card_link_base("http://127.0.0.1:8000", "http://127.0.0.1:8000/farkle/organizer/E1", True)
     'http://127.0.0.1:8000/farkle/#'
@@ -92,6 +94,7 @@ def card_link_base(stored: str, page_url: str, static: bool) -> str:
     """
     if not stored:
         return ""
+    stored = for_phones(stored)
     here = site_link_base(page_url, static)
     mine, theirs = urlsplit(stored), urlsplit(here)
     if (here and not mine.path.strip("/") and not mine.fragment and "#" not in stored

@@ -717,7 +717,7 @@ def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(fake_
         await drawn_event(ui, desk, 8)
         await scan(ui, "result-scan-message")
         assert ui.text_of("result-scan-message") == (
-            "No camera was found on this device: type or paste the result code instead.")
+            "No camera was found on this device: read a photo of the result code instead, or type or paste it.")
         assert ui.exists("result-code")
 
     desk.run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []})

@@ -18,23 +18,13 @@ import flet as ft
 
 from app.context import Services, use_model, use_services
 from app.storage.errors import failure_in_words
-from app.tournament_table import JOIN_ROUTE, table_game_of, table_title, tournament_meta
+from app.tournament_table import table_game_of, table_title, tournament_meta
 from app.views.scanner import CameraScan, ScanOutcome, not_a_setup_code
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
 from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
+from engine.codec import code_in_link
 
-__all__ = ["JoinScreen", "JoinPage", "JoinState", "join_code_of"]
-
-
-def join_code_of(text: str) -> str:
-    """The setup code in a scanned or pasted join link (``.../#/JOIN/FT1-...``), else the text.
-
-    >>> join_code_of("HTTPS://H/farkle/#/JOIN/FT1-AB"), join_code_of("FT1-AB")
-    ('FT1-AB', 'FT1-AB')
-    """
-    at = text.upper().rfind(JOIN_ROUTE.upper())
-    return text[at + len(JOIN_ROUTE):] if at >= 0 else text
-
+__all__ = ["JoinScreen", "JoinPage", "JoinState"]
 
 
 @dataclass
@@ -50,9 +40,9 @@ class JoinState(ft.Observable):
         self.text, self.setup, self.refusal, self.existing = text, None, None, None
 
     async def read(self, services: Services, text: str | None = None) -> None:
-        """Check the code (the typed one unless ``text``) and look for its game on this device."""
-        if text is not None:
-            self.text = join_code_of(text)
+        """Check the code (the typed one unless ``text``) and look for its game on this device;
+        a join link, scanned, pasted or typed, is shown as the code it ends in."""
+        self.text = code_in_link(self.text if text is None else text)
         self.setup, self.refusal, self.existing = None, None, None
         if not self.text.strip():
             self.refusal = f"Type or paste the table's setup code first: it starts with {SETUP_PREFIX}."

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -45,10 +46,24 @@ from engine import RESULT_PREFIX, SETUP_PREFIX
 
 __all__ = [
     "CameraScan", "QrScan", "ScanOutcome", "ScanReply", "ScanState", "ScanTiming", "CameraLike", "camera_offered",
-    "photo_offered", "read_photo", "DEFAULT_TIMING", "not_a_setup_code", "not_a_result_code",
+    "photo_offered", "read_photo", "DEFAULT_TIMING", "not_a_setup_code", "not_a_result_code", "camera_trouble",
 ]
 
 Reader = Callable[[bytes], "list[str] | Awaitable[list[str]]"]
+logger = logging.getLogger(__name__)
+
+# What the camera plugin's errors name (``CameraException(cameraNotFound, ...)`` on the web), and what
+# each means to a person holding the phone.
+_CAMERA_TROUBLES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("accessdenied", "permission", "notallowed"),
+     "This browser was not allowed to use the camera (allow it in the site's settings, then scan again)"),
+    (("notfound",), "No camera was found on this device"),
+    (("notreadable", "abort"), "The camera is in use by another app, or could not be read"),
+    (("notsupported", "security", "unsupported"),
+     "This browser offers no camera to this page (browsers give it only to pages opened over https or on "
+     "this device's own address)"),
+    (("timeout",), "The camera did not answer in time"),
+)
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,19 @@ class ScanReply:
 
 
 Found = Callable[[str, ScanOutcome], Awaitable["ScanReply | None"]]
+
+
+def camera_trouble(error: BaseException, what: str) -> str:
+    """Why the camera did not start, in words, and what to do instead; the raw error goes to the log.
+
+    >>> camera_trouble(RuntimeError("CameraException(cameraNotFound, No camera found.)"), "result code")
+    'No camera was found on this device: read a photo of the result code instead, or type or paste it.'
+    """
+    logger.warning("The camera could not start: %r", error)
+    named = f"{type(error).__name__} {error}".lower()
+    reason = next((said for words, said in _CAMERA_TROUBLES if any(word in named for word in words)),
+                  "The camera could not start")
+    return f"{reason}: read a photo of the {what} instead, or type or paste it."
 
 
 def not_a_setup_code(text: str) -> str:
@@ -207,12 +235,11 @@ class QrScan:
 
             cameras = await self.camera.get_available_cameras()
             if not cameras:
-                return self._ended(started, f"No camera was found on this device: type or paste the {self.what} "
-                                            "instead.")
+                return self._ended(started, f"No camera was found on this device: read a photo of the {self.what} "
+                                            "instead, or type or paste it.")
             await self.camera.initialize(cameras[0], flet_camera.ResolutionPreset.MEDIUM, enable_audio=False)
         except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
-            return self._ended(started, f"The camera could not start ({error}): type or paste the {self.what} "
-                                        "instead.")
+            return self._ended(started, camera_trouble(error, self.what))
         if warming is not None:
             await warming
         self.on_status(f"Hold the {self.what} in front of the camera…")

@@ -9,6 +9,7 @@ import flet as ft
 
 from app.access import FailedTries
 from app.organizer import FormatDraft
+from app.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section
@@ -24,7 +25,7 @@ class EventPage(FormatEditing):
     async def load(self) -> None:
         await super().load()
         if self.ready:
-            self.fields.setdefault("link_base", self.organizer.link_base)
+            self.fields.setdefault("link_base", for_phones(self.organizer.link_base))
 
     def event_format(self) -> FormatDraft:
         return FormatDraft.of(self.tournament.format)
@@ -49,6 +50,35 @@ class EventPage(FormatEditing):
         await self.do(lambda: self.organizer.set_link_base(self.value("link_base")),
                       lambda _: "Saved: new setup codes carry this address." if self.organizer.link_base
                       else "Saved: result codes will be plain codes, without a link.")
+
+    async def use_link_base(self, base: str) -> None:
+        """One of the machine's addresses, tapped in the list: filled in and saved."""
+        self.set_field("link_base", base)
+        await self.save_link_base()
+
+
+def venue_choices(event: EventPage) -> list[ft.Control]:
+    """Where phones reach this device, to pick from (a server for every network: one per address),
+    or why no phone can (a server for this device alone)."""
+    served = serving()
+    if served is not None and served.loopback_only:
+        return [ft.Text(f"This app answers only this device ({served.host}): for phones to open its links, "
+                        "start it with --host 0.0.0.0.", key="link-base-loopback")]
+    bases = venue_link_bases()
+    if not bases:
+        return []
+    saved = for_phones(event.organizer.link_base)
+    lines: list[ft.Control] = [ft.Text(
+        "Phones on this device's network reach it at " + ("this address:" if len(bases) == 1 else
+        f"one of {len(bases)} addresses (one per network it is on): use the one of the venue's Wi-Fi."),
+        key="link-base-choices")]
+    for index, base in enumerate(bases, 1):
+        if base == saved:
+            lines.append(ft.Text(f"{base} (in use)", key=f"link-choice-{index}"))
+        else:
+            lines.append(big_button(f"Use {base}", on(event.use_link_base, base), filled=False,
+                                    key=f"link-choice-{index}"))
+    return lines
 
 
 def state_line(t: Tournament) -> str:
@@ -114,5 +144,6 @@ def EventScreen(tournament_id: str) -> ft.View:
                     "leave it empty for plain codes. It goes into the setup codes drawn from now on."),
             text_field(event, "link_base", "Address for result links", key="link-base"),
             big_button("Save the address", on(event.save_link_base), filled=False, key="save-link-base"),
+            *venue_choices(event),
         ),
     ])

@@ -11,6 +11,7 @@ import flet as ft
 
 from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
 from app.organizer import FormatDraft, TournamentSummary
+from app.venue import for_phones
 from app.views.organizer.common import (
     Notice,
     notices,
@@ -92,9 +93,12 @@ def passphrase_fields(events: EventsState) -> list[ft.Control]:
 
 
 def default_link_base(page: ft.Page) -> str:
-    """Where this page was opened from (``http://host:port``): phones on the same network reach it there."""
+    """Where phones on the same network reach the app this page was opened from (``http://host:port``;
+    a server session's page knows only its websocket, ``ws://host:port``); "" in the desktop window."""
     parts = urlsplit(str(getattr(page, "url", None) or ""))
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    if parts.scheme.lower() not in ("http", "https", "ws", "wss") or not parts.netloc:
+        return ""
+    return for_phones(f"{parts.scheme}://{parts.netloc}")
 
 
 @ft.component
