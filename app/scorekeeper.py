@@ -12,13 +12,19 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from app.storage import (
+    BOOLEAN,
     DOCUMENT_SCHEMAS,
+    INTEGER,
+    NULL,
+    STRING,
     REVISION_FIELD,
     Document,
     DocumentChanged,
     DocumentSchema,
     Store,
+    Listing,
     StoreError,
+    list_of,
     new_id,
     revision_of,
     utc_now_iso,
@@ -26,7 +32,7 @@ from app.storage import (
 from engine import FarkleError, Game, Rules, Tournament
 
 __all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT", "APP_CHECKS",
-           "replay_game", "replay_tournament"]
+           "GAME_LISTING", "replay_game", "replay_tournament"]
 
 RECENT_NAMES_KEPT = 16
 _SETTINGS_ID = "app"
@@ -63,6 +69,31 @@ APP_CHECKS: dict[str, DocumentSchema] = {
 shape, and for games and tournaments a log the engine replays.  A
 :class:`Scorekeeper` gives these to its store, so a document that fails is kept aside
 and named in ``store.problems`` instead of failing a screen."""
+
+
+def _listed_fields(document: Document) -> dict[str, Any]:
+    """What Home shows of a game, under the document's own field names."""
+    players = [str(name) for name in document.get("players", [])]
+    return {
+        "players": players,
+        "scores": list(document.get("scores", [0] * len(players))),
+        "finished": bool(document.get("finished")),
+        "updated": str(document.get("updated", "")),
+        "winner": document.get("winner"),
+        "title": document.get("title"),
+    }
+
+
+GAME_LISTING = Listing(
+    "game-summary-1",
+    _listed_fields,
+    DocumentSchema(
+        "game summary",
+        required={"players": list_of(STRING), "scores": list_of(INTEGER), "finished": BOOLEAN, "updated": STRING,
+                  "winner": STRING | NULL, "title": STRING | NULL},
+    ),
+)
+"""What the games' index keeps of each game for Home (:meth:`app.storage.Store.summaries`)."""
 
 
 class GameChangedElsewhere(Exception):
@@ -245,9 +276,9 @@ class Scorekeeper:
         return json.dumps(export, indent=1).encode("utf-8")
 
     async def summaries(self) -> list[GameSummary]:
-        """Every readable game, most recently played first."""
-        documents = await self.store.load_all("games")
-        summaries = [_summary(doc_id, document) for doc_id, document in documents.items()]
+        """Every readable game, most recently played first (from the games' index)."""
+        listed = await self.store.summaries("games", GAME_LISTING)
+        summaries = [_summary(doc_id, fields) for doc_id, fields in listed.items()]
         return sorted(summaries, key=lambda summary: summary.updated, reverse=True)
 
     # -- settings ----------------------------------------------------------------------
@@ -294,15 +325,14 @@ class Scorekeeper:
                 stored = changed.stored
 
 
-def _summary(doc_id: str, document: Document) -> GameSummary:
-    players = tuple(document.get("players", ()))
-    scores = tuple(document.get("scores", (0,) * len(players)))
+def _summary(doc_id: str, fields: Document) -> GameSummary:
+    """A line of Home from the fields :data:`GAME_LISTING` keeps."""
     return GameSummary(
         id=doc_id,
-        players=players,
-        scores=scores,
-        finished=bool(document.get("finished")),
-        updated=str(document.get("updated", "")),
-        winner=document.get("winner"),
-        title=document.get("title"),
+        players=tuple(fields["players"]),
+        scores=tuple(fields["scores"]),
+        finished=fields["finished"],
+        updated=fields["updated"],
+        winner=fields["winner"],
+        title=fields["title"],
     )

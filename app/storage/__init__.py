@@ -70,15 +70,30 @@ from app.storage.errors import (
     StoreWriteError,
 )
 from app.storage.file import FileStore
+from app.storage.index import Listing, Summary
 from app.storage.limits import MAX_DOCUMENT_BYTES, MAX_EVENTS
 from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, default_data_dir
 from app.storage.lock import FolderClaim, claim_folder
 from app.storage.memory import MemoryStore
 from app.storage.prefs import PREFS_QUOTA_ESTIMATE_BYTES, MemoryPrefs, PrefsLike, PrefsStore
-from app.storage.schema import DOCUMENT_SCHEMAS, DocumentCheck, DocumentSchema, JSONType
+from app.storage.schema import (
+    BOOLEAN,
+    DOCUMENT_SCHEMAS,
+    INTEGER,
+    NULL,
+    STRING,
+    DocumentCheck,
+    DocumentSchema,
+    JSONType,
+    list_of,
+)
 
 __all__ = [
     "APP_DIR_NAME",
+    "BOOLEAN",
+    "INTEGER",
+    "NULL",
+    "STRING",
     "COLLECTIONS",
     "CRASH_POINTS",
     "DATA_DIR_ENV",
@@ -102,6 +117,7 @@ __all__ = [
     "FileStore",
     "FolderClaim",
     "JSONType",
+    "Listing",
     "MemoryPrefs",
     "MemoryStore",
     "PrefsLike",
@@ -112,10 +128,12 @@ __all__ = [
     "StoreError",
     "StoreProblem",
     "StoreWriteError",
+    "Summary",
     "atomic_write_bytes",
     "claim_folder",
     "default_data_dir",
     "encode_compact",
+    "list_of",
     "new_id",
     "revision_of",
     "utc_now_iso",

@@ -1,19 +1,21 @@
 """The one interface every store has, and the one place revisions are checked.
 
 :class:`Store` implements ``save``/``load``/``list_ids``/``delete`` once, on top of
-four small primitives a backend provides (``_read``, ``_write``, ``_remove``,
-``_ids``), the way TinyDB's ``Storage`` asks a backend for ``read``/``write`` only.
+small primitives a backend provides (``_read``, ``_write``, ``_remove``, ``_ids``, and
+for the index of :meth:`Store.summaries` ``_stamps`` and ``_read_index``/``_write_index``),
+the way TinyDB's ``Storage`` asks a backend for ``read``/``write`` only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Final, Optional
+from typing import Any, Callable, Final, Optional, TypeVar
 
 from app.storage.documents import (
     REVISION_FIELD,
@@ -24,12 +26,20 @@ from app.storage.documents import (
     revision_of,
 )
 from app.storage.errors import DocumentChanged, DocumentTooLarge, StoreWriteError
+from app.storage.index import CollectionIndex, Listing, Summary
 from app.storage.limits import limit_problem
 from app.storage.schema import DocumentSchema
 
 __all__ = ["NEARLY_FULL_FRACTION", "StorageUsage", "Store", "StoreProblem"]
 
 NEARLY_FULL_FRACTION: Final = 0.8
+_READ_TOGETHER: Final = 50
+"""Documents read at once while an index is brought up to date (one browser round trip each)."""
+_CHECKED_INLINE: Final = 64
+"""Up to this many documents to check, a listing checks them on the event loop (a few
+milliseconds each, less than the hops to a worker thread would cost); past it, each
+check runs in a worker thread, so that other sessions are served meanwhile."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,8 @@ class Store(ABC):
         self._passed: dict[tuple[str, str], bytes] = {}
         """Digest of the last version of each document that passed its schema: its
         deeper checks (a replay) are not run again until it changes."""
+        self._indexes: dict[str, CollectionIndex] = {}
+        self._index_locks: dict[str, asyncio.Lock] = {}
 
     @property
     def problems(self) -> tuple[StoreProblem, ...]:
@@ -119,6 +131,7 @@ class Store(ABC):
         if any(self._schemas.get(collection) is not schema for collection, schema in schemas.items()):
             self._schemas.update(schemas)
             self._passed.clear()  # what passed other checks may not pass these
+            self._indexes.clear()
 
     # -- the interface ------------------------------------------------------------------
 
@@ -192,18 +205,69 @@ class Store(ABC):
         """Every readable document of a collection that passes its checks, by id
         (e.g. the home list); the others are kept aside and named in :attr:`problems`."""
         documents: dict[str, Document] = {}
-        for doc_id in await self.list_ids(collection):
-            document = await self._usable(collection, doc_id, await self._read(collection, doc_id))
+        doc_ids = await self.list_ids(collection)
+        off_loop = len(doc_ids) > _CHECKED_INLINE
+        for doc_id in doc_ids:
+            document = await self._usable(collection, doc_id, await self._read(collection, doc_id), off_loop=off_loop)
             if document is not None:
                 documents[doc_id] = document
         return documents
 
-    async def _usable(self, collection: str, doc_id: str, document: Optional[Document]) -> Optional[Document]:
+    async def summaries(self, collection: str, listing: Listing) -> dict[str, Summary]:
+        """``listing``'s summary of every readable document of a collection that passes
+        its checks, by id (e.g. Home's list of games), from the collection's index.
+
+        Only documents stored since their summary was made (their stamp differs: saved
+        here, in another tab, by another copy of the app before, or by hand) are read,
+        checked (off the event loop) and summarised again; those that fail are kept aside
+        and named in :attr:`problems`, as :meth:`load_all` does.  The index is then kept
+        beside the documents for the next listing, this process's or the next one's.
+        """
+        check_collection(collection)
+        async with self._index_locks.setdefault(collection, asyncio.Lock()):
+            index = self._indexes.get(collection)
+            if index is None or index.version != listing.version:
+                index = (CollectionIndex.decode(await self._read_index(collection), listing)
+                         or CollectionIndex(listing.version))
+            stamps = await self._stamps(collection)  # before any read: a save after it is seen next time
+            fresh = CollectionIndex(listing.version)
+            unstamped: dict[str, Summary] = {}
+            stale: list[str] = []
+            for doc_id, stamp in stamps.items():
+                summary = index.summary_if_fresh(doc_id, stamp)
+                if summary is None:
+                    stale.append(doc_id)
+                else:
+                    fresh.entries[doc_id] = (str(stamp), summary)
+            off_loop = len(stale) > _CHECKED_INLINE
+            for start in range(0, len(stale), _READ_TOGETHER):
+                batch = stale[start:start + _READ_TOGETHER]
+                stored = await asyncio.gather(*(self._read(collection, doc_id) for doc_id in batch))
+                for doc_id, document in zip(batch, stored):
+                    usable = await self._usable(collection, doc_id, document, off_loop=off_loop)
+                    if usable is not None:
+                        stamp = stamps[doc_id]
+                        if stamp is None:
+                            unstamped[doc_id] = listing.summarize(usable)
+                        else:
+                            fresh.entries[doc_id] = (stamp, listing.summarize(usable))
+            self._indexes[collection] = fresh
+            if fresh.entries != index.entries:
+                await self._write_index(collection, fresh.encode())
+        return {doc_id: summary for doc_id, (_, summary) in fresh.entries.items()} | unstamped
+
+    async def _usable(self, collection: str, doc_id: str, document: Optional[Document], *,
+                      off_loop: bool = False) -> Optional[Document]:
         """``document`` if it passes its collection's checks; otherwise ``None``, and
-        it is kept aside (unless another save replaced it meanwhile)."""
+        it is kept aside (unless another save replaced it meanwhile).  ``off_loop``
+        runs the checks (a replay: milliseconds per game) in a worker thread where
+        there are threads, so a listing of many never holds up other sessions."""
         if document is None:
             return None
-        reason = self._problem_with(collection, doc_id, document)
+        if off_loop:
+            reason = await _off_the_loop(self._problem_with, collection, doc_id, document)
+        else:
+            reason = self._problem_with(collection, doc_id, document)
         if reason is None:
             return document
         async with self._exclusive():
@@ -267,6 +331,21 @@ class Store(ABC):
         """Ids of the readable documents in ``collection``, any order."""
 
     @abstractmethod
+    async def _stamps(self, collection: str) -> dict[str, Optional[str]]:
+        """Every stored document of ``collection`` (readable or not) with a stamp that
+        changes whenever its stored bytes do; ``None`` where none can be taken (the
+        document is then read on every listing)."""
+
+    @abstractmethod
+    async def _read_index(self, collection: str) -> Optional[str]:
+        """The index text last written for ``collection``, ``None`` if there is none."""
+
+    @abstractmethod
+    async def _write_index(self, collection: str, text: str) -> None:
+        """Keep ``text`` as ``collection``'s index; never raises (an index that could
+        not be kept is rebuilt from the documents next time)."""
+
+    @abstractmethod
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
         """Move the stored document out of the collection with its bytes untouched
         (renamed, or moved to another key) and say where it went.  Called only inside
@@ -279,6 +358,13 @@ class Store(ABC):
         per store.  A backend used from several threads narrows this further."""
         async with self._lock:
             yield
+
+
+async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in a worker thread; inline in the browser, which has none."""
+    if sys.platform == "emscripten":
+        return function(*args)
+    return await asyncio.to_thread(function, *args)
 
 
 def _encode_for_save(document: Mapping[str, Any]) -> str:

@@ -9,6 +9,7 @@ database, for small documents written now and then).  Both write atomically.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from abc import ABC, abstractmethod
@@ -23,7 +24,7 @@ from tinydb.table import Table
 
 from app.storage.atomic import TEMP_SUFFIX, FaultHook, atomic_write_bytes, fsync_directory
 from app.storage.base import StoreProblem
-from app.storage.documents import Document, decode_document, is_usable_id
+from app.storage.documents import Document, decode_document, encode_compact, is_usable_id
 from app.storage.limits import size_problem
 
 __all__ = [
@@ -74,9 +75,15 @@ def read_document_file(path: Path) -> Document:
 
     :raises FileNotFoundError: there is none.
     :raises Unusable: it is not a regular file, is past the size limit, cannot be
-        read, or is not a JSON object.
+        read, or is not a JSON object; or it is a link to nothing (a game moved away
+        or a sync tool's leftover), which is named rather than passed over in silence.
     """
-    info = path.stat()
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise Unusable("a link to a file that is not there") from None
+        raise
     if not stat.S_ISREG(info.st_mode):
         raise Unusable("not a file (a folder or a special file has its name)")
     too_large = size_problem(info.st_size)
@@ -112,6 +119,11 @@ class Layout(ABC):
     @abstractmethod
     def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
         """Move the document out of the way, bytes untouched; where it went."""
+
+    @abstractmethod
+    def stamps(self) -> dict[str, Optional[str]]:
+        """Every stored document's id with a stamp that changes whenever its bytes do
+        (``None`` where none can be taken), for :meth:`~app.storage.Store.summaries`."""
 
 
 class OneFilePerDocument(Layout):
@@ -170,6 +182,23 @@ class OneFilePerDocument(Layout):
 
     def ids(self) -> list[str]:
         return [path.stem for path in self.folder.glob("*.json") if is_usable_id(path.stem)]
+
+    def stamps(self) -> dict[str, Optional[str]]:
+        """The file's inode, size and modification time: every save renames a new file
+        into place, so each one changes the inode (and the time, to the nanosecond)."""
+        found: dict[str, Optional[str]] = {}
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                doc_id = entry.name[: -len(".json")]
+                if not entry.name.endswith(".json") or not is_usable_id(doc_id):
+                    continue
+                try:
+                    info = entry.stat()  # through a link, as a read goes
+                except OSError:
+                    found[doc_id] = None
+                    continue
+                found[doc_id] = f"{info.st_ino}:{info.st_size}:{info.st_mtime_ns}"
+        return found
 
 
 class _StrIdTable(Table):
@@ -246,6 +275,16 @@ class TinyDBTable(Layout):
         except (ValueError, UnicodeDecodeError, OSError) as error:
             self._damaged(str(error))
             return []
+
+    def stamps(self) -> dict[str, Optional[str]]:
+        """A digest of each document (the table is small and read whole anyway)."""
+        try:
+            documents = self._table().all()
+        except (ValueError, UnicodeDecodeError, OSError) as error:
+            self._damaged(str(error))
+            return {}
+        return {str(document.doc_id): hashlib.blake2b(encode_compact(document).encode("ascii"),
+                                                        digest_size=16).hexdigest() for document in documents}
 
     def drop(self) -> None:
         """Remove the whole table from the database."""

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import zlib
 from datetime import datetime, timezone
 from typing import Any, Final, Optional, Protocol
 
-from app.storage.base import StorageUsage, Store, StoreProblem
+from app.storage.base import NEARLY_FULL_FRACTION, StorageUsage, Store, StoreProblem
 from app.storage.documents import COLLECTIONS, Document, decode_document, is_usable_id
 from app.storage.errors import StorageFullError, StoreWriteError
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
@@ -86,6 +87,8 @@ class MemoryPrefs:
 _PLAIN_TAG: Final = "j:"
 _ZLIB_TAG: Final = "z:"
 KEPT_ASIDE: Final = "kept-aside/"
+INDEX: Final = "index/"
+"""Under the namespace, each collection's index (:mod:`app.storage.index`): ``<namespace>index/games``."""
 """Under the namespace, where entries that cannot be used are moved (value untouched):
 ``<namespace>kept-aside/<collection>/<id>.unreadable-<UTC time>``."""
 
@@ -100,13 +103,21 @@ def _encode_for_prefs(text: str) -> str:
 
 
 def _decode_from_prefs(value: Any) -> Document:
+    return decode_document(_text_from_prefs(value))
+
+
+def _text_from_prefs(value: Any) -> str:
+    """The JSON text an entry holds, unpacked.
+
+    :raises ValueError: it is not an entry this store wrote, or is past the size limit.
+    """
     if not isinstance(value, str):
         raise ValueError(f"expected a string, found {type(value).__name__}")
     too_large = size_problem(len(value))
     if too_large is not None:
         raise ValueError(too_large)
     if value.startswith(_PLAIN_TAG):
-        return decode_document(value[len(_PLAIN_TAG):])
+        return value[len(_PLAIN_TAG):]
     if value.startswith(_ZLIB_TAG):
         try:
             unpacker = zlib.decompressobj()
@@ -115,7 +126,7 @@ def _decode_from_prefs(value: Any) -> Document:
             raise ValueError(f"damaged compressed data: {error}") from error
         if len(raw) > MAX_DOCUMENT_BYTES:
             raise ValueError(f"too large: over {MAX_DOCUMENT_BYTES:,} bytes once unpacked")
-        return decode_document(raw.decode("ascii"))
+        return raw.decode("ascii")
     raise ValueError("unknown format")
 
 
@@ -302,6 +313,44 @@ class PrefsStore(Store):
                 if document is not None:
                     documents[doc_id] = document
         return documents
+
+    async def _stamps(self, collection: str) -> dict[str, Optional[str]]:
+        """A digest of each entry's value as this store last read it (another tab's
+        save reaches this store as :meth:`load_all` sees it: when it first reads that entry)."""
+        prefix = self._key(collection, "")
+        keys = [key for key in await self.prefs.get_keys(prefix)
+                if is_usable_id(key[len(prefix):]) and key not in self._unreadable]
+        unseen = [key for key in keys if key not in self._values]
+        for key, value in zip(unseen, await asyncio.gather(*(self.prefs.get(key) for key in unseen))):
+            self._remember(key, value)
+        await self._move_aside_unreadable()
+        return {key[len(prefix):]: hashlib.blake2b(self._values[key].encode("ascii"), digest_size=16).hexdigest()
+                for key in keys if key in self._values}
+
+    async def _read_index(self, collection: str) -> Optional[str]:
+        try:
+            return _text_from_prefs(await self.prefs.get(f"{self.namespace}{INDEX}{collection}"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+
+    async def _write_index(self, collection: str, text: str) -> None:
+        """Kept compressed, and only while the games keep room to grow: in a nearly full
+        browser storage the index is dropped (rebuilt as each tab opens) before a game is."""
+        key = f"{self.namespace}{INDEX}{collection}"
+        value = _encode_for_prefs(text)
+        size = _stored_chars(key, value)
+        others = sum(self._sizes.values()) - self._sizes.get(key, 0)
+        try:
+            if others + size <= self.quota_bytes * NEARLY_FULL_FRACTION and await self.prefs.set(key, value) is not False:
+                self._sizes[key] = size
+                return
+            await self.prefs.remove(key)
+        except Exception:  # noqa: BLE001 - a full storage refuses; the index is only a cache
+            try:
+                await self.prefs.remove(key)
+            except Exception:  # noqa: BLE001 - nothing more to do
+                pass
+        self._sizes.pop(key, None)
 
     async def usage(self) -> StorageUsage:
         return StorageUsage(sum(self._sizes.values()), self.quota_bytes)
