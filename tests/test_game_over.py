@@ -72,6 +72,8 @@ def test_game_over_shows_the_race_the_figures_and_shares(data_dir):
         assert ui.text_of("winner") == "Ann wins!"
         assert ui.text_of("place-1") == "2. Bob 1,050 · roll-off 2"
         assert ui.exists("race-chart") and ui.exists("player-stats")
+        assert ui.text_of("player-figures-1") == ("Bob: turns 1 · farkles 0 · hot dice 0 · best 1,050 · "
+                                                  "average bank 1,050 · on the board in turn 1")
         await ui.click("share-text")
         assert ui.clipboard == result_text(tied_game())
         assert ui.text_of("share-note") == "The result is copied: paste it into any message."

@@ -94,7 +94,7 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
         big_button("Save as picture", on(share.save_image, services, picture, f"farkle-{game_id}.png"),
                    filled=False, icon=ft.Icons.IMAGE, key="share-image"),
     ]
-    controls: list[ft.Control] = [picture, stats_table(player_stats(game))]
+    controls: list[ft.Control] = [picture, stats_table(player_stats(game), use_viewport().width - 24)]
     if tournament:
         from app.views.table_result import ResultHandover  # only tournament tables need QR codes
 

@@ -58,7 +58,7 @@ def HistoryScreen(game_id: str) -> ft.View:
         rows = [section("Result", *[ft.Text(line, key=f"result-{seat}") for seat, line in standing_lines(game)]),
                 *rows]
     rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target),
-            stats_table(player_stats(game)), *rows]
+            stats_table(player_stats(game), use_viewport().width - 24), *rows]
     return screen_view(f"/game/{game_id}/history", "History", rows, actions=[back],
                        on_home=on(services.navigate, "/"))
 

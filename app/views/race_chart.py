@@ -13,7 +13,7 @@ import flet.canvas as cv
 
 from engine.stats import PlayerStats
 
-__all__ = ["RaceChart", "SERIES_COLOURS", "race_summary", "stats_table"]
+__all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "race_summary", "stats_table"]
 
 SERIES_COLOURS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838F", "#AD1457", "#5D4037")
 """One distinct colour per seat (up to eight players), readable on light and dark."""
@@ -85,8 +85,29 @@ def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
             f"{changes} time{'s' if changes != 1 else ''}; {players[leaders[-1]]} led last.")
 
 
-def stats_table(stats: Sequence[PlayerStats]) -> ft.Control:
-    """Per-player figures: turns, farkles, hot dice, best and average banked turn, entry turn."""
+TABLE_WIDEST = 560
+"""The width (px) the figures table needs with long names; narrower, each player gets a line."""
+
+
+def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft.Control:
+    """Per-player figures: turns, farkles, hot dice, best and average banked turn, entry turn.
+
+    Narrower than the table needs (a phone), each player's figures are a wrapping line of
+    their own, so no column is cut off.
+    """
+    if width < TABLE_WIDEST:
+        title: list[ft.Control] = [ft.Text("Each player's figures", size=16, weight=ft.FontWeight.BOLD)]
+        return ft.Column(
+            title
+            + [ft.Text(f"{player.name}: turns {player.turns} · farkles {player.farkles} · hot dice {player.hot_dice}"
+                       f" · best {player.best_turn:,} · average bank {player.average_bank:,.0f} · "
+                       + (f"on the board in turn {player.on_board_turn}" if player.on_board_turn
+                          else "never on the board"),
+                       key=f"player-figures-{seat}")
+               for seat, player in enumerate(stats)],
+            spacing=6,
+            key="player-stats",
+        )
     header = ["Player", "Turns", "Farkles", "Hot dice", "Best", "Avg bank", "On board"]
     rows = [
         ft.DataRow([
