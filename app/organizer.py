@@ -21,10 +21,12 @@ from typing import Final, Literal, TypeVar
 
 from app.storage import Document, DocumentChanged, Store, StoreError, new_id, revision_of, utc_now_iso
 from app.storage.errors import failure_in_words
+from engine.tournament.signups import SignUpPreview
 from engine import (
     CodeDamaged,
     Cut,
     FarkleError,
+    IllegalAction,
     ImportReport,
     InvalidInput,
     Prize,
@@ -37,7 +39,7 @@ from engine import (
 )
 
 __all__ = [
-    "Organizer", "TournamentSummary", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
+    "Organizer", "TournamentSummary", "ListChanged", "read_list_file", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
     "COLLECTION", "REFUSALS_KEPT",
     "TABLE_SIZES", "describe_error", "parse_whole",
 ]
@@ -210,6 +212,26 @@ class EventChangedElsewhere(Exception):
             "This event was changed on another screen meanwhile. It now shows that screen's "
             "latest state: check it, then enter your action again."
         )
+
+
+class ListChanged(IllegalAction):
+    """A previewed sign-up list would now add other players than shown: :attr:`preview` is the new one."""
+
+    def __init__(self, preview: SignUpPreview) -> None:
+        super().__init__("The players signed up changed since the preview: check the new preview below, then add again.")
+        self.preview = preview
+
+
+def read_list_file(data: bytes | None, name: str) -> str:
+    """The text of a picked sign-up file (UTF-8, a spreadsheet's UTF-8 with BOM, or Windows-1252)."""
+    if data is None:
+        raise InvalidInput(f"{name} could not be read: pick it again.")
+    if b"\x00" in data[:4096]:
+        raise InvalidInput(f"{name} is not a text or CSV file: save the list as CSV and pick it again.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 class Organizer:
@@ -391,6 +413,35 @@ class Organizer:
             return len(waiting)
 
         return await self.act(check_all)
+
+    def preview_sign_ups(self, text: str) -> SignUpPreview:
+        """What signing up a pasted list or CSV would add and refuse, line by line; nothing is changed."""
+        if not text.strip():
+            raise InvalidInput("Paste or type the names first: one a line, or a CSV of name and number.")
+        return self.open_tournament.preview_sign_ups(text)
+
+    async def sign_up_list(self, text: str, shown: SignUpPreview) -> tuple[int, ...]:
+        """Sign up the players the preview ``shown`` adds, all stored in one write before it returns.
+
+        Refused, with nothing changed, when the list would now add others (the event changed
+        since: another screen signed someone up): the screen shows the new preview to check.
+        """
+
+        def sign_up_all(tournament: Tournament) -> tuple[int, ...]:
+            now = tournament.preview_sign_ups(text)
+            if now.entries != shown.entries:
+                raise ListChanged(now)
+            if not now.entries:
+                raise InvalidInput("Nothing to add: every line of the list is refused (the reasons are listed).")
+            return tournament.sign_up_all(now.entries)
+
+        return await self.act(sign_up_all)
+
+    async def check_in_number(self, text: str) -> int:
+        """Check in the player whose number was typed (``12`` or ``#12``); their number."""
+        number = parse_whole(text.strip().lstrip("#"), "A player number", minimum=1)
+        await self.act(lambda tournament: tournament.check_in(number))
+        return number
 
     async def revoke_card(self, table: int, reason: str) -> int:
         """A table's card no longer signs (a lost phone): results it signs are refused from now on.

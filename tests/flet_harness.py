@@ -148,6 +148,12 @@ def _page_push_route(ui: FletHarness, service: BaseControl, args: Optional[dict[
     return None
 
 
+def _focus(ui: FletHarness, control: BaseControl, args: Optional[dict[str, Any]]) -> Any:
+    """The client moves the keyboard focus: the harness remembers to which control (by key)."""
+    ui.focused = control_key(control)
+    return None
+
+
 DEFAULT_SERVICE_HANDLERS: Mapping[tuple[str, str], ServiceHandler] = {
     ("SharedPreferences", "get"): _shared_preferences_get,
     ("SharedPreferences", "set"): _shared_preferences_set,
@@ -158,6 +164,7 @@ DEFAULT_SERVICE_HANDLERS: Mapping[tuple[str, str], ServiceHandler] = {
     ("Clipboard", "set"): _clipboard_set,
     ("Clipboard", "get"): _clipboard_get,
     ("Page", "push_route"): _page_push_route,
+    ("TextField", "focus"): _focus,
 }
 
 
@@ -203,6 +210,8 @@ class FletHarness:
         }
         self.shared_preferences: dict[str, Any] = {} if shared_preferences is None else shared_preferences
         self.clipboard: Optional[str] = None
+        self.focused: Any = None
+        """The key of the control the app last moved the focus to (``await field.focus()``)."""
         self.service_handlers: dict[tuple[str, str], ServiceHandler] = {**DEFAULT_SERVICE_HANDLERS, **(services or {})}
         self.raise_on_crash = raise_on_crash
         self.method_calls: list[tuple[str, str, Any]] = []

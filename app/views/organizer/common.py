@@ -29,7 +29,7 @@ from engine import TableResult, Tournament
 
 __all__ = [
     "Desk", "Notice", "EventState", "PAGES", "desk_of", "use_model", "use_event", "event_view", "text_field",
-    "notices", "nav_row", "waiting_view", "not_found_view",
+    "notices", "notice_at", "nav_row", "waiting_view", "not_found_view",
 ]
 
 StateT = TypeVar("StateT", bound="EventState")
@@ -52,6 +52,8 @@ class Notice:
     route: str
     lines: tuple[str, ...]
     error: bool = False
+    place: str = ""
+    """The form or button it answers, where the screen shows it (:func:`notice_at`); "" for the top."""
 
 
 @dataclass
@@ -158,29 +160,32 @@ class EventState(ft.Observable):
     def set_field(self, name: str, value: Any) -> None:
         self.fields[name] = "" if value is None else str(value)
 
-    def tell(self, lines: str | Iterable[str], error: bool = False) -> None:
-        self.notice = Notice(self.route, (lines,) if isinstance(lines, str) else tuple(lines), error)
+    def tell(self, lines: str | Iterable[str], error: bool = False, place: str = "") -> None:
+        """Show ``lines`` beside the form ``place`` names (at the top for ""): where the eye is."""
+        self.notice = Notice(self.route, (lines,) if isinstance(lines, str) else tuple(lines), error, place)
 
     async def do(self, action: Callable[[], Awaitable[Any]],
-                 success: Callable[[Any], str | list[str]] | None = None, clear: Iterable[str] = ()) -> bool:
-        """Run an organizer action: the refusal (or the store's failure) is shown and nothing changes."""
+                 success: Callable[[Any], str | list[str]] | None = None, clear: Iterable[str] = (),
+                 place: str = "") -> bool:
+        """Run an organizer action: the refusal (or the store's failure) is shown beside ``place`` and
+        nothing changes."""
         try:
             value = await action()
         except Exception as error:  # noqa: BLE001 - every failure is shown (engine or store), none crashes
-            self.tell(describe_error(error), error=True)
+            self.tell(describe_error(error), error=True, place=place)
             self.changed()
             return False
         for name in clear:
             self.fields.pop(name, None)
         if success is not None:
-            self.tell(success(value))
+            self.tell(success(value), place=place)
         self.changed()  # the event changed even when the notice reads as before
         return True
 
     async def act(self, action: Callable[[Tournament], Any], success: Callable[[Any], str | list[str]] | None = None,
-                  clear: Iterable[str] = ()) -> bool:
+                  clear: Iterable[str] = (), place: str = "") -> bool:
         """An engine action on the open event (``organizer.act``) through :meth:`do`."""
-        return await self.do(lambda: self.organizer.act(action), success, clear)
+        return await self.do(lambda: self.organizer.act(action), success, clear, place)
 
     async def undo(self) -> None:
         await self.do(self.organizer.undo, lambda words: f"Undone: {words}.")
@@ -230,10 +235,31 @@ def text_field(state: EventState, name: str, label: str, *, key: str | None = No
     )
 
 
+NOTICE_KEY: Final = "organizer-notice"
+
+
 def notices(notice: Notice | None, route: str) -> list[ft.Control]:
     if notice is None or notice.route != route:
         return []
-    return [notice_banner(list(notice.lines), error=notice.error, key="organizer-notice")]
+    return [notice_banner(list(notice.lines), error=notice.error, key=NOTICE_KEY)]
+
+
+def notice_at(state: EventState, place: str) -> list[ft.Control]:
+    """The notice, if it answers the form ``place`` names: put beside that form."""
+    notice = state.notice
+    return notices(notice, state.route) if notice is not None and notice.place == place else []
+
+
+def _shows_notice(controls: Iterable[Any]) -> bool:
+    """Whether the screen put the notice beside a form (else it goes at the top, never lost)."""
+    for control in controls:
+        key = getattr(control, "key", None)
+        if getattr(key, "value", key) == NOTICE_KEY:
+            return True
+        inner = [*(getattr(control, "controls", None) or ()), getattr(control, "content", None)]
+        if _shows_notice(item for item in inner if item is not None):
+            return True
+    return False
 
 
 def nav_row(state: EventState, navigate: Callable[[str], Awaitable[None]]) -> ft.Control:
@@ -258,8 +284,8 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
     if state.page:
         actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
                                       key="organizer-back"))
-    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state),
-                             *notices(state.notice, state.route)]
+    top = [] if _shows_notice(controls) else notices(state.notice, state.route)
+    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *top]
     return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
                        head + controls, actions=actions, on_home=on(services.navigate, "/"))
 

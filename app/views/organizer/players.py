@@ -1,21 +1,38 @@
-"""``/organizer/<id>/players``: sign-up, check-in and withdrawal."""
+"""``/organizer/<id>/players``: sign-up at the door, check-in and withdrawal.
+
+Players sign up one by one (Enter signs the name up and the cursor stays in the field for
+the next) or as a pasted list or CSV file: the preview says what will be added and what
+is refused, and why, before one tap signs them all up. Check-in is a tap on the name, or
+the number typed. Every message shows beside the form that caused it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
+from flet.components.hooks.use_ref import MutableRef
 
-from app.organizer import parse_whole
-from app.views.organizer.common import EventState, event_view, text_field, use_event
-from app.views.widgets import big_button, on, section
+from app.organizer import ListChanged, parse_whole, read_list_file
+from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
+from app.views.widgets import TAP_HEIGHT, big_button, on, section
+from engine.tournament.signups import SignUpPreview
 
-__all__ = ["PlayersScreen", "PlayersPage"]
+__all__ = ["PlayersScreen", "PlayersPage", "players_count"]
+
+
+def players_count(count: int) -> str:
+    return f"{count} player{'' if count == 1 else 's'}"
 
 
 @dataclass
 class PlayersPage(EventState):
-    """The players page: the name and number being signed up, the reason for a withdrawal."""
+    """The players page: the name and number being signed up, the list pasted and its preview."""
+
+    preview: SignUpPreview | None = None
+    """What the pasted list comes to, as last previewed (dropped when the list is edited)."""
 
     async def sign_up(self) -> None:
         name = self.value("signup_name")
@@ -26,62 +43,216 @@ class PlayersPage(EventState):
             return await self.organizer.act(lambda t: t.sign_up(name, number))
 
         await self.do(sign_up, lambda n: f"{self.name_of(n)} signed up as number {n}.",
-                      clear=("signup_name", "signup_number"))
+                      clear=("signup_name", "signup_number"), place="signup")
+
+    def edit_list(self, text: str) -> None:
+        self.set_field("signup_list", text)
+        if self.preview is not None:
+            self.preview = None
+            self.changed()
+
+    async def preview_list(self) -> None:
+        async def preview() -> SignUpPreview:
+            self.preview = self.organizer.preview_sign_ups(self.value("signup_list"))
+            return self.preview
+
+        await self.do(preview, _preview_words, place="list")
+
+    async def add_list(self) -> None:
+        shown = self.preview
+        if shown is None:
+            return
+
+        async def add() -> tuple[int, ...]:
+            try:
+                return await self.organizer.sign_up_list(self.value("signup_list"), shown)
+            except ListChanged as changed:
+                self.preview = changed.preview
+                raise
+            except Exception:
+                self.preview = None  # e.g. another screen's change, now shown: preview again
+                raise
+
+        def added(numbers: tuple[int, ...]) -> str:
+            self.preview = None
+            return f"{players_count(len(numbers))} signed up, number{'s' if len(numbers) > 1 else ''} {_numbers(numbers)}."
+
+        await self.do(add, added, clear=("signup_list",), place="list")
+
+    async def list_file_picked(self, event: ft.FilePickerResultEvent) -> None:
+        """A CSV or text file picked: its text goes into the list, previewed at once."""
+        files = event.files or []
+        if not files:
+            return  # cancelled
+        picked = files[0]
+        try:
+            text = read_list_file(picked.bytes, picked.name)
+        except Exception as error:  # noqa: BLE001 - the file's refusal is shown beside the list
+            self.tell(str(error), error=True, place="list")
+            self.changed()
+            return
+        self.edit_list(text)
+        await self.preview_list()
 
     async def check_in(self, number: int) -> None:
-        await self.act(lambda t: t.check_in(number), lambda _: f"{self.name_of(number)} (number {number}) checked in.")
+        await self.act(lambda t: t.check_in(number), lambda _: f"{self.name_of(number)} (number {number}) checked in.",
+                       place="players")
+
+    async def check_in_typed(self) -> None:
+        await self.do(lambda: self.organizer.check_in_number(self.value("checkin_number")),
+                      lambda n: f"{self.name_of(n)} (number {n}) checked in.", clear=("checkin_number",),
+                      place="checkin")
 
     async def check_in_all(self) -> None:
-        await self.do(self.organizer.check_in_all, lambda count: f"{count} players checked in.")
+        await self.do(self.organizer.check_in_all, lambda count: f"{players_count(count)} checked in.",
+                      place="checkin")
 
     async def withdraw(self, number: int) -> None:
         reason = self.value("withdraw_reason")
         await self.act(lambda t: t.withdraw(number, reason),
-                       lambda _: f"{self.name_of(number)} (number {number}) withdrew.", clear=("withdraw_reason",))
+                       lambda _: f"{self.name_of(number)} (number {number}) withdrew.", clear=("withdraw_reason",),
+                       place="players")
+
+
+def _preview_words(preview: SignUpPreview) -> str:
+    added, refused = len(preview.added), len(preview.refused)
+    if not added:
+        return f"Nothing to add: {'the line is' if refused == 1 else f'all {refused} lines are'} refused, as listed."
+    tail = f"; {refused} line{'' if refused == 1 else 's'} refused, as listed" if refused else ""
+    return f"Ready to add {players_count(added)}{tail}. Nothing is signed up until you tap Add."
+
+
+def _numbers(numbers: tuple[int, ...]) -> str:
+    """``1 to 40`` for a run, else each number."""
+    if len(numbers) > 2 and list(numbers) == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"{numbers[0]} to {numbers[-1]}"
+    return ", ".join(map(str, numbers))
+
+
+def _refocus(action: Callable[[], Awaitable[None]]) -> Callable[[Any], Awaitable[None]]:
+    """A field's Enter: ``action``, then the cursor back in that field for the next entry."""
+
+    async def submitted(event: Any) -> None:
+        await action()
+        await event.control.focus()
+
+    return submitted
+
+
+def _then_focus(action: Callable[[], Awaitable[None]], field: MutableRef[ft.TextField]) -> Callable[[Any], Awaitable[None]]:
+    """A button's tap: ``action``, then the cursor in ``field`` (the one the next entry is typed in)."""
+
+    async def tapped(event: Any) -> None:
+        await action()
+        if field.current is not None:
+            await field.current.focus()  # type: ignore[no-untyped-call]
+
+    return tapped
+
+
+def sign_up_section(players: PlayersPage, name_field: MutableRef[ft.TextField]) -> ft.Control:
+    name = text_field(players, "signup_name", "Player name", key="signup-name", expand=3,
+                      on_submit=_refocus(players.sign_up), autofocus=True)
+    name_field.current = name
+    return section(
+        "Sign up",
+        ft.Row([
+            name,
+            text_field(players, "signup_number", "Number (optional)", key="signup-number", expand=2,
+                       on_submit=_then_focus(players.sign_up, name_field)),
+        ]),
+        big_button("Sign up", _then_focus(players.sign_up, name_field), key="sign-up", icon=ft.Icons.PERSON_ADD),
+        *notice_at(players, "signup"),
+    )
+
+
+def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
+    def changed(event: Any) -> None:
+        players.edit_list(str(event.control.value or ""))
+
+    controls: list[ft.Control] = [
+        ft.Text("Paste the names, one a line, or a CSV with a name and an optional number (a spreadsheet's "
+                "export works). The preview shows what will be added and what is refused before anything is "
+                "signed up."),
+        ft.TextField(label="Names, one a line", value=players.value("signup_list"), on_change=changed,
+                     multiline=True, min_lines=3, max_lines=10, key="signup-list",
+                     hint_text="Ann\nBob, 12\nCy Lee"),
+        ft.Row([
+            big_button("Preview", on(players.preview_list), key="preview-list", icon=ft.Icons.PREVIEW),
+            ft.OutlinedButton("Import a CSV file", icon=ft.Icons.UPLOAD_FILE, key="import-list-file",
+                              height=TAP_HEIGHT,
+                              action=ft.PickFiles(picker, dialog_title="A sign-up list (CSV or text)",
+                                                  file_type=ft.FilePickerFileType.CUSTOM,
+                                                  allowed_extensions=["csv", "txt", "tsv"], with_data=True)),
+        ], wrap=True),
+        *notice_at(players, "list"),
+    ]
+    preview = players.preview
+    if preview is not None:
+        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}",
+                             color=None if line.added else ft.Colors.ERROR)
+                     for line in preview.lines]
+        if preview.added:
+            controls.append(big_button(f"Add {players_count(len(preview.added))}", on(players.add_list),
+                                       key="add-list", icon=ft.Icons.GROUP_ADD))
+    return section("Sign up a list", *controls)
+
+
+def check_in_section(players: PlayersPage) -> ft.Control:
+    return section(
+        "Check in",
+        ft.Row([
+            text_field(players, "checkin_number", "Check in number", key="checkin-number", expand=True,
+                       on_submit=_refocus(players.check_in_typed)),
+            big_button("Check in", on(players.check_in_typed), key="check-in-number", filled=False,
+                       icon=ft.Icons.HOW_TO_REG),
+        ]),
+        big_button("Check everyone in", on(players.check_in_all), key="check-in-all", filled=False,
+                   icon=ft.Icons.DONE_ALL),
+        *notice_at(players, "checkin"),
+    )
 
 
 @ft.component
 def PlayersScreen(tournament_id: str) -> ft.View:
     players = use_event(PlayersPage, tournament_id, "players")
+    name_field: MutableRef[ft.TextField] = ft.use_ref(None)
+    picker_ref: MutableRef[ft.FilePicker] = ft.use_ref(None)
+    if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
+        picker_ref.current = ft.FilePicker(on_result=players.list_file_picked)  # the page's state lives as long
     if not players.ready:
         return event_view(players, [])
     t = players.tournament
     controls: list[ft.Control] = []
     if not t.round:
-        controls.append(section(
-            "Sign up",
-            ft.Row([
-                text_field(players, "signup_name", "Player name", key="signup-name", expand=3,
-                           on_submit=on(players.sign_up)),
-                text_field(players, "signup_number", "Number (optional)", key="signup-number", expand=2,
-                           on_submit=on(players.sign_up)),
-            ]),
-            ft.Row([
-                big_button("Sign up", on(players.sign_up), key="sign-up", icon=ft.Icons.PERSON_ADD, expand=True),
-                big_button("Check everyone in", on(players.check_in_all), key="check-in-all", filled=False,
-                           expand=True),
-            ]),
-        ))
+        controls += [sign_up_section(players, name_field), list_section(players, picker_ref.current),
+                     check_in_section(players)]
     controls.append(text_field(players, "withdraw_reason", "Reason for a withdrawal (optional)",
                                key="withdraw-reason"))
     active = [p for p in t.players if not p.withdrawn]
-    rows: list[ft.Control] = [ft.Text(f"{len(active)} players · {sum(p.checked_in for p in active)} checked in",
-                                      key="players-count")]
+    rows: list[ft.Control] = [
+        ft.Text(f"{players_count(len(active))} · {sum(p.checked_in for p in active)} checked in", key="players-count"),
+        *notice_at(players, "players"),
+    ]
+    if not t.round and any(not p.checked_in for p in active):
+        rows.append(ft.Text("Tap a name to check that player in.", size=13))
     for player in t.players:
         if player.withdrawn:
             status = "withdrawn" + (f" ({player.reason})" if player.reason else "")
         else:
             status = "checked in" if player.checked_in else "not checked in"
+        line = ft.Text(f"{player.number}. {player.name} · {status}", key=f"player-{player.number}")
+        can_check_in = not t.round and not player.withdrawn and not player.checked_in
+        entry: ft.Control = (
+            ft.TextButton(content=line, on_click=on(players.check_in, player.number), key=f"check-in-{player.number}",
+                          tooltip=f"Check in {player.name} (number {player.number})", height=TAP_HEIGHT)
+            if can_check_in else line
+        )
         buttons: list[ft.Control] = []
-        if not t.round and not player.withdrawn and not player.checked_in:
-            buttons.append(ft.TextButton("Check in", on_click=on(players.check_in, player.number),
-                                         key=f"check-in-{player.number}", tooltip=f"Check in {player.name}"))
         if not player.withdrawn and t.champion is None:
             buttons.append(ft.TextButton("Withdraw", on_click=on(players.withdraw, player.number),
-                                         key=f"withdraw-{player.number}", tooltip=f"Withdraw {player.name}"))
-        rows.append(ft.Row([
-            ft.Text(f"{player.number}. {player.name} · {status}", expand=True, key=f"player-{player.number}"),
-            *buttons,
-        ]))
+                                         key=f"withdraw-{player.number}", tooltip=f"Withdraw {player.name}",
+                                         height=TAP_HEIGHT))
+        rows.append(ft.Row([ft.Container(entry, expand=True), *buttons]))
     controls.append(section("Players", *rows))
     return event_view(players, controls)
