@@ -4,7 +4,8 @@ The server starts on a data folder holding an event of 8 players with round 1 dr
 (2 tables) and a finished game of table 2, as the table's device keeps it. Results are
 imported from their text form, from a deep link (what a phone's camera app opens
 from the result QR), and through the camera: a second Chromium whose fake camera shows
-a video of the table's real result QR. A table device opens its game from a setup code.
+a video of the table's real result QR. The seating card's setup QR holds an http join
+link; a table device opens its game from that link, pasted.
 
 Phone screenshots (organizer-*.png, table-result-code.png) go to a temporary folder (``make screenshots``: assets/screenshots/).
 """
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import zxingcpp
 from playwright.sync_api import expect
 from PIL import Image
 
@@ -29,7 +31,7 @@ from app.organizer import Organizer
 from app.qr import qr_image
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore
-from app.tournament_table import result_qr_text, tournament_meta
+from app.tournament_table import join_link, result_qr_text, tournament_meta
 from engine import Game, Tournament, decode_setup, encode_result, result_from_game, typing_form
 from tests.browser_support import (
     CHROMIUM_ARGS,
@@ -40,7 +42,7 @@ from tests.browser_support import (
     screenshots_dir,
     start_app_server,
 )
-from tests.fake_camera import FAKE_CAMERA_ARGS, write_y4m
+from tests.fake_camera import FAKE_CAMERA_ARGS, picture_of, write_y4m
 from tests.game_play import play_game
 
 pytestmark = pytest.mark.browser
@@ -71,12 +73,15 @@ class Event:
 
 
 def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament, str]:
-    """The organizer's event and table 2's finished game, written where the server will read them."""
+    """The organizer's event and table 2's finished game, written where the server will read them.
+    The event keeps the ``ws://`` address earlier versions stored by default: its cards must
+    still hand out http links."""
     store = FileStore(data_dir)
 
     async def seed() -> tuple[str, Tournament, str]:
         organizer = Organizer(store)
-        tournament_id = await organizer.create("Mayor's cup", event_id="MAYOR-26", link_base=base)
+        tournament_id = await organizer.create("Mayor's cup", event_id="MAYOR-26",
+                                               link_base=base.replace("http://", "ws://", 1))
         for name in NAMES:
             await organizer.act(lambda t, name=name: t.check_in(t.sign_up(name)))
         await organizer.act(lambda t: t.draw_seats(2026))
@@ -116,6 +121,9 @@ def test_the_organizer_imports_a_result_typed_from_its_text_form(chromium_browse
         page.wait_for_text("Table 1 · Round 1")
         page.wait_for_text("Seat 1: ")
         page.screenshot(SCREENSHOTS / "organizer-seating.png")
+        (setup_qr,) = zxingcpp.read_barcodes(picture_of(page, "Setup QR code for table 1"))
+        assert setup_qr.text.startswith(f"HTTP://127.0.0.1:{event.server.port}/JOIN/FT1-"), setup_qr.text
+        page.page.mouse.wheel(0, -5000)  # back to the top, where the screen's buttons are
         page.click_button("Results")
         page.wait_for_text("Missing: tables 1, 2")
         page.type_into("Result code or link", typing_form(event.result_code(1, seed=3)))
@@ -150,7 +158,7 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
     try:
         open_page(page, event.server.url)
         page.click_button("Join a tournament table")
-        page.type_into("Setup code", typing_form(t.setup_code(1, event.base)))
+        page.type_into("Setup code", join_link(t.setup_code(1, event.base), event.base) + "\n")  # as copied
         page.click_button("Read the code")
         page.wait_for_text("MAYOR-26 · Round 1 · Table 1")
         page.wait_for_text(f"Seat 1: {first}")
