@@ -24,6 +24,7 @@ from engine.scoring import (
 )
 
 if TYPE_CHECKING:
+    from engine.advice import bank_thresholds, catch_up_chance, expected_turn, keep_values, roll_value
     from engine.codec import (
         B45_ALPHABET,
         LINK_ROUTE,
@@ -73,13 +74,14 @@ if TYPE_CHECKING:
     )
 
 _LAZY_MODULES = {
+    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values")},
     **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
     **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
 
 
 def __getattr__(name: str) -> Any:
-    """Import the tournament and codec names when first asked for (PEP 562)."""
+    """Import the tournament, codec and advice names when first asked for (PEP 562)."""
     module = _LAZY_MODULES.get(name)
     if module is None:
         raise AttributeError(f"module 'engine' has no attribute {name!r}")
@@ -115,6 +117,12 @@ __all__ = [
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "bank_refusal",
+    # play advice, solved exactly under a table's rules
+    "expected_turn",
+    "bank_thresholds",
+    "catch_up_chance",
+    "roll_value",
+    "keep_values",
     # the tournament and the codes tables hand to the organizer
     "Tournament",
     "TournamentFormat",

@@ -1,0 +1,139 @@
+"""Play advice (engine/advice.py): exact values, their invariants, and a seeded Monte Carlo check."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game, InvalidInput, Rules, farkle_chance, scoring_options
+from engine import bank_thresholds, catch_up_chance, expected_turn, keep_values, roll_value
+
+HOUSE = Rules.preset("house")
+OPEN_HOUSE = dataclasses.replace(HOUSE, entry_threshold=0)
+PRESETS = [Rules.preset(name) for name in ("house", "progressive", "official", "classic")]
+
+
+@pytest.mark.parametrize(("dice", "chance"), [
+    (1, Fraction(2, 3)), (2, Fraction(4, 9)), (3, Fraction(5, 18)),
+    (4, Fraction(17, 108)), (5, Fraction(25, 324)), (6, Fraction(5, 216)),
+])
+def test_the_farkle_chances_are_the_rule_books_with_three_pairs_scoring(dice: int, chance: Fraction) -> None:
+    assert farkle_chance(dice, HOUSE) == chance
+
+
+@pytest.mark.parametrize(("turn_points", "dice", "need", "chance"), [
+    (0, 6, 50, 1 - 5 / 216),  # any score will do
+    (300, 1, 350, 1 / 3),  # a 1 or a 5, and that is hot dice: bank
+    (300, 1, 400, 1 / 6 + 1 / 6 * (1 - 5 / 216)),  # a 1; or a 5, then any score from six dice
+    (400, 3, 400, 1.0),  # already there: bank
+])
+def test_the_catch_up_chance_is_exact_where_it_can_be_worked_out_by_hand(
+        turn_points: int, dice: int, need: int, chance: float) -> None:
+    assert catch_up_chance(HOUSE, need, turn_points, dice) == pytest.approx(chance, abs=1e-12)
+
+
+def test_with_one_die_a_throw_is_worth_its_hot_dice_chance_plus_what_six_fresh_dice_bring() -> None:
+    held = 400
+    fresh_six = roll_value(HOUSE, held + 100, 6), roll_value(HOUSE, held + 50, 6)
+    by_hand = (max(fresh_six[0], held + 100) + max(fresh_six[1], held + 50)) / 6
+    assert roll_value(HOUSE, held, 1) == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_350_with_two_dice_banks_and_350_with_six_throws_on() -> None:
+    assert expected_turn(HOUSE, 350, 2) == 350 > roll_value(HOUSE, 350, 2)
+    assert roll_value(HOUSE, 350, 6) > 350
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda rules: rules.preset_name)
+def test_at_every_bank_threshold_banking_is_best_and_just_below_it_throwing_on_is(rules: Rules) -> None:
+    for dice, threshold in bank_thresholds(rules).items():
+        assert roll_value(rules, threshold, dice) <= threshold
+        assert roll_value(rules, threshold + 1000, dice) <= threshold + 1000
+        if threshold > 50:
+            assert roll_value(rules, threshold - 50, dice) > threshold - 50
+        assert threshold < 4 * rules.target / 2, "far below where the table stops"
+
+
+def test_a_player_not_on_the_board_never_banks_short_of_the_entry_threshold() -> None:
+    assert all(threshold >= 500 for threshold in bank_thresholds(HOUSE, on_board=False).values())
+    assert expected_turn(HOUSE, 350, 2, on_board=False) == roll_value(HOUSE, 350, 2, on_board=False) < 350
+
+
+def test_hot_dice_that_must_be_thrown_are_worth_less_than_hot_dice_that_may_be_banked() -> None:
+    must_roll = dataclasses.replace(HOUSE, must_roll_after_hot_dice=True)
+    assert expected_turn(must_roll) < expected_turn(HOUSE)
+    assert catch_up_chance(must_roll, 3000) < catch_up_chance(HOUSE, 3000)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: expected_turn(HOUSE, 75), "multiple of 50"),
+    (lambda: expected_turn(HOUSE, -50), "not a turn total"),
+    (lambda: expected_turn(HOUSE, 0, 7), "1 to 6 dice"),
+    (lambda: catch_up_chance(HOUSE, "500"), "not a number of points"),  # type: ignore[arg-type]
+])
+def test_a_question_no_turn_can_ask_is_refused_with_what_was_asked(call, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        call()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 300), st.integers(1, 6), st.booleans())
+def test_a_turn_is_worth_at_least_what_it_may_bank_and_more_points_never_hurt(steps: int, dice: int,
+                                                                             on_board: bool) -> None:
+    points = steps * 50
+    value = expected_turn(HOUSE, points, dice, on_board)
+    if points and (on_board or points >= HOUSE.entry_threshold):
+        assert value >= points
+    assert expected_turn(HOUSE, points + 50, dice, on_board) >= value
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 20), st.integers(1, 6))
+def test_the_catch_up_chance_is_a_probability_that_never_rises_as_the_need_grows(need_steps: int, held_steps: int,
+                                                                               dice: int) -> None:
+    need, held = need_steps * 50, held_steps * 50
+    chance = catch_up_chance(HOUSE, need, held, dice)
+    assert 0.0 <= chance <= 1.0
+    assert catch_up_chance(HOUSE, need + 50, held, dice) <= chance
+
+
+def test_the_keep_values_pick_the_keep_a_strong_player_would() -> None:
+    options = scoring_options("1 5 2 3 4 6", HOUSE)
+    values = dict(zip((option.keep for option in options), keep_values(HOUSE, 0, (1, 5, 2, 3, 4, 6))))
+    assert values[(1,)] > values[(1, 5)], "keep the 1 alone and throw five dice"
+
+
+def play_expected_score_turn(game: Game, rng: random.Random) -> int:
+    """One turn through the real game, each decision the one the tables call best."""
+    seat, before = game.current, game.scores[game.current]
+    turns = len(game.history)
+    while True:
+        dice = game.state.dice_to_throw or 6
+        held = game.turn_points
+        game.roll([rng.randint(1, 6) for _ in range(dice)])
+        if len(game.history) != turns:
+            return 0
+        throw = game.state.last_throw or ()
+        options = scoring_options(throw, game.rules)
+        values = keep_values(game.rules, held, throw)
+        best = max(range(len(options)), key=values.__getitem__)
+        game.keep(options[best].keep)
+        left = options[best].dice_left or 6
+        if game.turn_points >= roll_value(game.rules, game.turn_points, left):
+            game.bank()
+            return game.scores[seat] - before
+
+
+def test_turns_played_through_the_game_bank_what_the_tables_expect_within_the_sampling_error() -> None:
+    rng = random.Random(2026)
+    game = Game(["Ann", "Bob"], dataclasses.replace(OPEN_HOUSE, target=10**9))
+    banked = [play_expected_score_turn(game, rng) for _ in range(4000)]
+    mean = sum(banked) / len(banked)
+    spread = (sum((b - mean) ** 2 for b in banked) / (len(banked) - 1)) ** 0.5
+    error = spread / len(banked) ** 0.5
+    assert abs(mean - expected_turn(OPEN_HOUSE)) < 4 * error, (mean, expected_turn(OPEN_HOUSE), error)
