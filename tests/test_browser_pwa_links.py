@@ -2,8 +2,8 @@
 visit under a sub-path (on `python -m http.server`, which has no 404.html, and on a host
 that serves 404.html as GitHub Pages does), before and after the service worker is
 installed; a new deployment is offered with a banner, downloads only the files that
-changed, and one tap reloads into it; the shipped fallback fonts are the ones the client
-asks for.
+changed, and one tap reloads into it; the fallback fonts the client asks for (CJK
+included) come from the site.
 
 The site is built once per input hash (build/cache/, tests/pwa_harness.py).
 """
@@ -136,19 +136,34 @@ def test_a_new_deployment_is_offered_and_downloads_only_what_changed(
 
 
 @pytest.mark.browser
-def test_accented_greek_cyrillic_symbols_and_emoji_come_from_the_site(
+def test_names_in_any_script_get_their_fonts_from_the_site(
         site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    """Names with accents, Greek, Cyrillic, a symbol and emoji: the client fetches the
-    shipped fallback fonts (never a missing one) and the names show."""
+    """Names with accents, Greek, Cyrillic, a symbol, emoji, Chinese and Korean: the client
+    fetches the shipped fallback fonts (never a missing one, never another site's), the
+    parts of the CJK fonts that have those characters among them, and the service worker
+    keeps those parts for offline use."""
+    from fontTools.ttLib import TTFont
+
     root, report = site
     shipped = {"assets/fonts/" + path for path in report["fallback_fonts"]}
+    names = ("Zoë Ωμέγα 王小明", "Жанна 🎲😀 → 김민준")
     with static_host(root, tmp_path / "www") as host, Browser(tmp_path / "profile") as b:
         time_to_interactive(b, host.url)
-        new_game(b.flutter, "Zoë Ωμέγα", "Жанна 🎲😀 →")
-        b.flutter.wait_for_text("Жанна 🎲😀 →")
+        new_game(b.flutter, *names)
+        b.flutter.wait_for_text(names[1])
         time.sleep(2)
         fonts = {(path.removeprefix(SUB_PATH), status) for path, status in host.log if "/assets/fonts/" in path}
         missing = {path for path, status in fonts if status not in (200, 304)}
         assert missing == set(), fonts
         assert {path for path, _ in fonts} & shipped, fonts
+        cjk = {path for path, _ in fonts if bp.is_on_demand(path)}
+        cmaps = [TTFont(root / path).getBestCmap() for path in cjk]
+        assert [char for char in "王小明김민준" if not any(ord(char) in cmap for cmap in cmaps)] == [], cjk
+        keys = [host.url + "__content__/" + bp.sri((root / path).read_bytes()).removeprefix("sha256-")
+                .replace("+", "-").replace("/", "_").rstrip("=") for path in cjk]
+        wait_precached(b.page, root)
+        b.page.wait_for_function(
+            "async ([name, keys]) => { const cache = await caches.open(name);"
+            " return (await Promise.all(keys.map((key) => cache.match(key)))).every(Boolean); }",
+            arg=[FILES_CACHE, keys], timeout=60_000, polling=500)
         assert b.external_requests() == []

@@ -1,0 +1,53 @@
+"""Names in any script on the local server: the Flutter client asks the server for a fallback
+font for each character Roboto lacks, and the server answers from the fonts `make run` made
+(build/build_pwa.py --local-fonts, the PWA's pinned npm packages), never a font CDN."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.browser_support import FlutterPage, new_game, start_app_server
+from tests.pwa_harness import load_build_module
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("王小明", "김민준 🎲 →")
+
+
+def test_cjk_hangul_emoji_and_symbol_names_get_their_fonts_from_the_local_server(
+        chromium_browser: Browser, tmp_path: Path) -> None:
+    """Every font the client asks for is answered 200 by the server itself, and for each
+    character of the names one of the fonts it fetched has that character."""
+    from fontTools.ttLib import TTFont
+
+    fonts = tmp_path / "fonts"
+    load_build_module().write_local_fonts(fonts)
+    aliases = json.loads((fonts / "assets/fonts/aliases.json").read_text(encoding="utf-8"))
+    with start_app_server(tmp_path / "data", env={"FARKLE_FONTS_DIR": str(fonts)}) as server:
+        page = FlutterPage.new_phone(chromium_browser)
+        answered: dict[str, int] = {}
+        elsewhere: list[str] = []
+        page.page.on("response", lambda r: answered.__setitem__(r.url, r.status) if "/assets/fonts/" in r.url else None)
+        page.page.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:"))
+                     else elsewhere.append(r.url))
+        try:
+            page.open(server.url)
+            new_game(page, *NAMES)
+            page.wait_for_text(NAMES[1])
+            time.sleep(2)  # fonts load after the first layout; let the last ones arrive
+        finally:
+            page.close()
+    assert [url for url in elsewhere if "font" in url] == []  # (Flet's client loads a rive script from a CDN)
+    assert {url: status for url, status in answered.items() if status != 200} == {}
+    fetched = [url.split("/assets/fonts/", 1)[1] for url in answered]
+    cmaps = [TTFont(fonts / "assets/fonts" / aliases.get(path, path)).getBestCmap() for path in fetched
+             if path.endswith(".woff2") and path != "roboto.woff2"]
+    assert [char for char in "".join(NAMES) if char != " " and not any(ord(char) in cmap for cmap in cmaps)] == [], fetched
