@@ -31,6 +31,10 @@ VIEWPORTS = {"portrait": {"width": 390, "height": 844}, "landscape": {"width": 8
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 LONG_NAMES = ["Annabelle-Marguerite Lee", "Bob", "Cyrus Montgomery-Smythe", "Di", "Ed",
               "Florentina Papadopoulou", "Gus", "Hal"]
+FINAL_NAMES = [f"{first:-<20} Lee" for first in
+               ["Annabelle", "Bartholomew", "Cassiopeia", "Demetrius", "Evangeline", "Ferdinand", "Gwendolyn", "Hieronymus"]]
+"""Eight names of the longest a game takes (24 characters)."""
+NEEDS = "not on board, last turn · needs over 1,050 to lead"
 MIN_TARGET = 47.5  # Flutter's semantic boxes are fractional; 48 logical px rounds to this or more
 
 # Every semantics node a person can act on: its name and box.
@@ -54,6 +58,9 @@ async def _stored_games(data_dir: Path) -> dict[str, str]:
         await keeper.act(lambda game: game.roll("1 2 3 3 3 5"))
     games["long-8"] = await keeper.start_game(LONG_NAMES, house)
     await keeper.act(lambda game: game.roll("1 5 5 2 3 4"))
+    games["final-8"] = await keeper.start_game(FINAL_NAMES, dataclasses.replace(house, target=1000))
+    await keeper.act(lambda game: (game.roll("1 1 1 5 2 3"), game.keep("1 1 1 5"), game.bank(),
+                                   game.roll("2 2 3 3 4 6")) and None)  # final round; the second player farkled
     games["over"] = await keeper.start_game(NAMES[:3], dataclasses.replace(house, target=2000))
     for throw, keep in [("1 1 1 5 2 3", "1 1 1 5"), ("5 5 5 2 3 4", "5 5 5"), ("1 1 1 2 3 4", "1 1 1"),
                         ("1 1 1 2 3 4", "1 1 1"), ("3 3 3 5 2 4", "3 3 3 5"), ("2 3 4 6 6 2", "")]:
@@ -179,3 +186,79 @@ def test_the_dark_theme_keeps_the_turn_readable(chromium_browser: Browser, table
             page.close()
     finally:
         switch_theme(chromium_browser, server)  # back to light for the other pictures
+
+
+# Each player's line on the scoreboard: its one accessibility node (name, total, marks).
+_PLAYER_LINES = """(names) => [...document.querySelectorAll('flt-semantics')]
+  .map(e => ({label: (e.getAttribute('aria-label') || e.textContent || '').trim(), live: e.getAttribute('aria-live'),
+              box: e.getBoundingClientRect().toJSON()}))
+  .filter(line => names.some(name => line.label.replace('Playing now: ', '').startsWith(name + ' · ')))"""
+
+# Flutter web announces a live region's new label through its polite announcement element,
+# one text after another: keep them all.
+_RECORD_ANNOUNCEMENTS = """() => { window.announced = [];
+  new MutationObserver(() => window.announced.push(document.querySelector('flt-announcement-polite').textContent))
+    .observe(document.querySelector('flt-announcement-polite'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def player_lines(page: FlutterPage) -> list[dict[str, Any]]:
+    lines: list[dict[str, Any]] = page.page.evaluate(_PLAYER_LINES, FINAL_NAMES)
+    return lines
+
+
+def test_every_players_line_reads_whole_at_390_px_and_a_new_mark_is_announced_at_once(
+        chromium_browser: Browser, table_server: Any, tmp_path: Path) -> None:
+    server, games = table_server
+    page = open_game(chromium_browser, server, games["final-8"], "portrait")
+    try:
+        lines = player_lines(page)
+        assert [line["label"] for line in lines] == (
+            [f"{FINAL_NAMES[0]} · 1,050 · done", f"{FINAL_NAMES[1]} · 0 · not on board, farkles 1, done",
+             f"Playing now: {FINAL_NAMES[2]} · 0 · {NEEDS}"] + [f"{name} · 0 · {NEEDS}" for name in FINAL_NAMES[3:]])
+        width = VIEWPORTS["portrait"]["width"]
+        for line in lines:
+            box = line["box"]
+            assert box["left"] >= 0 and box["right"] <= width - 12, line  # inside the padding
+        page.page.evaluate(_RECORD_ANNOUNCEMENTS)
+        for face in "2 2 3 3 4 6".split():  # the third player farkles: tapped, then Enter
+            page.click_button(f"Face {face}")
+        page.press("Enter")
+        page.page.wait_for_function(  # the mark is in the tree at once, no reload
+            "([names, said]) => [...document.querySelectorAll('flt-semantics')].some(e =>"
+            " (e.getAttribute('aria-label') || e.textContent || '').trim() === said)",
+            arg=[FINAL_NAMES, f"{FINAL_NAMES[2]} · 0 · not on board, farkles 1, done"], timeout=20_000)
+        page.wait_for_text(f"Enter {FINAL_NAMES[3]}'s throw")
+        page.page.wait_for_function(  # and a screen reader is told: the line is a live region
+            "(said) => window.announced.some(text => text.trim() === said)",
+            arg=f"{FINAL_NAMES[2]} · 0 · not on board, farkles 1, done", timeout=10_000)
+        assert page.button("Enter throw").is_disabled()  # Enter entered the throw; it did not tap the 6 again
+        assert page.page.get_by_role("button", name=re.compile("^Entered")).count() == 0
+        page.screenshot(tmp_path / "final-round-390.png")
+    finally:
+        page.close()
+
+
+def test_in_landscape_roll_and_bank_stay_in_view_when_the_scoreboard_scrolls_to_the_last_player(
+        chromium_browser: Browser, table_server: Any, tmp_path: Path) -> None:
+    server, games = table_server
+    page = open_game(chromium_browser, server, games["final-8"], "landscape")
+    height = VIEWPORTS["landscape"]["height"]
+    try:
+        for face in "1 5 5 2 3 4".split():
+            page.click_button(f"Face {face}")
+        page.click_button("Enter throw")
+        roll, bank = box(page, "Roll again"), box(page, "Bank")
+        first_line = player_lines(page)[0]["box"]
+        page.page.mouse.move(first_line["left"] + 40, first_line["top"] + 10)
+        page.page.mouse.wheel(0, 3000)
+        page.page.wait_for_function(  # the scoreboard's last line comes into view
+            f"(names) => ({_PLAYER_LINES})(names).some(line =>"
+            f" line.label.startsWith(names[names.length - 1]) && line.box.bottom <= {height})",
+            arg=FINAL_NAMES, timeout=20_000)
+        for name, before in [("Roll again", roll), ("Bank", bank)]:
+            after = box(page, name)
+            assert after == before and after["y"] + after["height"] <= height, (name, before, after)
+        page.screenshot(tmp_path / "final-round-landscape.png")
+    finally:
+        page.close()
