@@ -565,7 +565,8 @@ def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_a
             await import_typed(ui, signed_code(t, table, (10_000, 6_000, 2_000, 0)))
         await ui.click("nav-standings")
         first = t.seating()[0][0]
-        assert ui.text_of(f"standing-{first}") == f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000"
+        assert ui.text_of(f"standing-{first}") == (
+            f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000 (1st overall)")
         await ui.click("save-standings-csv")
         assert saved[0]["file_name"] == f"{t.event_id.lower()}-standings.csv"
         assert saved[0]["src_bytes"].decode().startswith("Rank,Number,Name,Status,Round 1\n1,")

@@ -48,7 +48,7 @@ from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, read_sign_up_list
-from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, standings
+from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, replay
 
 __all__ = ["Tournament"]
@@ -594,6 +594,10 @@ class Tournament:
     def standings(self) -> tuple[StandingRow, ...]:
         """Everyone, best first: furthest round reached, then place in it, then the rounds before."""
         return standings(self._state)
+
+    def round_places(self) -> dict[int, tuple[int | None, ...]]:
+        """Each player's place in each round (by number): it ranks them before their total."""
+        return self._state.cached("places", lambda: round_places(self._state))
 
     def lookup(self, query: str | int) -> tuple[PlayerLookup, ...]:
         """Find players by number or by part of their name: table, seat and standing."""

@@ -19,7 +19,9 @@ from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
 from engine.tournament.state import Player, RoundState, TournamentState
 
-__all__ = ["RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "flags", "lookup"]
+__all__ = [
+    "RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "flags", "lookup",
+]
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,16 @@ def _standings(state: TournamentState) -> tuple[StandingRow, ...]:
         status = _status(state, number, last, champion)
         out.append(StandingRow(rank, number, state.players[number].name, status, totals, last))
     return tuple(out)
+
+
+def round_places(state: TournamentState) -> dict[int, tuple[int | None, ...]]:
+    """Each player's place in each round, which ranks them before the total: over all tables for
+    a cut of the best totals overall, at their table otherwise; None where they have no result."""
+    keys_by_round = [_round_keys(round_) for round_ in state.rounds]
+    return {
+        number: tuple(keys[number][1] if number in keys else None for keys in keys_by_round)
+        for number in state.players
+    }
 
 
 def _total(round_: RoundState, number: int) -> int | None:

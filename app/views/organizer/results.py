@@ -17,7 +17,7 @@ from typing import Any
 
 import flet as ft
 
-from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.scanner import CameraScan, ScanOutcome, ScanReply, not_a_result_code
 from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
 from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
@@ -38,7 +38,7 @@ class ResultsPage(EventState):
     async def import_typed(self) -> None:
         text = self.value("result_code")
         if not text.strip():
-            self.tell(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", error=True)
+            self.tell(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", error=True, place="code")
             return
         await self.import_text(text, clear=True)
 
@@ -52,10 +52,11 @@ class ResultsPage(EventState):
         def report(value: ImportReport) -> list[str]:
             return [value.message, *([extra] if extra else [])]
 
-        await self.do(lambda: self.organizer.import_code(text), report, clear=("result_code",) if clear else ())
+        await self.do(lambda: self.organizer.import_code(text), report, clear=("result_code",) if clear else (),
+                      place="code")
 
     async def clear_refusals(self) -> None:
-        await self.do(self.organizer.clear_refusals, lambda _: "The list of refused codes was cleared.")
+        await self.do(self.organizer.clear_refusals, lambda _: "The list of refused codes was cleared.", place="refused")
 
     # -- held results and corrections -----------------------------------------------------
 
@@ -63,13 +64,13 @@ class ResultsPage(EventState):
         reason = self.value("held_reason")
         await self.act(lambda t: t.settle_held(table, take, reason, index),
                        lambda _: f"Table {table}: the {'held' if take else 'counted'} result counts.",
-                       clear=("held_reason",))
+                       clear=("held_reason",), place="held")
 
     async def void(self, table: int) -> None:
         reason = self.value("void_reason")
         await self.act(lambda t: t.void_result(t.round, table, reason),
                        lambda _: f"Table {table}'s result was voided: it waits for a new result.",
-                       clear=("void_reason",))
+                       clear=("void_reason",), place="corrections")
 
     async def replace(self, table: int) -> None:
         reason, code = self.value("void_reason"), self.value("result_code")
@@ -80,7 +81,7 @@ class ResultsPage(EventState):
             await self.organizer.act(lambda t: t.replace_result(t.round, table, reason, code=code))
 
         await self.do(replace, lambda _: f"Table {table}'s result was replaced; the reason is kept.",
-                      clear=("void_reason", "result_code"))
+                      clear=("void_reason", "result_code"), place="corrections")
 
     # -- paper results --------------------------------------------------------------------
 
@@ -109,7 +110,7 @@ class ResultsPage(EventState):
             return f"Round {result.round}, table {result.table}: result entered by hand ({self.summary(result)})."
 
         if await self.do(lambda: self.organizer.enter_paper_result(table, totals, reason), report,
-                         clear=(*names, "paper_reason")):
+                         clear=(*names, "paper_reason"), place="paper"):
             self.paper_table = None
 
     # -- roll-offs and closing --------------------------------------------------------------
@@ -121,10 +122,12 @@ class ResultsPage(EventState):
         faces = {n: self.roll_off_faces[f"{table}:{n}"] for n in numbers if f"{table}:{n}" in self.roll_off_faces}
         if len(faces) != len(numbers):
             missing = [self.name_of(n) for n in numbers if n not in faces]
-            self.tell(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.", error=True)
+            self.tell(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.", error=True,
+                      place="roll-off")
             return
         recorded = ", ".join(f"{self.name_of(n)} {face}" for n, face in sorted(faces.items()))
-        if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}."):
+        if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}.",
+                          place="roll-off"):
             for n in numbers:
                 self.roll_off_faces.pop(f"{table}:{n}", None)
 
@@ -135,7 +138,7 @@ class ResultsPage(EventState):
                 return f"{self.name_of(t.champion)} (number {t.champion}) is the champion!"
             return f"Round {t.round} closed: {len(advancing)} go on. Draw the next round on the Seating page."
 
-        await self.act(lambda t: t.close_round(), report)
+        await self.act(lambda t: t.close_round(), report, place="close")
 
 
 @ft.component
@@ -152,6 +155,7 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
         text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint=f"{RESULT_PREFIX}-…",
                    on_submit=on(inbox.import_typed)),
         big_button("Import the result", on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
+        *notice_at(inbox, "code"),
         CameraScan("result code", "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned,
                    refuse=not_a_result_code, continuous_label="Scan the tables' result codes, one after another"),
     )]
@@ -178,7 +182,8 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
     controls += roll_off_section(inbox)
     if t.round_open:
         closing = "Crown the champion" if plan.is_final else f"Close {plan.name.lower()} and apply the cut"
-        controls.append(big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL))
+        controls += [big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL),
+                     *notice_at(inbox, "close")]
     if results:
         controls.append(section(
             "Corrections",
@@ -190,6 +195,7 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
             ft.Row([ft.OutlinedButton(f"Replace table {table} with the typed code", on_click=on(inbox.replace, table),
                                       key=f"replace-{table}")
                     for table in results], wrap=True),
+            *notice_at(inbox, "corrections"),
         ))
     return controls + refused_section(inbox)
 
@@ -227,6 +233,7 @@ def paper_section(inbox: ResultsPage) -> list[ft.Control]:
         text_field(inbox, "paper_reason", "Why by hand (device lost, paper score sheet…)", key="paper-reason"),
         big_button(f"Record table {table}'s result by hand", on(inbox.record_paper), key="record-paper",
                    icon=ft.Icons.EDIT_NOTE),
+        *notice_at(inbox, "paper"),
     )]
 
 
@@ -256,7 +263,7 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
                                   on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}"),
             ], wrap=True),
         ]
-    return [section("Held for you to choose", *rows)]
+    return [section("Held for you to choose", *rows, *notice_at(inbox, "held"))]
 
 
 def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
@@ -279,7 +286,7 @@ def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
         where = "over all tables" if tie.table == 0 else f"at table {tie.table}"
         rows.append(big_button(f"Record the roll-off {where}", on(inbox.record_roll_off, tie.table, tie.numbers),
                                key=f"record-roll-off-{tie.table}"))
-    return [section("Ties at the cut: roll-offs", *rows)]
+    return [section("Ties at the cut: roll-offs", *rows, *notice_at(inbox, "roll-off"))]
 
 
 def refused_section(inbox: ResultsPage) -> list[ft.Control]:
@@ -291,5 +298,6 @@ def refused_section(inbox: ResultsPage) -> list[ft.Control]:
                 key=f"refused-{index}", size=13)
         for index, refusal in enumerate(refusals)
     ]
-    rows.append(big_button("Clear this list", on(inbox.clear_refusals), filled=False, key="clear-refused"))
+    rows += [big_button("Clear this list", on(inbox.clear_refusals), filled=False, key="clear-refused"),
+             *notice_at(inbox, "refused")]
     return [section("Refused codes", *rows)]

@@ -8,6 +8,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.widgets import big_button, on, section
+from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
 
@@ -42,18 +43,41 @@ class StandingsPage(EventState):
             self.tell(f"The {what} CSV is on the clipboard ({len(text.splitlines()) - 1} rows) and shown below.")
 
 
+def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, place: int | None) -> str:
+    """``Round 2 10,000 (1st at table 3)``: a player's total in a round and the place that ranks it."""
+    if total is None:
+        return f"{plan.name} —"
+    if place is None:
+        return f"{plan.name} {total:,}"
+    if plan.cut.kind == "overall":
+        return f"{plan.name} {total:,} ({ordinal(place)} overall)"
+    table = next((index for index, seated in enumerate(t.seating(plan.number), 1) if number in seated), None)
+    return f"{plan.name} {total:,} ({ordinal(place)} at table {table})"
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
 @ft.component
 def StandingsScreen(tournament_id: str) -> ft.View:
     standings = use_event(StandingsPage, tournament_id, "standings")
     if not standings.ready:
         return event_view(standings, [])
     t = standings.tournament
-    names = [p.name for p in t.plan()[: t.round]]
+    plans = t.plan()[: t.round]
     rows: list[ft.Control] = []
+    if plans:
+        rows.append(ft.Text("Within a round, the place comes first: at the table, or over all tables where the best "
+                            "totals overall go on; then the total.", size=13))
+    places = t.round_places()
     for row in t.standings():
-        totals = " · ".join(f"{name} {'—' if total is None else f'{total:,}'}" for name, total in zip(names, row.totals))
+        rounds = " · ".join(round_total(t, plan, row.number, total, place)
+                            for plan, total, place in zip(plans, row.totals, places[row.number]))
         rows.append(ft.Text(f"{row.rank}. {row.name} (number {row.number}) · {row.status}"
-                            + (f" · {totals}" if totals else ""), key=f"standing-{row.number}"))
+                            + (f" · {rounds}" if rounds else ""), key=f"standing-{row.number}"))
     flags = [ft.Text(flag.message, color=ft.Colors.ERROR, key=f"flag-{i}") for i, flag in enumerate(t.flags())]
     corrections = [
         ft.Text(f"Round {c.round}, table {c.table}: {c.kind} ({c.reason})" + (" after the round closed" if c.after_close
