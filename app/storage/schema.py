@@ -34,6 +34,7 @@ __all__ = [
     "DocumentSchema",
     "JSONType",
     "list_of",
+    "object_with",
 ]
 
 DocumentCheck = Callable[[Document], None]
@@ -110,9 +111,36 @@ OBJECT: Final = JSONType("an object", lambda value: isinstance(value, dict))
 ANY: Final = JSONType("anything", lambda value: True)
 
 
-def list_of(item: JSONType) -> JSONType:
-    """A JSON list whose every item is ``item``."""
-    return JSONType("a list", lambda value: isinstance(value, list), item)
+def list_of(item: JSONType, *, at_most: Optional[int] = None) -> JSONType:
+    """A JSON list whose every item is ``item`` (and of at most ``at_most`` items)."""
+    if at_most is None:
+        return JSONType("a list", lambda value: isinstance(value, list), item)
+    return JSONType(f"a list of at most {at_most:,} items",
+                    lambda value: isinstance(value, list) and len(value) <= at_most, item)
+
+
+@dataclass(frozen=True)
+class _Object(JSONType):
+    fields: tuple[tuple[str, JSONType], ...] = ()
+
+    def problem(self, value: Any, where: str) -> Optional[str]:
+        if not isinstance(value, dict):
+            return f"{where} is {_kind(value)}, expected {self.name}"
+        extra = sorted(set(value) - {name for name, _ in self.fields})
+        if extra:
+            return f"{where} has {extra[0]!r}, which {self.name} does not hold"
+        for name, json_type in self.fields:
+            if name not in value:
+                return f"{where} has no {name!r}"
+            reason = json_type.problem(value[name], f"{where}.{name}")
+            if reason is not None:
+                return reason
+        return None
+
+
+def object_with(name: str, **fields: JSONType) -> JSONType:
+    """A JSON object holding exactly these fields (what a reader unpacks into a value object)."""
+    return _Object(name, lambda value: isinstance(value, dict), None, tuple(fields.items()))
 
 
 @dataclass(frozen=True)
@@ -191,11 +219,14 @@ TOURNAMENT_SCHEMA: Final = DocumentSchema(
         "round": INTEGER | NULL,
         "champion": STRING | NULL,
         "link_base": STRING,
-        "refused": list_of(OBJECT),
+        "passphrase_hash": STRING,
+        "refused": list_of(object_with("a refused code", at=STRING, code=STRING, reason=STRING), at_most=1_000),
         "updated": STRING,
     },
 )
-"""An organizer's event as the organizer saves it."""
+"""An organizer's event as the organizer saves it: the event log (its entries' types,
+ranges and caps are the engine's to judge, added with :meth:`DocumentSchema.with_checks`)
+and the codes refused lately, each read back as the inbox shows it."""
 
 SETTINGS_SCHEMA: Final = DocumentSchema(
     "settings",

@@ -15,9 +15,10 @@ PlayerSignedUp(number=7, name='Ann')
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Union
+from typing import Any, ClassVar, Final, Union, get_args, get_origin, get_type_hints
 
 from engine.codec import TableResult
 from engine.errors import InvalidInput
@@ -249,21 +250,113 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return data
 
 
+MAX_TEXT: Final = 10_000
+"""The longest text a log entry keeps: names, reasons and codes are far shorter."""
+MAX_ITEMS: Final = 10_000
+"""The most items a list in a log entry holds (tables, players going on, roll-off faces)."""
+_MAX_WHOLE: Final = 2**63 - 1
+
+_LEAST: Final[dict[str, int]] = {
+    "round": 1, "table": 1, "number": 1, "clashes": 0, "spec_index": 0, "keys": 1, "index": 0, "amount": 0,
+}
+"""The least value of each whole-number field, by name; a roll-off's table may be 0 (a tie over all tables)."""
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return {float: "a decimal number", str: "a text", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _type_problem(value: Any, hint: Any, where: str) -> str | None:
+    """Why ``value`` is not of the field type ``hint`` (as the dataclass declares it), or None."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType):
+        reasons = [_type_problem(value, option, where) for option in args]
+        return None if None in reasons else next(reason for reason in reasons if reason)
+    expected: str | None = None
+    if hint is Any:
+        return None
+    if hint is type(None):
+        expected = None if value is None else "nothing (null)"
+    elif hint is str:
+        expected = None if isinstance(value, str) and len(value) <= MAX_TEXT else f"a text of at most {MAX_TEXT:,} characters"
+    elif hint is bool:
+        expected = None if isinstance(value, bool) else "true or false"
+    elif hint is int:
+        whole = isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_WHOLE
+        expected = None if whole else "a whole number"
+    elif origin is dict:
+        expected = None if isinstance(value, dict) else "an object"
+    elif origin is tuple:
+        if not isinstance(value, (list, tuple)) or len(value) > MAX_ITEMS:
+            expected = f"a list of at most {MAX_ITEMS:,} items"
+        elif args[-1] is Ellipsis or len(value) == len(args):
+            items = args[:1] * len(value) if args[-1] is Ellipsis else args
+            for position, (item, item_hint) in enumerate(zip(value, items)):
+                reason = _type_problem(item, item_hint, f"{where}[{position}]")
+                if reason is not None:
+                    return reason
+        else:
+            expected = f"a list of {len(args)} items"
+    else:  # a field type this reader does not know: a programming error, not a damaged log
+        raise TypeError(f"{where}: no check for the field type {hint!r}")
+    return None if expected is None else f"{where} is {_kind_of(value)}, expected {expected}"
+
+
+def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
+    """Why a well-typed field holds a value no organizer's action records, or None."""
+    least = 0 if (kind, name) == (RollOffRecorded, "table") else _LEAST.get(name)
+    if least is not None and isinstance(value, int) and value < least:
+        return f"{name} is {value}, expected {least} or more"
+    if name in ("tables", "advancing"):
+        numbers = [n for table in value for n in table] if name == "tables" else list(value)
+        if any(n < 1 for n in numbers) or len(set(numbers)) != len(numbers):
+            return f"{name} names a player number below 1 or twice"
+    if name == "faces" and any(not 1 <= face <= 6 for _, face in value):
+        return "faces has a die face other than 1 to 6"
+    if name == "split" and any(number < 1 or amount < 0 for number, amount in value):
+        return "split has a player number below 1 or a negative share"
+    return None
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event a log entry records; :class:`InvalidInput` quoting the entry if it is not one."""
+    """The event a log entry records, every field of the type and range its event declares.
+
+    A log is read from a file anyone may have edited: a field of another type, out of its
+    range or past its cap is :class:`InvalidInput` naming the field, never an event that
+    breaks a screen later (unknown extra fields are ignored: a newer app may add some).
+    """
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"A tournament log entry is {_kind_of(data)}, not an object: the log is damaged.")
     kind = EVENT_TYPES.get(str(data.get("type")))
     if kind is None:
-        raise InvalidInput(f"The tournament log entry {dict(data)!r} is of an unknown kind.")
-    try:
-        values = {
-            item.name: data[item.name] if isinstance(data[item.name], dict) else _tuples(data[item.name])
-            for item in dataclasses.fields(kind)
-            if item.name in data or item.default is dataclasses.MISSING  # logs from before a field was added
-        }
-        event: Event = kind(**values)
-    except (KeyError, TypeError) as error:
-        raise InvalidInput(f"The tournament log entry {dict(data)!r} is damaged: {error}.") from error
+        shown = str(data.get("type"))[:40]
+        raise InvalidInput(f"The tournament log has an entry of an unknown kind ({shown!r}): it is damaged.")
+    hints = _FIELD_TYPES[kind]
+    values: dict[str, Any] = {}
+    for item in dataclasses.fields(kind):
+        if item.name not in data:
+            if item.default is dataclasses.MISSING:  # fields added later have a default: older logs lack them
+                raise InvalidInput(f"A {kind.TYPE} entry of the tournament log has no {item.name}: it is damaged.")
+            continue
+        value = data[item.name]
+        reason = _type_problem(value, hints[item.name], item.name) or _range_problem(kind, item.name, value)
+        if reason is not None:
+            raise InvalidInput(f"A {kind.TYPE} entry of the tournament log is damaged: {reason}.")
+        values[item.name] = value if isinstance(value, dict) else _tuples(value)
+    event: Event = kind(**values)
     return event
+
+
+_FIELD_TYPES: Final[dict[type[Any], dict[str, Any]]] = {kind: get_type_hints(kind) for kind in EVENT_TYPES.values()}
+"""Each event's field types, as its dataclass declares them: the schema a log entry is read with."""
 
 
 def result_to_dict(result: TableResult) -> dict[str, Any]:

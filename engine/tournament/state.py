@@ -25,6 +25,7 @@ from datetime import datetime
 
 from engine.codec import TableResult, key_for
 from engine.errors import InvalidInput
+from engine.rules import PRESET_NAMES
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -302,6 +303,7 @@ class TournamentState:
                 raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
             self.format = TournamentFormat.from_dict(event.format, check_plans=False)
         elif isinstance(event, PlayerSignedUp):
+            self._check_sign_up(event)
             self.players[event.number] = Player(event.number, event.name)
         elif isinstance(event, PlayerCheckedIn):
             self.players[event.number] = dataclasses.replace(self.players[event.number], checked_in=True)
@@ -316,14 +318,34 @@ class TournamentState:
             round_ = self.rounds[event.round - 1]
             round_.revoked.setdefault(event.table, []).append(Revocation(event.table, event.reason, event.at))
         elif isinstance(event, RulesSwitched):
+            if event.rules not in PRESET_NAMES:
+                raise InvalidInput(f"Round {event.round} is switched to rules {event.rules[:40]!r}, which are no preset.")
             self.rounds[event.round - 1].rules_switched = event.rules
         elif isinstance(event, RoundClosed):
-            self.rounds[event.round - 1].advancing = event.advancing
+            round_ = self.rounds[event.round - 1]
+            strangers = [n for n in event.advancing if n not in round_.seats]
+            if strangers:
+                raise InvalidInput(
+                    f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it."
+                )
+            round_.advancing = event.advancing
         elif isinstance(event, PrizeAwarded):
             self.prize = Prize(self.champion or 0, event.amount, event.currency, event.split, event.note)
         else:
             self._apply_result(event)
         self.applied += 1
+
+    def _check_sign_up(self, event: PlayerSignedUp) -> None:
+        """A sign-up as the organizer's device records one: before the draw, under the cap, a new number."""
+        if self.rounds:
+            raise InvalidInput(f"Number {event.number} signs up after round 1 was drawn.")
+        if event.number in self.players:
+            raise InvalidInput(f"Number {event.number} signs up twice.")
+        active = sum(not player.withdrawn for player in self.players.values())
+        if active >= self.format.cap:
+            raise InvalidInput(
+                f"Number {event.number} signs up when the event is full ({self.format.cap} players)."
+            )
 
     def _seat(self, event: SeatsDrawn) -> None:
         if event.spec_index is None:  # a log from before draws kept their round of the format
@@ -334,6 +356,13 @@ class TournamentState:
             raise InvalidInput(
                 f"The draw of round {event.round} names round {event.spec_index} of the format, "
                 f"which has rounds 0 to {len(self.format.rounds) - 1}: the log is damaged."
+            )
+        strangers = [n for table in event.tables for n in table if n not in self.players]
+        if strangers or not event.tables or not 1 <= event.round <= len(self.rounds) + 1:
+            raise InvalidInput(
+                f"The draw of round {event.round} seats "
+                + (f"number {strangers[0]}, who never signed up" if strangers else "tables no round can have")
+                + "."
             )
         players = sum(len(table) for table in event.tables)
         cut = self.format.scaled_cut(spec_index, players) if event.cut is None else Cut.from_list(event.cut)
@@ -354,6 +383,10 @@ class TournamentState:
             raise InvalidInput(f"{event!r} is not a tournament event.")
         round_ = self.rounds[event.round - 1]
         table = event.table
+        if not 1 <= table <= len(round_.tables):
+            raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
+        if isinstance(event, (ResultRecorded, ResultHeld, ResultReplaced)):
+            _check_result_of(round_, table, event.result)
         if isinstance(event, ResultRecorded):
             round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason, round_.issue(table))
         elif isinstance(event, ResultHeld):
@@ -377,15 +410,25 @@ class TournamentState:
             round_.corrections.append(Correction(round_.number, table, "replaced", event.reason, round_.closed))
 
 
+def _check_result_of(round_: RoundState, table: int, data: Mapping[str, Any]) -> None:
+    """A logged result is for the table it is logged at, and for the players seated there."""
+    result = result_from_dict(data)
+    if (result.round, result.table, result.numbers) != (round_.number, table, round_.tables[table - 1]):
+        raise InvalidInput(
+            f"A result logged for round {round_.number}, table {table} is for round {result.round}, "
+            f"table {result.table} or for other players."
+        )
+
+
 def replay(events: Iterable[Event]) -> TournamentState:
     """The state after ``events``; :class:`InvalidInput` naming the entry where a log is damaged."""
     state = TournamentState()
     for position, event in enumerate(events, 1):
         try:
             state.apply(event)
-        except (KeyError, IndexError, TypeError, ValueError) as error:
-            if isinstance(error, InvalidInput):
-                raise
+        except InvalidInput as refusal:
+            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
+        except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
             raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
     if not state.applied:
         raise InvalidInput("A tournament log must begin with the tournament's creation.")
