@@ -254,6 +254,7 @@ def test_recent_players_are_offered_and_added_with_one_tap() -> None:
     async def test(ui: FletHarness) -> None:
         await ui.click("new-game")
         assert [ui.text_of(key) for key in ("recent-0", "recent-1")] == ["+ Ann", "+ Bob"]
+        assert {ui.find(key, ft.TextButton).height for key in ("recent-0", "recent-1", "rule-options")} == {48}
         await ui.type_text("player-name-1", "Cy")
         await ui.click("recent-1")  # Bob, into the empty second row
         assert ui.find("player-name-2", ft.TextField).value == "Bob"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import flet as ft
 import pytest
 
 from app.scorekeeper import Scorekeeper
@@ -102,5 +103,10 @@ def test_each_last_turn_player_is_told_what_they_need_to_take_the_lead() -> None
         assert texts.count("not on board, last turn · needs over 1,050 to lead") == 2
         await throw(ui, "2 2 3 3 4 6")  # Bob farkles: his last turn is over
         assert "not on board, farkles 1, done" in ui.texts()
+        lines = [ui.find(f"seat-{seat}", ft.Semantics) for seat in range(3)]  # what a screen reader hears
+        assert [line.label for line in lines] == [
+            "Ann · 1,050 · done", "Bob · 0 · not on board, farkles 1, done",
+            "Playing now: Cy · 0 · not on board, last turn · needs over 1,050 to lead"]
+        assert all(line.live_region for line in lines)
 
     run(test, route=f"/game/{game_id}", store=store)

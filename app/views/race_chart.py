@@ -85,6 +85,8 @@ def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
             f"{changes} time{'s' if changes != 1 else ''}; {players[leaders[-1]]} led last.")
 
 
+SCROLLBAR_ROOM = 14
+"""Room (px) right of the text for the page's scroll bar, which is drawn over the content."""
 TABLE_WIDEST = 560
 """The width (px) the figures table needs with long names; narrower, each player gets a line."""
 
@@ -97,7 +99,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
     """
     if width < TABLE_WIDEST:
         title: list[ft.Control] = [ft.Text("Each player's figures", size=16, weight=ft.FontWeight.BOLD)]
-        return ft.Column(
+        figures = ft.Column(
             title
             + [ft.Text(f"{player.name}: turns {player.turns} · farkles {player.farkles} · hot dice {player.hot_dice}"
                        f" · best {player.best_turn:,} · average bank {player.average_bank:,.0f} · "
@@ -106,8 +108,8 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
                        key=f"player-figures-{seat}")
                for seat, player in enumerate(stats)],
             spacing=6,
-            key="player-stats",
         )
+        return ft.Container(figures, padding=ft.Padding.only(right=SCROLLBAR_ROOM), key="player-stats")
     header = ["Player", "Turns", "Farkles", "Hot dice", "Best", "Avg bank", "On board"]
     rows = [
         ft.DataRow([
