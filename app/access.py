@@ -344,6 +344,19 @@ class SignInGuard:
     limits: Mapping[str, Limit] = field(default_factory=lambda: dict(LIMITS))
     scopes: dict[tuple[str, str], _Scope] = field(default_factory=dict)
     tries: dict[str, FailedTries] = field(default_factory=dict)
+    hashing_at_once: int = 2
+    """Passphrase hashes computed at the same time (each takes a core and 16 MB for about 0.1 s)."""
+    _slots: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = field(
+        default_factory=WeakKeyDictionary)
+
+    def hashing(self) -> asyncio.Semaphore:
+        """Held while one passphrase is hashed: a crowd's checks queue for the cores instead of
+        taking 16 MB each at once (a wait of a few hashes, never a pause)."""
+        loop = asyncio.get_running_loop()
+        slots = self._slots.get(loop)
+        if slots is None:
+            slots = self._slots[loop] = asyncio.Semaphore(self.hashing_at_once)
+        return slots
 
     def _scopes(self, address: str, events: Iterable[str]) -> list[tuple[str, str]]:
         return [("device", address), ("network", network_of(address)), *(("event", e) for e in events),
@@ -504,8 +517,9 @@ class DeviceAccess:
 
         async def check() -> bool:
             for tid, stored in tried.items():
-                if await asyncio.to_thread(verify_passphrase, passphrase, stored):
-                    matched.append(tid)
+                async with guard.hashing():
+                    if await asyncio.to_thread(verify_passphrase, passphrase, stored):
+                        matched.append(tid)
             return bool(matched)
 
         if not await guard.attempt(self.address or "", tried, check):

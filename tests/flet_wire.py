@@ -55,3 +55,100 @@ async def open_session(port: int, source: str = "127.0.0.1", session_id: str = "
         action, body = msgpack.unpackb(data[1:], strict_map_key=False)
         if action == REGISTER_CLIENT:
             return WireSession(socket, str(body["session_id"]))
+
+
+PATCH_CONTROL = 2
+CONTROL_EVENT = 3
+UPDATE_CONTROL_PROPS = 4
+INVOKE_METHOD = 5
+
+
+class WirePage:
+    """A registered session driven as a person would: it answers the app's service calls (client
+    storage is empty), learns the ids of keyed controls from what the server sends, types and taps.
+
+    ``seen`` is every message's text since the last :meth:`mark`, for :meth:`wait_for`.
+    """
+
+    def __init__(self, session: WireSession) -> None:
+        self.session = session
+        self.ids: dict[str, int] = {}
+        self.seen = ""
+        self.log = ""
+        """Everything received, for :meth:`latest` (Flet sends a text again only when it changes)."""
+        self.messages = 0
+        self.changed = asyncio.Event()
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, source: str, route: str) -> WirePage:
+        return cls(await open_session(port, source, route=route))
+
+    async def _read(self) -> None:
+        socket = self.session.socket
+        async for data in socket:
+            if not isinstance(data, bytes) or data[:1] != b"\x00":
+                continue
+            action, body = msgpack.unpackb(data[1:], strict_map_key=False)
+            if action == INVOKE_METHOD:
+                result = True if body.get("name") == "set" else None
+                await socket.send(_frame(INVOKE_METHOD, {"control_id": body["control_id"], "call_id": body["call_id"],
+                                                         "result": result, "error": None}))
+                continue
+            self._learn(body)
+            self.seen += repr(body)
+            self.log += repr(body)
+            self.messages += 1
+            self.changed.set()
+
+    def _learn(self, value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("key"), str) and isinstance(value.get("_i"), int):
+                self.ids[value["key"]] = value["_i"]
+            for item in value.values():
+                self._learn(item)
+        elif isinstance(value, list):
+            for item in value:
+                self._learn(item)
+
+    def mark(self) -> None:
+        """Forget what was seen so far (the next :meth:`wait_for` looks at what comes after)."""
+        self.seen = ""
+
+    async def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
+        """The first of ``texts`` to arrive (or be seen since :meth:`mark`)."""
+        async def found() -> str:
+            while True:
+                hit = next((text for text in texts if text in self.seen), None)
+                if hit is not None:
+                    return hit
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(found(), timeout)
+
+    async def next_message(self, after: int, timeout: float = 30.0) -> None:
+        """Until a message later than the ``after``-th has come."""
+        async def arrived() -> None:
+            while self.messages <= after:
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(arrived(), timeout)
+
+    def latest(self, *texts: str) -> str | None:
+        """Which of ``texts`` was received last (None: none yet)."""
+        found = max(((self.log.rfind(text), text) for text in texts), default=(-1, None))
+        return found[1] if found[0] >= 0 else None
+
+    async def type(self, key: str, text: str) -> None:
+        control = self.ids[key]
+        await self.session.socket.send(_frame(UPDATE_CONTROL_PROPS, {"id": control, "props": {"value": text}}))
+        await self.session.socket.send(_frame(CONTROL_EVENT, {"target": control, "name": "change", "data": text}))
+
+    async def click(self, key: str) -> None:
+        await self.session.socket.send(_frame(CONTROL_EVENT, {"target": self.ids[key], "name": "click", "data": None}))
+
+    async def close(self) -> None:
+        await self.session.close()
+        self.reader.cancel()

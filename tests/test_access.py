@@ -263,6 +263,37 @@ def test_two_devices_behind_one_address_are_answered_side_by_side_not_one_after_
     assert asyncio.run(two()) == [True, True]
 
 
+def test_a_crowd_of_sign_ins_hashes_two_passphrases_at_a_time_not_sixteen_megabytes_each_at_once(
+        monkeypatch: pytest.MonkeyPatch):
+    import threading
+
+    hashing = {"now": 0, "most": 0}
+    lock = threading.Lock()
+    real = access.verify_passphrase
+
+    def counted(passphrase: str, stored: str) -> bool:
+        with lock:
+            hashing["now"] += 1
+            hashing["most"] = max(hashing["most"], hashing["now"])
+        try:
+            return real(passphrase, stored)
+        finally:
+            with lock:
+                hashing["now"] -= 1
+
+    monkeypatch.setattr(access, "verify_passphrase", counted)
+    guard = SignInGuard(clock=FakeClock())
+    hashes = {"cup": hash_passphrase("harbour 9", n=2**12)}
+
+    async def crowd() -> list[Any]:
+        phones = [DeviceAccess(f"10.{n}.0.1", False, guard=guard) for n in range(8)]
+        return await asyncio.gather(*(phone.sign_in("wrong guess", hashes) for phone in phones),
+                                    return_exceptions=True)
+
+    assert all(isinstance(answer, PassphraseRefused) for answer in asyncio.run(crowd()))
+    assert hashing["most"] == 2
+
+
 def test_a_right_passphrase_forgives_the_devices_own_failures_but_not_the_events():
     guard = SignInGuard(clock=FakeClock())
     tries_answered(guard, PHONE, ["cup"], wrong, 4)
