@@ -6,11 +6,11 @@ the store for every write. An action is shown only after the store has kept it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from app.export import GameExport, KeyPolicy, export_games
 from app.storage import (
     BOOLEAN,
     DOCUMENT_SCHEMAS,
@@ -268,12 +268,11 @@ class Scorekeeper:
             await self.delete_game(game_id)
         return len(finished)
 
-    async def export_games(self) -> bytes:
-        """Every readable game as one JSON file a person can keep or move to another device."""
-        documents = await self.store.load_all("games")
-        export = {"format": "farkle-table-games", "version": 1, "exported": utc_now_iso(),
-                  "games": list(documents.values())}
-        return json.dumps(export, indent=1).encode("utf-8")
+    async def export_games(self, may_carry_keys: KeyPolicy) -> GameExport:
+        """Every readable game as one JSON file a person can keep or move to another device,
+        a table game with its signing key only where ``may_carry_keys`` allows its event
+        (:func:`app.export.signing_events`)."""
+        return export_games(await self.store.load_all("games"), may_carry_keys)
 
     async def summaries(self) -> list[GameSummary]:
         """Every readable game, most recently played first (from the games' index)."""

@@ -37,12 +37,16 @@ from engine.codec import JOIN_ROUTE, describe_confirmations, log_digest
 __all__ = ["SignedResult", "table_title", "tournament_meta", "result_qr_text", "signed_result",
            "table_game_of", "GAMES", "JOIN_ROUTE", "site_link_base", "card_link_base", "join_link",
            "link_qr_text", "static_site", "CONFIRMATIONS", "Answers", "answers_of", "with_answer",
-           "all_answered"]
+           "all_answered", "KEY_WITHHELD"]
 
 GAMES: Final = "games"
 CONFIRMATIONS: Final = "confirmations"
 """Field of ``meta["tournament"]``: ``{"digest": <the game log's digest, hex>, "answers":
 [true | false | null, ...]}``, each seat's answer to "are these the final totals?"."""
+
+KEY_WITHHELD: Final = "key_withheld"
+"""Field of ``meta["tournament"]``: true in a game exported without its setup code, whose
+key signs the table's results (:mod:`app.export`): a record of the game that signs nothing."""
 
 Answers = tuple[bool | None, ...]
 """Each seat's answer in seat order: True confirmed, False declined, None not yet."""
@@ -254,9 +258,13 @@ def signed_result(game: Game, tournament: Mapping[str, Any]) -> SignedResult:
     """The signed result of a finished tournament game (``tournament``: its ``meta["tournament"]``),
     with the players' answers kept for its final totals (:func:`answers_of`), if any were given.
 
-    :raises FarkleError: the game is not over, or does not fit its table's setup.
+    :raises FarkleError: the game is not over, does not fit its table's setup, or was
+        exported without its setup code (:data:`KEY_WITHHELD`).
     :raises KeyError: the metadata holds no setup code.
     """
+    if tournament.get(KEY_WITHHELD):
+        raise IllegalAction("this game came from an export without its table's signing key: it is a record of "
+                            "the game, and only the table's own device or the organizer's can sign its result.")
     setup = decode_setup(str(tournament["setup"]))
     answers: Answers | None = answers_of(game, tournament) if game.is_over else None
     if answers is not None and not any(answer is not None for answer in answers):

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
+from app.access import DeviceAccess
 from app.context import use_model, use_services
+from app.export import KeyPolicy, signing_events
 from app.scorekeeper import GameSummary, Scorekeeper
 from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
 from app.storage.errors import failure_in_words
@@ -146,19 +148,26 @@ class HomeState(ft.Observable):
 
     # -- export and theme --------------------------------------------------------------
 
-    async def export(self, save: SaveFile) -> None:
-        """Every game as one JSON file, handed to ``save``."""
+    async def export(self, save: SaveFile, may_carry_keys: Callable[[], Awaitable[KeyPolicy]]) -> None:
+        """Every game as one JSON file, handed to ``save``; a table game's signing key only
+        where ``may_carry_keys`` allows it (the organizer's device, or the event's passphrase)."""
         try:
-            data = await self.keeper.export_games()
+            export = await self.keeper.export_games(await may_carry_keys())
         except StoreError as failure:
             self.tell(f"The games could not be read for the export: {failure}", error=True)
             return
         try:
-            saved = await save(data)
+            saved = await save(export.data)
         except Exception as error:  # noqa: BLE001 - no file dialog on this device
             self.tell(f"The export could not be saved here ({error}).", error=True)
-        else:
-            self.tell(f"Every game saved as {saved or EXPORT_FILE} ({len(data):,} bytes).")
+            return
+        told = f"Every game saved as {saved or EXPORT_FILE} ({len(export.data):,} bytes)."
+        if export.keys_withheld:
+            tables = "1 tournament table's game" if export.keys_withheld == 1 else \
+                f"{export.keys_withheld} tournament tables' games"
+            told += (f" {tables} went without the table's signing key, which stays on the organizer's device: "
+                     "export there, or sign in with the event's organizer passphrase first, to keep it.")
+        self.tell(told)
 
     async def toggle_theme(self, toggle: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -176,6 +185,11 @@ def HomeScreen() -> ft.View:
     services = use_services()
     home = use_model(lambda: HomeState(services.keeper))
     ft.on_mounted(home.load)
+    page = ft.context.page
+
+    async def keys_this_device_may_take() -> KeyPolicy:
+        access = DeviceAccess.of_page(page, prefs=lambda: services.service(ft.SharedPreferences))
+        return await signing_events(services.store, access)
 
     async def save_export(data: bytes) -> str | None:
         picker = services.service(ft.FilePicker)
@@ -214,7 +228,7 @@ def HomeScreen() -> ft.View:
     if not home.loaded:
         controls.append(ft.Text("Reading the games…", key="home-loading"))
     else:
-        controls += game_lists(home, go, on(home.export, save_export))
+        controls += game_lists(home, go, on(home.export, save_export, keys_this_device_may_take))
     theme = icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",
                         on(home.toggle_theme, services.toggle_theme), key="theme")
     return screen_view("/", "Farkle Table", controls, actions=[theme])
