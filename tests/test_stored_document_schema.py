@@ -14,12 +14,17 @@ import re
 from pathlib import Path
 from typing import Any
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.storage import FileStore
-from engine import Game, InvalidInput, Tournament, TournamentFormat
+from engine import FarkleError, Game, InvalidInput, Tournament, TournamentFormat
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
+from tests.game_play import play_game
 
 
 def closed_event() -> Tournament:
@@ -55,6 +60,8 @@ def over_the_cap() -> list[dict[str, Any]]:
 
 
 EVENTS = closed_event().events
+OLD_EVENTS = json.loads((Path(__file__).parent / "fixtures" / "tournament_v1.json").read_text())["events"]
+"""A whole event as an older engine logged it: every kind of entry, voids and held results too."""
 BAD_EVENTS = {
     "advancing -1": (with_entry(EVENTS, "round_closed", advancing=-1), "advancing is a whole number"),
     "advancing a stranger": (with_entry(EVENTS, "round_closed", advancing=[99]), "number 99 going on"),
@@ -125,6 +132,7 @@ def game_document(events: list[dict[str, Any]], doc_id: str) -> dict[str, Any]:
 
 
 GAME_EVENTS = Game(["Ann", "Bob"]).events
+PLAYED_GAME = play_game(Game(["Ann", "Bob", "Cy"]), random.Random(16)).events[:60]
 BAD_GAME_LOGS = {
     "first player as text": [{**GAME_EVENTS[0], "first": "1"}],
     "first player a decimal": [{**GAME_EVENTS[0], "first": 0.5}],
@@ -168,3 +176,52 @@ def test_a_game_file_that_is_a_link_to_nothing_is_named_on_home_and_the_link_kep
     run(test, store=FileStore(folder))
     (kept,) = (folder / "games").glob("g-link.json.unreadable-*")
     assert kept.is_symlink() and os.readlink(kept) == str(tmp_path / "moved-away.json")
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 100) | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+def changed_entry(data: st.DataObject, log: list[dict[str, Any]]) -> list[Any]:
+    """The log (a list, as the store's schema ensures) with one of its entries changed anywhere."""
+    position = data.draw(st.integers(0, len(log) - 1))
+    return [*log[:position], changed_anywhere(data, log[position]), *log[position + 1:]]
+
+
+def changed_anywhere(data: st.DataObject, value: Any) -> Any:
+    """``value`` with one item, anywhere inside it, replaced by any JSON value."""
+    if isinstance(value, dict) and value and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: changed_anywhere(data, value[key])}
+    if isinstance(value, list) and value and data.draw(st.booleans()):
+        position = data.draw(st.integers(0, len(value) - 1))
+        return [*value[:position], changed_anywhere(data, value[position]), *value[position + 1:]]
+    return data.draw(JSON_VALUES)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_tournament_log_changed_anywhere_replays_to_an_event_the_screens_can_ask_or_is_refused(data) -> None:
+    events = changed_entry(data, data.draw(st.sampled_from((EVENTS, OLD_EVENTS))))
+    try:
+        t = Tournament.from_events(events)
+    except FarkleError:
+        return
+    for ask in (t.standings, t.plan, t.results, t.corrections, lambda: t.champion, t.standings_csv, t.results_csv):
+        try:
+            ask()
+        except FarkleError:
+            pass
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_game_log_changed_anywhere_replays_or_is_refused_by_the_engine(data) -> None:
+    events = changed_entry(data, PLAYED_GAME)
+    try:
+        Game.from_events(events)
+    except FarkleError:
+        pass
