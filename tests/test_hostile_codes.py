@@ -21,6 +21,9 @@ from engine.codec import B45_ALPHABET, MAX_CODE_CHARS, RESULT_PREFIX, SETUP_PREF
 from engine.codec.primitives import Writer, mac, seal
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
+from tests.test_access import Venue, sign_in, venue
+
+__all__ = ["venue"]  # the fixture: a seeded event with a passphrase, and a phone on the venue network
 
 NESTED_RULES = "[" * 1_000 + "]" * 1_000
 """The issue's rules part: a list nested 1,000 deep (the JSON parser recurses once per level)."""
@@ -218,3 +221,15 @@ def test_any_bytes_behind_a_correct_crc_read_back_or_are_refused_as_damaged(pref
             read(code)
         except CodeDamaged:
             pass
+
+
+def test_the_nested_result_link_on_another_device_asks_for_the_passphrase_then_is_refused(venue: Venue):
+    code = result_with_rules(asyncio.run(venue.tournament()), 1, NESTED_RULES)
+
+    async def phone(ui: FletHarness) -> None:
+        assert not ui.exists("gate-checking") and ui.exists("gate-passphrase")
+        await sign_in(ui, "harbour 9")
+        assert "The rules in the code cannot be read" in ui.text_of("organizer-notice")
+        assert (await venue.tournament()).results() == {}
+
+    venue.run(phone, "/import/" + safe_form(code))
