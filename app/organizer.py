@@ -21,6 +21,7 @@ from typing import Final, Literal, TypeVar
 
 from app.storage import Document, DocumentChanged, Store, StoreError, new_id, revision_of, utc_now_iso
 from app.storage.errors import failure_in_words
+from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
 from engine import (
     CodeDamaged,
@@ -527,8 +528,8 @@ class Organizer:
     async def _remember_refusal(self, text: str, reason: str) -> None:
         try:
             code = read_code(text)
-        except CodeDamaged:
-            code = " ".join(str(text).split())
+        except CodeDamaged:  # kept as typed, up to what a code can be: a pasted novel is not stored 30 times
+            code = " ".join(str(text)[:MAX_CODE_CHARS].split())
         self.refusals = [Refusal(utc_now_iso(), code, reason), *self.refusals][:REFUSALS_KEPT]
         try:
             await self._save()

@@ -233,3 +233,22 @@ def test_the_nested_result_link_on_another_device_asks_for_the_passphrase_then_i
         assert (await venue.tournament()).results() == {}
 
     venue.run(phone, "/import/" + safe_form(code))
+
+
+def test_a_pasted_text_far_longer_than_a_code_is_refused_and_kept_in_the_inbox_only_as_long_as_a_code():
+    async def test() -> None:
+        store = MemoryStore()
+        organizer = Organizer(store)
+        await organizer.create("Harbour open", event_id="HARBOUR-1")
+        pasted = "FR1-" + "A" * 100_000
+        try:
+            await organizer.import_code(pasted)
+        except CodeDamaged as refusal:
+            assert "100,004 characters long" in str(refusal)
+        else:
+            raise AssertionError("imported")
+        assert len(organizer.refusals[0].code) == MAX_CODE_CHARS
+        document = await store.load("tournaments", organizer.tournament_id or "")
+        assert document is not None and len(document["refused"][0]["code"]) == MAX_CODE_CHARS
+
+    asyncio.run(test())
