@@ -14,7 +14,7 @@ def test_a_lost_server_shows_a_banner_and_the_table_comes_back_by_itself(browser
                                                                         app_server: AppServer) -> None:
     page = browser_page
     new_game(page, "Ann", "Bob")
-    throw(page, "1 1 1 5 2 3")
+    throw(page, "1 1 1 2 3 5")
     page.wait_for_text("Ann threw 1 1 1 2 3 5")
     app_server.stop()
     banner = page.page.locator("#farkle-connection-lost")

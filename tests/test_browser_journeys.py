@@ -29,7 +29,7 @@ def test_a_house_game_through_entry_farkle_hot_dice_final_round_and_win(browser_
     page.wait_for_text("Enter Bob's throw")
 
     throw(page, "5 2 3 4 6 6")
-    page.click_button("Die 4 shows 5")
+    page.click_button("Die 1 shows 5")  # the dice in the order typed
     page.wait_for_text("Bob needs 500 in one turn to get on the board: 50 is not enough, throw again.")
     assert not page.is_button_enabled("Bank 50")
     page.click_button("Roll five dice")
@@ -73,10 +73,10 @@ def test_a_progressive_pass_is_built_on_and_undo_takes_it_back(browser_page: Flu
     page.click_button("Build on 1,050")
     page.wait_for_text("Bob's turn · turn total 1,050 · two dice in hand")
     throw(page, "5 2")
-    page.click_button("Die 2 shows 5")
+    page.click_button("Die 1 shows 5")
     page.click_button("Bank 1,100")
     page.wait_for_text("Bob: bank 1,100 with ONE to pass.")
-    for shown in ["Bank 1,100 instead", "Bob threw 2 5", "Enter Bob's throw: two dice", "On offer to Bob"]:
+    for shown in ["Bank 1,100 instead", "Bob threw 5 2", "Enter Bob's throw: two dice", "On offer to Bob"]:
         page.click_button("Undo")
         page.wait_for_text(shown)
     page.wait_for_text("On offer to Bob: 1,050 with TWO dice")
@@ -85,7 +85,7 @@ def test_a_progressive_pass_is_built_on_and_undo_takes_it_back(browser_page: Flu
 def test_the_game_survives_a_server_restart_mid_turn(browser_page: FlutterPage, app_server: AppServer):
     page = browser_page
     new_game(page, "Ann", "Bob")
-    throw(page, "1 1 1 5 2 3")
+    throw(page, "1 1 1 2 3 5")
     page.wait_for_text("Ann threw 1 1 1 2 3 5")
     app_server.restart(crash=True)
     page.reload()

@@ -104,7 +104,7 @@ def test_a_full_browser_storage_refuses_a_new_game_a_new_event_and_a_throw_with_
         new_game(page, "Ann", "Bob")
 
         with_game = fill_up(page, room=0)
-        throw(page, "1 1 1 5 2 3")
+        throw(page, "1 1 1 2 3 5")
         refused(page, "Not saved, so not counted: ", tmp_path, "throw")
         assert stored(page) == with_game
         page.page.evaluate(EMPTY)

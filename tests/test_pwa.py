@@ -304,7 +304,7 @@ def test_offline_journey(site: tuple[Path, dict[str, Any]], tmp_path: Path) -> N
             assert b.page.evaluate("navigator.serviceWorker.controller !== null")
             assert b.python_start()["snapshot"] is True, b.python_start()  # Python from the snapshot
             throw(page, "5 2 3 4 6 6")
-            page.click_button("Die 4 shows 5")
+            page.click_button("Die 1 shows 5")  # the dice in the order typed
             page.click_button("Roll five dice")
             throw(page, "1 1 1 2 3")
             page.click_button("Best: keep 1 1 1 for 1,000")
