@@ -606,11 +606,12 @@ def parse_whole(text: str, what: str, *, minimum: int = 0) -> int:
 
     cleaned = str(text).replace(",", "").replace(" ", "").strip()
     if not _WHOLE.fullmatch(cleaned) or int(cleaned) < minimum:
-        shown = str(text).strip() or "nothing"
+        shown = str(text).strip()
         if len(shown) > 24:
             shown = shown[:24] + "…"
+        entered = f', not "{shown}"' if shown else ": nothing was entered"
         raise InvalidInput(f"{what} must be a whole number{f' of {minimum} or more' if minimum else ''} "
-                           f"(digits 0-9, at most 9), not {shown!r}.")
+                           f"(digits 0-9, at most 9){entered}.")
     return int(cleaned)
 
 

@@ -245,7 +245,7 @@ def test_sign_up_refuses_a_duplicate_name_a_taken_number_and_a_full_event_and_ch
         assert notice(ui) == "Number 7 is already Ann's: choose another for Bob."
         await ui.type_text("signup-number", "seven")
         await ui.click("sign-up")
-        assert notice(ui) == "A player number must be a whole number of 1 or more (digits 0-9, at most 9), not 'seven'."
+        assert notice(ui) == 'A player number must be a whole number of 1 or more (digits 0-9, at most 9), not "seven".'
         await ui.type_text("signup-number", "")
         await ui.click("sign-up")
         await ui.type_text("signup-name", "Cy")
@@ -326,7 +326,7 @@ def test_a_bad_draw_seed_is_refused_and_nothing_is_drawn():
         await ui.click("nav-seating")
         await ui.type_text("draw-seed", "-3")
         await ui.click("draw-seats")
-        assert notice(ui) == "A draw seed must be a whole number (digits 0-9, at most 9), not '-3'."
+        assert notice(ui) == 'A draw seed must be a whole number (digits 0-9, at most 9), not "-3".'
         assert (await desk.now()).round == 0 and ui.exists("draw-seats")
 
     desk.run(test)

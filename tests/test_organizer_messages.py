@@ -9,7 +9,7 @@ from app.organizer import Organizer
 from engine import Tournament
 from tests.flet_harness import FletHarness
 from tests.test_organizer import Desk, drawn_event, import_typed, notice, signed_code
-from tests.test_organizer_players import shown_beside
+from tests.test_organizer_players import keys_in_order, shown_beside
 
 
 def round_two(t: Tournament) -> Tournament:
@@ -100,3 +100,32 @@ def test_a_tie_at_the_cut_names_its_players_beside_the_close_button():
         assert shown_beside(ui, "close-round", "void-reason")
 
     desk.run(test)
+
+
+def test_a_refused_prize_is_told_under_the_prize_form():
+    desk = Desk()
+
+    def crowned(t: Tournament) -> None:
+        for name in ("Ann", "Bob", "Cy", "Di"):
+            t.check_in(t.sign_up(name))
+        while t.champion is None:
+            t.draw_seats(seed=3)
+            for table, seated in enumerate(t.seating(), 1):
+                t.record_result(table, [10_000 + 500 * (len(seated) - seat) for seat in range(len(seated))],
+                                reason="paper")
+            t.close_round()
+
+    async def setup() -> None:
+        organizer = Organizer(desk.store)
+        desk.tournament_id = await organizer.create("Cup")
+        await organizer.act(crowned)
+
+    async def test(ui: FletHarness) -> None:
+        await ui.type_text("prize-amount", "lots")
+        await ui.click("award-prize")
+        assert notice(ui) == 'The prize must be a whole number of 1 or more (digits 0-9, at most 9), not "lots".'
+        keys = keys_in_order(ui)
+        assert keys.index("award-prize") < keys.index("organizer-notice")
+
+    asyncio.run(setup())
+    desk.run(test, route=desk.route("final"))

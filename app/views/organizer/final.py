@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import big_button, on, section
 from engine import Prize
 
@@ -19,7 +19,8 @@ class FinalPage(EventState):
 
     async def switch_rules(self) -> None:
         await self.act(lambda t: t.switch_rules(),
-                       lambda _: "The final is switched: tell the table to change its rules from the next turn.")
+                       lambda _: "The final is switched: tell the table to change its rules from the next turn.",
+                       place="switch")
 
     async def award_prize(self) -> None:
         finalists = self.tournament.seating()[0]
@@ -30,7 +31,7 @@ class FinalPage(EventState):
 
         await self.do(lambda: self.organizer.award_prize(self.value("prize_amount"), self.value("prize_currency"),
                                                          shares, self.value("prize_note")),
-                      report, clear=("prize_amount", "prize_note", *(f"share_{n}" for n in finalists)))
+                      report, clear=("prize_amount", "prize_note", *(f"share_{n}" for n in finalists)), place="prize")
 
 
 @ft.component
@@ -55,8 +56,8 @@ def final_controls(page: FinalPage) -> list[ft.Control]:
         else:
             controls.append(ft.Text(f"You may switch the final table to {spec.switch_to} rules at any moment: "
                                     "tell the table, which switches from the next turn on."))
-            controls.append(big_button(f"Switch the final to {spec.switch_to} rules", on(page.switch_rules),
-                                       key="switch-final-rules", filled=False))
+            controls += [big_button(f"Switch the final to {spec.switch_to} rules", on(page.switch_rules),
+                                    key="switch-final-rules", filled=False), *notice_at(page, "switch")]
     if t.champion is None:
         controls.append(ft.Text("No champion yet: the final's result crowns one (Results page).", key="no-champion"))
         return controls
@@ -84,5 +85,6 @@ def final_controls(page: FinalPage) -> list[ft.Control]:
           for n in finalists),
         text_field(page, "prize_note", "Note (optional)", key="prize-note"),
         big_button("Record the prize", on(page.award_prize), key="award-prize", icon=ft.Icons.PAID),
+        *notice_at(page, "prize"),
     ))
     return controls
