@@ -58,7 +58,7 @@ SESSION_SECONDS: Final = 12 * 3600
 """How long a device stays signed in to an event after giving its passphrase."""
 MIN_PASSPHRASE: Final = 8
 """A new passphrase's least length: with :data:`LIMITS` (about 10 tries an hour per event) even 8 digits
-would take thousands of years to guess; older events kept 4+ and are asked to set a new one."""
+take centuries to guess; older events kept 4+ and are asked to set a new one."""
 LEGACY_MIN_PASSPHRASE: Final = 4
 """The least length before the rule above: such stored passphrases still open their event."""
 _RULE_MARK: Final = "rule8"
