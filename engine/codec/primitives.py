@@ -383,7 +383,11 @@ def _rules_difference(text: str) -> dict[str, Any]:
 
 
 def _nesting(text: str) -> int:
-    """How deeply brackets nest in JSON ``text`` (brackets inside strings do not count)."""
+    """How deeply brackets nest in JSON ``text`` (brackets inside strings do not count).
+
+    >>> _nesting('{"target":5000}'), _nesting('{"note":"[[["}'), _nesting("[" * 1000)
+    (1, 1, 1000)
+    """
     depth = deepest = 0
     in_string = escaped = False
     for char in text:
