@@ -174,9 +174,9 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
         ft.Text("Paste the names, one a line, or a CSV with a name and an optional number (a spreadsheet's "
                 "export works). The preview shows what will be added and what is refused before anything is "
                 "signed up."),
-        ft.TextField(label="Names, one a line", value=players.value("signup_list"), on_change=changed,
-                     multiline=True, min_lines=3, max_lines=10, key="signup-list",
-                     hint_text="Ann\nBob, 12\nCy Lee"),
+        ft.Row([ft.TextField(label="Names, one a line", value=players.value("signup_list"), on_change=changed,
+                             multiline=True, min_lines=3, max_lines=10, key="signup-list", expand=True,
+                             hint_text="Ann\nBob, 12\nCy Lee")]),
         ft.Row([
             big_button("Preview", on(players.preview_list), key="preview-list", icon=ft.Icons.PREVIEW),
             ft.OutlinedButton("Import a CSV file", icon=ft.Icons.UPLOAD_FILE, key="import-list-file",
@@ -188,13 +188,13 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
         *notice_at(players, "list"),
     ]
     preview = players.preview
-    if preview is not None:
-        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}",
-                             color=None if line.added else ft.Colors.ERROR)
-                     for line in preview.lines]
+    if preview is not None:  # the button first, then what needs a look (the refusals), then who is added
         if preview.added:
             controls.append(big_button(f"Add {players_count(len(preview.added))}", on(players.add_list),
                                        key="add-list", icon=ft.Icons.GROUP_ADD))
+        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}", color=ft.Colors.ERROR)
+                     for line in preview.refused]
+        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}") for line in preview.added]
     return section("Sign up a list", *controls)
 
 
