@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Union, get_args, get_origin, get_type_hints
 
@@ -274,40 +274,70 @@ def _kind_of(value: Any) -> str:
     return {float: "a decimal number", str: "a text", dict: "an object"}.get(type(value), type(value).__name__)
 
 
-def _type_problem(value: Any, hint: Any, where: str) -> str | None:
-    """Why ``value`` is not of the field type ``hint`` (as the dataclass declares it), or None."""
+_Check = Callable[[Any, str], "str | None"]
+"""Why a value (found at the place named) is not of one field type, or None."""
+
+
+def _expecting(expected: str, fits: Callable[[Any], bool]) -> _Check:
+    def check(value: Any, where: str) -> str | None:
+        return None if fits(value) else f"{where} is {_kind_of(value)}, expected {expected}"
+
+    return check
+
+
+def _check_of(hint: Any) -> _Check:
+    """The check of a field type as a dataclass declares it, built once per field on import.
+
+    :raises TypeError: a type this reader has no check for (a new field's): fails on import,
+        never on a stored log.
+    """
     origin, args = get_origin(hint), get_args(hint)
     if origin in (Union, types.UnionType):
-        reasons = [_type_problem(value, option, where) for option in args]
-        return None if None in reasons else next(reason for reason in reasons if reason)
-    expected: str | None = None
-    if hint is Any:
+        options = [_check_of(option) for option in args]
+
+        def either(value: Any, where: str) -> str | None:
+            reasons = [option(value, where) for option in options]
+            return None if None in reasons else next(reason for reason in reasons if reason)
+
+        return either
+    if origin is tuple:
+        return _list_check(args)
+    simple: dict[Any, _Check] = {
+        Any: lambda value, where: None,
+        type(None): _expecting("nothing (null)", lambda value: value is None),
+        str: _expecting(f"a text of at most {MAX_TEXT:,} characters",
+                        lambda value: isinstance(value, str) and len(value) <= MAX_TEXT),
+        bool: _expecting("true or false", lambda value: isinstance(value, bool)),
+        int: _expecting("a whole number", lambda value: isinstance(value, int) and not isinstance(value, bool)
+                        and abs(value) <= _MAX_WHOLE),
+    }
+    if origin is dict:
+        return _expecting("an object", lambda value: isinstance(value, dict))
+    if hint not in simple:
+        raise TypeError(f"No log check for the field type {hint!r}: add one to _check_of.")
+    return simple[hint]
+
+
+def _list_check(args: tuple[Any, ...]) -> _Check:
+    """A JSON list of the tuple type's items: any number of one type (``X, ...``), or exactly these."""
+    shape = _expecting(f"a list of at most {MAX_ITEMS:,} items",
+                       lambda value: isinstance(value, (list, tuple)) and len(value) <= MAX_ITEMS)
+    repeated = args[-1] is Ellipsis
+    items = [_check_of(item) for item in (args[:1] if repeated else args)]
+
+    def check(value: Any, where: str) -> str | None:
+        reason = shape(value, where)
+        if reason is not None:
+            return reason
+        if not repeated and len(value) != len(items):
+            return f"{where} is a list of {len(value)} items, expected {len(items)}"
+        for position, item in enumerate(value):
+            reason = (items[0] if repeated else items[position])(item, f"{where}[{position}]")
+            if reason is not None:
+                return reason
         return None
-    if hint is type(None):
-        expected = None if value is None else "nothing (null)"
-    elif hint is str:
-        expected = None if isinstance(value, str) and len(value) <= MAX_TEXT else f"a text of at most {MAX_TEXT:,} characters"
-    elif hint is bool:
-        expected = None if isinstance(value, bool) else "true or false"
-    elif hint is int:
-        whole = isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_WHOLE
-        expected = None if whole else "a whole number"
-    elif origin is dict:
-        expected = None if isinstance(value, dict) else "an object"
-    elif origin is tuple:
-        if not isinstance(value, (list, tuple)) or len(value) > MAX_ITEMS:
-            expected = f"a list of at most {MAX_ITEMS:,} items"
-        elif args[-1] is Ellipsis or len(value) == len(args):
-            items = args[:1] * len(value) if args[-1] is Ellipsis else args
-            for position, (item, item_hint) in enumerate(zip(value, items)):
-                reason = _type_problem(item, item_hint, f"{where}[{position}]")
-                if reason is not None:
-                    return reason
-        else:
-            expected = f"a list of {len(args)} items"
-    else:  # every field type is known (checked on import): this one can only be a new kind of container
-        raise TypeError(f"{where}: no check for the field type {hint!r}")
-    return None if expected is None else f"{where} is {_kind_of(value)}, expected {expected}"
+
+    return check
 
 
 def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
@@ -339,7 +369,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     if kind is None:
         shown = str(data.get("type"))[:40]
         raise InvalidInput(f"The tournament log has an entry of an unknown kind ({shown!r}): it is damaged.")
-    hints = _FIELD_TYPES[kind]
+    checks = _FIELD_CHECKS[kind]
     values: dict[str, Any] = {}
     for item in dataclasses.fields(kind):
         if item.name not in data:
@@ -347,7 +377,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
                 raise InvalidInput(f"A {kind.TYPE} entry of the tournament log has no {item.name}: it is damaged.")
             continue
         value = data[item.name]
-        reason = _type_problem(value, hints[item.name], item.name) or _range_problem(kind, item.name, value)
+        reason = checks[item.name](value, item.name) or _range_problem(kind, item.name, value)
         if reason is not None:
             raise InvalidInput(f"A {kind.TYPE} entry of the tournament log is damaged: {reason}.")
         values[item.name] = value if isinstance(value, dict) else _tuples(value)
@@ -355,21 +385,11 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     return event
 
 
-def _readable(hint: Any) -> bool:
-    """Whether :func:`_type_problem` knows the field type ``hint`` (checked once, on import)."""
-    if hint in (Any, str, bool, int, type(None)) or get_origin(hint) is dict:
-        return True
-    if get_origin(hint) in (Union, types.UnionType, tuple):
-        return all(_readable(item) for item in get_args(hint) if item is not Ellipsis)
-    return False
-
-
-_FIELD_TYPES: Final[dict[type[Any], dict[str, Any]]] = {kind: get_type_hints(kind) for kind in EVENT_TYPES.values()}
-"""Each event's field types, as its dataclass declares them: the schema a log entry is read with."""
-_UNREADABLE = [f"{kind.__name__}.{name}" for kind, hints in _FIELD_TYPES.items() for name, hint in hints.items()
-               if name != "TYPE" and not _readable(hint)]
-if _UNREADABLE:  # a new event field of a type the log reader cannot check: fail at import, not on a log
-    raise TypeError(f"No log check for the type of {', '.join(_UNREADABLE)}: add one to _type_problem.")
+_FIELD_CHECKS: Final[dict[type[Any], dict[str, _Check]]] = {
+    kind: {name: _check_of(hint) for name, hint in get_type_hints(kind).items() if name != "TYPE"}
+    for kind in EVENT_TYPES.values()
+}
+"""Each event's field checks, from the types its dataclass declares: the schema a log entry is read with."""
 
 
 def result_to_dict(result: TableResult) -> dict[str, Any]:

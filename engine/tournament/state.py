@@ -385,12 +385,10 @@ class TournamentState:
         table = event.table
         if not 1 <= table <= len(round_.tables):
             raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
-        if isinstance(event, (ResultRecorded, ResultHeld, ResultReplaced)):
-            _check_result_of(round_, table, event.result)
         if isinstance(event, ResultRecorded):
-            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason, round_.issue(table))
+            round_.results[table] = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
         elif isinstance(event, ResultHeld):
-            round_.held.setdefault(table, []).append(Recorded(result_from_dict(event.result), event.code, "", round_.issue(table)))
+            round_.held.setdefault(table, []).append(Recorded(_result_at(round_, table, event.result), event.code, "", round_.issue(table)))
         elif isinstance(event, HeldResultSettled):
             held = round_.held[table].pop(event.index)
             if not round_.held[table]:
@@ -406,18 +404,19 @@ class TournamentState:
             round_.voided.setdefault(table, []).append(Voided(voided, event.reason, event.at))
             round_.corrections.append(Correction(round_.number, table, "voided", event.reason, round_.closed))
         else:
-            round_.results[table] = Recorded(result_from_dict(event.result), event.code, event.reason, round_.issue(table))
+            round_.results[table] = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
             round_.corrections.append(Correction(round_.number, table, "replaced", event.reason, round_.closed))
 
 
-def _check_result_of(round_: RoundState, table: int, data: Mapping[str, Any]) -> None:
-    """A logged result is for the table it is logged at, and for the players seated there."""
+def _result_at(round_: RoundState, table: int, data: Mapping[str, Any]) -> TableResult:
+    """A logged result, which must be for the table it is logged at and for the players seated there."""
     result = result_from_dict(data)
     if (result.round, result.table, result.numbers) != (round_.number, table, round_.tables[table - 1]):
         raise InvalidInput(
             f"A result logged for round {round_.number}, table {table} is for round {result.round}, "
             f"table {result.table} or for other players."
         )
+    return result
 
 
 def replay(events: Iterable[Event]) -> TournamentState:
