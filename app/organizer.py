@@ -175,7 +175,7 @@ class TournamentSummary:
             state = f"round {self.round}"
         else:
             state = "sign-up"
-        return f"{self.name} ({self.event_id}) · {self.players} players · {state}"
+        return f"{self.name} ({self.event_id}) · {self.players} player{'' if self.players == 1 else 's'} · {state}"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from app.organizer import read_list_file
+from app.organizer import TournamentSummary, read_list_file
 from app.storage import StoreWriteError
 from tests.flet_harness import FletHarness, control_key
 from tests.test_organizer import Desk, new_event, notice
@@ -211,3 +211,8 @@ def test_a_sign_up_list_is_read_from_a_csv_file_and_previewed_at_once():
 def test_a_sign_up_file_in_a_windows_spreadsheets_encoding_is_read():
     assert read_list_file("Zoë,4".encode("cp1252"), "door.csv") == "Zoë,4"
     assert read_list_file("\ufeffAnn".encode("utf-8"), "door.csv") == "Ann"
+
+
+def test_an_event_of_one_player_is_listed_as_one_player():
+    summary = TournamentSummary("id", "Cup", "CUP-1", 1, 0, None, "")
+    assert summary.line == "Cup (CUP-1) · 1 player · sign-up"

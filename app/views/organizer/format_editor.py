@@ -124,7 +124,7 @@ def format_plan(build: Callable[[], TournamentFormat], players: int | None) -> l
     lines: list[ft.Control] = [ft.Text(f"{fmt.name}, at the cap of {fmt.cap} players:", weight=ft.FontWeight.BOLD)]
     lines += [ft.Text(p.describe(), key=f"fmt-plan-cap-{p.number}") for p in fmt.plan(fmt.cap)]
     if players is not None and 2 <= players and players != fmt.cap:
-        lines.append(ft.Text(f"For the {players} players signed up now:", weight=ft.FontWeight.BOLD))
+        lines.append(ft.Text(f"For the {players} player{'' if players == 1 else 's'} signed up now:", weight=ft.FontWeight.BOLD))
         lines += [ft.Text(p.describe(), key=f"fmt-plan-now-{p.number}") for p in fmt.plan(players)]
     return lines
 
