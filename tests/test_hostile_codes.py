@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from app.organizer import Organizer
 from app.storage import MemoryStore
-from engine import CodeAltered, CodeDamaged, Tournament, decode_result, decode_setup, read_sealed_result, safe_form
+from engine import CodeAltered, CodeDamaged, FarkleError, Tournament, decode_result, decode_setup, read_sealed_result, safe_form
 from engine.codec import B45_ALPHABET, MAX_CODE_CHARS, RESULT_PREFIX, SETUP_PREFIX, b45encode, typing_form
 from engine.codec.primitives import Writer, mac, seal
 from tests.app_driver import run
@@ -252,3 +252,24 @@ def test_a_pasted_text_far_longer_than_a_code_is_refused_and_kept_in_the_inbox_o
         assert document is not None and len(document["refused"][0]["code"]) == MAX_CODE_CHARS
 
     asyncio.run(test())
+
+
+SIGNING_EVENT = event_of_four()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_payload_signed_with_the_tables_real_key_is_counted_or_refused_by_the_engine(payload: bytes) -> None:
+    """The worst case: the table's key signs anything. Past the signature, reading still only refuses."""
+    t = Tournament.from_events(SIGNING_EVENT.events)
+    out = Writer(RESULT_PREFIX)
+    out.text(t.event_id)
+    out.uint(1)
+    out.uint(1)
+    out.raw(payload)
+    out.raw(mac(t.card_key(1), bytes(out.data)))
+    code = RESULT_PREFIX + ":" + b45encode(seal(out)[3:])
+    try:
+        t.import_result(code)
+    except FarkleError:
+        pass
