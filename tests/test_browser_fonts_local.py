@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-NAMES = ("王小明", "김민준 🎲 →")
+NAMES = ("王小明 राम", "김민준 🎲 → שרה")
 
 
 def test_cjk_hangul_emoji_and_symbol_names_get_their_fonts_from_the_local_server(

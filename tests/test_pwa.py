@@ -193,7 +193,7 @@ def test_fallback_fonts_404_shell_and_notices_are_in_the_site(site: tuple[Path, 
 
     root, report = site
     dart = (root / "main.dart.js").read_text()
-    wanted = {"notosans": "éőŁΩωЖж", "notosanssymbols2": "→←★✓♥⚀", "notoemoji": "🎲😀🏆🎉👍"}
+    wanted = {"notosans": "éőŁΩωЖжराम", "notosanssymbols2": "→←★✓♥⚀", "notoemoji": "🎲😀🏆🎉👍"}
     for font in bp.FALLBACK_FONTS:
         path = root / "assets" / "fonts" / font.path
         assert f'"{font.path}"' in dart, font.path
@@ -211,18 +211,19 @@ def test_fallback_fonts_404_shell_and_notices_are_in_the_site(site: tuple[Path, 
     assert "asyncio" in tops and not tops & set(bp.STDLIB_DROPPED)
 
 
-def test_every_cjk_part_the_client_may_ask_for_is_in_the_site(site: tuple[Path, dict[str, Any]]) -> None:
-    """Flutter's fallback table names 101 parts of Noto Sans SC (hanzi, kana) and 124 of Noto
-    Sans KR (hangul): each is in the site at its path, and the parts it would pick for
-    王小明, 김민준 and かな have those characters."""
+def test_every_font_of_other_scripts_the_client_may_ask_for_is_in_the_site(site: tuple[Path, dict[str, Any]]) -> None:
+    """Flutter's fallback table names 101 parts of Noto Sans SC (hanzi, kana), 124 of Noto
+    Sans KR (hangul) and one font per other script (Arabic, Hebrew, Indic, Thai...): each is
+    in the site at its path, and those it may pick for these names have their characters."""
     from fontTools.ttLib import TTFont
 
     root, report = site
     client = bp.client_fallback_fonts(flet_web_file("main.dart.js"))
     parts = [font for font in client if font.family in bp.ON_DEMAND_FAMILIES]
-    assert len(parts) == 101 + 124 and set(report["on_demand_fonts"]) == {font.path for font in parts}
+    assert len(parts) == 101 + 124 + len(bp.OTHER_SCRIPTS)
+    assert set(report["on_demand_fonts"]) == {font.path for font in parts}
     assert {font.name for font in client if ord("→") in font.codepoints} >= {"Noto Sans Symbols"}
-    for char in "王小明김민준かな":
+    for char in "王小明김민준かなمريمדודरामสมชายதமிழ்ქეთი":
         holders = [font for font in parts if ord(char) in font.codepoints]
         assert holders, char
         for font in holders:

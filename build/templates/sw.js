@@ -11,9 +11,10 @@
  *   scope only), then clients.claim().
  * - fetch: same-origin files of the build from the cache; navigations inside the scope get the
  *   cached index.html with its <base> set to the scope (deep links such as ./join/CODE work);
- *   assets/NOTICES (Flutter's licences) from the shipped NOTICES.gz. The CJK fonts (ON_DEMAND,
- *   6 MB in many small parts) are not pre-cached: a part is fetched from the site the first time
- *   the page asks for it (checked like the others) and kept. Nothing is fetched from another site.
+ *   assets/NOTICES (Flutter's licences) from the shipped NOTICES.gz. The fonts of other scripts
+ *   (ON_DEMAND: CJK in many small parts, Arabic, Indic...; 4.8 MB) are not pre-cached: one is
+ *   fetched from the site the first time the page asks for it (checked like the others) and
+ *   kept. Nothing is fetched from another site.
  */
 "use strict";
 
