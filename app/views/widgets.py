@@ -135,6 +135,19 @@ def icon_button(icon: Any, label: str, on_click: Handler | None, *, key: str | N
     )
 
 
+def secret_field(label: str, value: str, on_change: Handler, *, shown: bool, on_reveal: Handler, key: str,
+                 on_submit: Handler | None = None, autofocus: bool = False) -> ft.TextField:
+    """A hidden-text field with its own show/hide button, which a screen reader names
+    (the reveal icon Flutter draws for ``can_reveal_password`` has no name)."""
+    action = "Hide" if shown else "Show"
+    return ft.TextField(
+        label=label, value=value, on_change=on_change, on_submit=on_submit, key=key, password=not shown,
+        autofocus=autofocus,
+        suffix_icon=icon_button(ft.Icons.VISIBILITY_OFF if shown else ft.Icons.VISIBILITY,
+                                f"{action} {label[:1].lower()}{label[1:]}", on_reveal, key=f"{key}-reveal"),
+    )
+
+
 def labelled_dropdown(label: str, value: str, options: list[tuple[str, str]], on_select: Handler, *,
                       key: str, width: int | None = None) -> ft.Control:
     """A dropdown named "Label: Choice" for screen readers (Flutter web leaves it unnamed)."""

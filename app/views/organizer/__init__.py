@@ -46,7 +46,7 @@ from app.views.organizer.results import ResultsScreen
 from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
 from app.views.organizer.standings import StandingsScreen
-from app.views.widgets import big_button, notice_banner, on, screen_view
+from app.views.widgets import big_button, notice_banner, on, screen_view, secret_field
 from engine import CodeDamaged
 
 __all__ = ["OrganizerScreen", "OrganizerGate", "GateState", "EVENT_PAGES"]
@@ -203,8 +203,12 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
     def typed(event: Any) -> None:
         gate.set_field("passphrase", event.control.value)
 
-    passphrase = ft.TextField(label="Organizer passphrase", value=gate.value("passphrase"), on_change=typed,
-                              on_submit=submit, password=True, can_reveal_password=True, key="gate-passphrase",
+    def reveal() -> None:
+        gate.set_field("passphrase_shown", "" if gate.value("passphrase_shown") else "1")
+        gate.notify()  # type: ignore[no-untyped-call]
+
+    passphrase = secret_field("Organizer passphrase", gate.value("passphrase"), typed, on_submit=submit,
+                              shown=bool(gate.value("passphrase_shown")), on_reveal=on(reveal), key="gate-passphrase",
                               autofocus=True)
     controls: list[ft.Control] = [
         ft.Text("The organizer's screens need the event's organizer passphrase on this device "

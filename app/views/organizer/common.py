@@ -24,7 +24,7 @@ from app.access import DeviceAccess, check_new_passphrase, hash_passphrase, meet
 from app.context import Services, use_model, use_services
 from app.organizer import Organizer, describe_error
 from app.scorekeeper import Scorekeeper
-from app.views.widgets import icon_button, notice_banner, on, screen_view
+from app.views.widgets import MIN_TARGET, icon_button, notice_banner, on, screen_view, secret_field
 from engine import TableResult, Tournament
 
 __all__ = [
@@ -265,7 +265,7 @@ def _shows_notice(controls: Iterable[Any]) -> bool:
 def nav_row(state: EventState, navigate: Callable[[str], Awaitable[None]]) -> ft.Control:
     buttons: list[ft.Control] = [
         (ft.FilledTonalButton if page == state.page else ft.OutlinedButton)(
-            title, icon=icon, on_click=on(navigate, f"{state.base}/{page}"), key=f"nav-{page}")
+            title, icon=icon, on_click=on(navigate, f"{state.base}/{page}"), key=f"nav-{page}", height=MIN_TARGET)
         for page, title, icon in PAGES
     ]
     return ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)
@@ -292,12 +292,17 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
 
 def passphrase_field(state: EventState, name: str, label: str, key: str) -> ft.TextField:
     """A hidden-text field (with a show button) whose text lives in ``state.fields[name]``."""
+    shown = f"{name}_shown"
 
     def changed(event: Any) -> None:
         state.set_field(name, event.control.value)
 
-    return ft.TextField(label=label, value=state.value(name), on_change=changed, key=key, password=True,
-                        can_reveal_password=True)
+    def reveal() -> None:
+        state.set_field(shown, "" if state.value(shown) else "1")
+        state.changed()
+
+    return secret_field(label, state.value(name), changed, shown=bool(state.value(shown)), on_reveal=on(reveal),
+                        key=key)
 
 
 def passphrase_prompt(state: EventState) -> list[ft.Control]:
@@ -318,7 +323,8 @@ def passphrase_prompt(state: EventState) -> list[ft.Control]:
                     expand=True))
     if not state.value("passphrase_open"):
         controls: list[ft.Control] = [ft.Row([line, ft.TextButton("Set a passphrase", icon=ft.Icons.LOCK,
-                                                                  on_click=on(show_fields), key="ask-passphrase")])]
+                                                                  on_click=on(show_fields), key="ask-passphrase",
+                                                                  height=MIN_TARGET)])]
     else:
         controls = [
             line,
@@ -326,7 +332,7 @@ def passphrase_prompt(state: EventState) -> list[ft.Control]:
                     passphrase_field(state, "new_passphrase_again", "New passphrase again", "new-passphrase-again")],
                    wrap=True, spacing=8, run_spacing=8),
             ft.OutlinedButton("Set the passphrase", icon=ft.Icons.LOCK, on_click=on(state.set_passphrase),
-                              key="set-passphrase"),
+                              key="set-passphrase", height=MIN_TARGET),
         ]
     return [ft.Container(ft.Column(controls, spacing=6), bgcolor=ft.Colors.AMBER_50, padding=8, border_radius=8)]
 

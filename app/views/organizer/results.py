@@ -19,7 +19,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.scanner import CameraScan, ScanOutcome, ScanReply, not_a_result_code
-from app.views.widgets import big_button, die_button, labelled_dropdown, on, section
+from app.views.widgets import MIN_TARGET, big_button, die_button, labelled_dropdown, on, section
 from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
 
 __all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
@@ -190,10 +190,11 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
             ft.Text("Void a counted result, or replace it with the result code typed above. The reason is "
                     "kept, and what depended on it is flagged, never silently rewritten."),
             text_field(inbox, "void_reason", "Reason for the correction", key="void-reason"),
-            ft.Row([ft.OutlinedButton(f"Void table {table}", on_click=on(inbox.void, table), key=f"void-{table}")
+            ft.Row([ft.OutlinedButton(f"Void table {table}", on_click=on(inbox.void, table), key=f"void-{table}",
+                                      height=MIN_TARGET)
                     for table in results], wrap=True),
             ft.Row([ft.OutlinedButton(f"Replace table {table} with the typed code", on_click=on(inbox.replace, table),
-                                      key=f"replace-{table}")
+                                      key=f"replace-{table}", height=MIN_TARGET)
                     for table in results], wrap=True),
             *notice_at(inbox, "corrections"),
         ))
@@ -258,9 +259,11 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
                     key=f"held-{table}-{index}"),
             ft.Row([
                 ft.FilledButton(f"Count the held result for table {table}",
-                                on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}"),
+                                on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}",
+                                height=MIN_TARGET),
                 ft.OutlinedButton(f"Keep the counted result for table {table}",
-                                  on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}"),
+                                  on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}",
+                                  height=MIN_TARGET),
             ], wrap=True),
         ]
     return [section("Held for you to choose", *rows, *notice_at(inbox, "held"))]
@@ -280,7 +283,7 @@ def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
             rows.append(ft.Text(f"{name} (number {number})"))
             rows.append(ft.Row([
                 die_button(face, f"{name} threw {face}", on(inbox.pick_face, tie.table, number, face),
-                           key=f"roll-{tie.table}-{number}-{face}", selected=chosen == face, size=40)
+                           key=f"roll-{tie.table}-{number}-{face}", selected=chosen == face, size=MIN_TARGET)
                 for face in range(1, 7)
             ], spacing=6, wrap=True))
         where = "over all tables" if tie.table == 0 else f"at table {tie.table}"

@@ -20,6 +20,10 @@ from engine import FarkleError, Tournament, typing_form
 
 __all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
 
+CARD_GRID_COLUMNS = 12
+CARD_SPAN: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12, "md": 6, "xl": 4}
+"""Cards side by side as the window widens: one a row on a phone, two on a tablet, three on a laptop."""
+
 
 @dataclass
 class SeatingPage(EventState):
@@ -98,7 +102,8 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         if t.round_open and not t.results() and not t.held_results():
             head.append(big_button("Cancel this draw", on(seating.cancel_draw), filled=False, key="cancel-draw"))
         controls.append(section(f"{plan.name}: table cards", *head))
-        controls += table_cards(t, seating.organizer.link_base, plain=False, page=seating)
+        controls.append(ft.ResponsiveRow(table_cards(t, seating.organizer.link_base, plain=False, page=seating),
+                                         columns=CARD_GRID_COLUMNS, spacing=12, run_spacing=12, key="table-cards"))
     return event_view(seating, controls)
 
 
@@ -170,12 +175,14 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
                     size=12, color=ink, key=f"card-issue-{table}",
                 ))
             if page is not None:
-                lines.append(ft.Row([
+                # One above the other, each as wide as the card: an expanding field inside a
+                # wrapping row has no width to lay out in (Flutter drew a grey box 100,000 px tall).
+                lines += [
                     text_field(page, f"revoke_reason_{table}", "Why revoke this card (phone lost...)",
-                               key=f"revoke-reason-{table}", expand=True),
+                               key=f"revoke-reason-{table}"),
                     big_button("Revoke card, issue a new one", on(page.revoke, table), filled=False,
                                key=f"revoke-table-{table}", icon=ft.Icons.KEY_OFF),
-                ], wrap=True))
+                ]
         cards.append(ft.Container(
             ft.Column(lines, spacing=4),
             key=f"table-card-{table}",
@@ -183,5 +190,6 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
             border=ft.Border.all(1, ft.Colors.BLACK if plain else ft.Colors.OUTLINE),
             border_radius=0 if plain else 8,
             bgcolor=ft.Colors.WHITE if plain else None,
+            col=CARD_SPAN,
         ))
     return cards
