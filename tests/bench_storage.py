@@ -131,3 +131,188 @@ def test_bench_prefs_store_bytes_per_engine_played_game(
     benchmark.extra_info.update(info)
     print(f"\nprefs bytes per engine-played 4-player game: {info}")
     assert info["bytes_max"] * 200 < PREFS_QUOTA_ESTIMATE_BYTES * 0.5
+
+
+# -- Home with 2,000 games -----------------------------------------------------------------------
+#
+# ``python -m tests.bench_storage --compare`` visits Home over the same 2,000 games with this
+# tree's app and with the app of the commit before Home had an index (each in its own process,
+# the app and engine of that commit exported by tests/baseline_app.py), and prints the medians
+# and the load average.  Each visit also measures the longest the event loop was held (what every
+# other session on the server waits): a ticker task notes the largest gap between its turns.
+
+HOME_GAMES = 2000
+BEFORE_THE_INDEX = "1fdd483"
+"""The last commit whose Home read and checked every game on each visit."""
+
+
+def home_game_documents(count: int = HOME_GAMES, distinct: int = 20) -> dict[str, dict[str, Any]]:
+    """``count`` finished four-player games (``distinct`` real logs, random but legal play)."""
+    import random
+
+    from engine import Game, Rules
+    from tests.game_play import play_game
+
+    logs = [play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
+            for seed in range(distinct)]
+    documents: dict[str, dict[str, Any]] = {}
+    for number in range(count):
+        game = logs[number % distinct]
+        game_id = f"20261201-{number:06d}-abcdef"
+        documents[game_id] = {
+            "id": game_id, "players": list(game.players), "scores": list(game.scores),
+            "rules": game.rules.to_dict(), "finished": game.is_over,
+            "winner": None if game.winner is None else game.players[game.winner],
+            "created": "2026-12-01T18:00:00+00:00",
+            "updated": f"2026-12-01T{18 + number // 3600:02d}:{number // 60 % 60:02d}:{number % 60:02d}+00:00",
+            "events": game.events,
+        }
+    return documents
+
+
+def write_home_games(data_dir: Path, documents: dict[str, dict[str, Any]]) -> None:
+    (data_dir / "games").mkdir(parents=True, exist_ok=True)
+    for game_id, document in documents.items():
+        (data_dir / "games" / f"{game_id}.json").write_text(json.dumps(document, separators=(",", ":")))
+
+
+async def visit_home(ui: Any) -> tuple[float, float]:
+    """Open Home from another screen and wait for its list: (seconds, longest loop stall in seconds)."""
+    import time
+
+    stalls = [0.0]
+    loaded = asyncio.Event()
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while not loaded.is_set():
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            stalls[0] = max(stalls[0], now - last)
+            last = now
+
+    ticking = asyncio.ensure_future(ticker())
+    start = time.perf_counter()
+    await ui.navigate("/")
+    while not ui.exists("storage-usage"):  # shown with the list, once it is read
+        await asyncio.sleep(0.02)
+    elapsed = time.perf_counter() - start
+    loaded.set()
+    await ticking
+    await ui.navigate("/lookup")
+    return elapsed, stalls[0]
+
+
+async def read_home_list(store: Any) -> float:
+    """What Home reads on each visit (its games' summaries and the storage figures), in seconds."""
+    import time
+
+    from app.scorekeeper import Scorekeeper
+
+    start = time.perf_counter()
+    await Scorekeeper(store).summaries()
+    await store.usage()
+    return time.perf_counter() - start
+
+
+def measure_home_visits(data_dir: Path, rounds: int) -> dict[str, Any]:
+    """Visits to Home in one process: the first after start, ``rounds`` more, and the first
+    after the store is opened again (a restart), each with its longest loop stall; then
+    what Home reads, alone, ``rounds`` times."""
+    from app.main import app_on
+    from app.storage import FileStore
+    from tests.flet_harness import FletHarness
+
+    async def session(store: FileStore, count: int) -> list[tuple[float, float]]:
+        async with FletHarness(app_on(store), route="/lookup") as ui:
+            return [await visit_home(ui) for _ in range(count)]
+
+    async def reads(store: FileStore) -> list[float]:
+        return [await read_home_list(store) for _ in range(rounds)]
+
+    store = FileStore(data_dir)
+    visits = asyncio.run(session(store, rounds + 1))
+    store.close()
+    restarted = FileStore(data_dir)
+    visits += asyncio.run(session(restarted, 1))
+    listing = asyncio.run(reads(restarted))
+    restarted.close()
+    return {"first": visits[0], "again": visits[1:-1], "after_restart": visits[-1], "list_alone": listing}
+
+
+def compare_home_visits(against: str, rounds: int) -> None:
+    """Both apps over copies of one data folder, one process each; figures on stdout."""
+    import os
+    import shutil
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+
+    from tests.baseline_app import WORKING_TREE, export_commit
+
+    sources = [WORKING_TREE, export_commit(against)]
+    with tempfile.TemporaryDirectory() as scratch:
+        prepared = Path(scratch) / "games"
+        write_home_games(prepared, home_game_documents())
+        results: dict[str, dict[str, Any]] = {}
+        for source in sources:
+            data_dir = Path(scratch) / f"data-{len(results)}"
+            shutil.copytree(prepared, data_dir)
+            env = {**os.environ, **source.env}
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(WORKING_TREE.root)]))
+            out = subprocess.run([sys.executable, "-m", "tests.bench_storage", "--visit", str(data_dir),
+                                  "--rounds", str(rounds)], cwd=source.root, env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            results[source.label] = json.loads(out.strip().splitlines()[-1])
+            results[source.label]["load"] = os.getloadavg()
+    print(f"Home with {HOME_GAMES:,} finished four-player games (FileStore, client-less Flet session); "
+          f"seconds to the list shown / longest event-loop stall meanwhile")
+    for label, figures in results.items():
+        again = figures["again"]
+        one, five, fifteen = figures["load"]
+        print(f"  {label:>28}: first visit {figures['first'][0]:7.3f} / {figures['first'][1]:7.3f}"
+              f" · again (median of {len(again)}) {statistics.median(v[0] for v in again):7.3f}"
+              f" / {statistics.median(v[1] for v in again):7.3f}"
+              f" · after a restart {figures['after_restart'][0]:7.3f} / {figures['after_restart'][1]:7.3f}"
+              f" · the list alone (median) {statistics.median(figures['list_alone']):7.3f}"
+              f" · load {one:.2f} {five:.2f} {fifteen:.2f}")
+
+
+def test_bench_home_lists_2000_games_again(benchmark: BenchmarkFixture, tmp_path: Path) -> None:
+    """A visit to Home over 2,000 games once their index is made (this tree's app)."""
+    import os
+
+    from app.main import app_on
+    from app.storage import FileStore
+    from tests.flet_harness import FletHarness
+
+    write_home_games(tmp_path, home_game_documents())
+    store = FileStore(tmp_path)
+
+    async def visits() -> list[tuple[float, float]]:
+        async with FletHarness(app_on(store), route="/lookup") as ui:
+            await visit_home(ui)  # makes the index
+            return [await visit_home(ui) for _ in range(5)]
+
+    times = asyncio.run(visits())
+    listing = benchmark(lambda: asyncio.run(read_home_list(store)))
+    store.close()
+    benchmark.extra_info.update(visits_seconds_and_stalls=times, list_seconds=listing, load_avg=os.getloadavg())
+    print(f"\nHome with {HOME_GAMES:,} games once indexed: visits (s, longest loop stall) {times}; "
+          f"the list alone {listing:.4f} s; load {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Home with 2,000 games: this tree against an earlier commit.")
+    parser.add_argument("--compare", action="store_true", help="run both apps and print the figures")
+    parser.add_argument("--against", default=BEFORE_THE_INDEX, help="the earlier commit (default: before the index)")
+    parser.add_argument("--rounds", type=int, default=5, help="visits after the first")
+    parser.add_argument("--visit", type=Path, help=argparse.SUPPRESS)  # one app's run, in its own process
+    arguments = parser.parse_args()
+    if arguments.visit is not None:
+        print(json.dumps(measure_home_visits(arguments.visit, arguments.rounds)))
+    else:
+        compare_home_visits(arguments.against, arguments.rounds)
