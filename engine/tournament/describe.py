@@ -54,8 +54,9 @@ def describe(event: Event, state: TournamentState) -> str:
     if isinstance(event, CardRevoked):
         return f"the revoking of table {event.table}'s card in round {event.round} ({event.reason})"
     if isinstance(event, (ResultRecorded, ResultHeld, ResultReplaced)):
-        what = {ResultRecorded: "result", ResultHeld: "held result", ResultReplaced: "replaced result"}[type(event)]
-        return f"table {event.table}'s {what} in round {event.round} ({_totals(event.result, state)})"
+        what = {ResultRecorded: "table {}'s result", ResultHeld: "the result held for table {}",
+                ResultReplaced: "the replacement of table {}'s result"}[type(event)].format(event.table)
+        return f"{what} in round {event.round} ({_totals(event.result, state)})"
     if isinstance(event, HeldResultSettled):
         choice = "the held result counted" if event.taken else "the counted result kept"
         return f"the choice for table {event.table} in round {event.round} ({choice})"
@@ -66,6 +67,8 @@ def describe(event: Event, state: TournamentState) -> str:
         faces = ", ".join(f"{state.players[number].name} {face}" for number, face in event.faces)
         return f"the roll-off {where} in round {event.round} ({faces})"
     if isinstance(event, RoundClosed):
+        if state.rounds[event.round - 1].cut.kind == "final" and event.advancing:
+            return f"the close of the final ({state.players[event.advancing[0]].name} champion)"
         return f"the close of round {event.round} ({len(event.advancing)} going on)"
     if isinstance(event, RulesSwitched):
         return f"the switch of round {event.round} to {event.rules} rules"
