@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -102,11 +103,13 @@ def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
     return name
 
 
+@lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """What two spellings of the same name share (NFKC, case folded)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+@lru_cache(maxsize=4096)
 def skeleton(name: str) -> str:
     """What two names that look alike share: look-alike letters made Latin, invisible characters
     dropped (a name stored before they were refused may hold one), case folded."""
@@ -116,7 +119,11 @@ def skeleton(name: str) -> str:
 
 
 def find_clash(name: str, taken: Mapping[int, str]) -> NameClash | None:
-    """The taken name (by player number) that ``name`` is, or looks like; None if it is new."""
+    """The taken name (by player number) that ``name`` is, or looks like; None if it is new.
+
+    (Each name's key and skeleton are computed once: a list of hundreds checks each line
+    against every name before it.)
+    """
     key, look = name_key(name), skeleton(name)
     alike: NameClash | None = None
     for number, other in sorted(taken.items()):
