@@ -24,7 +24,19 @@ from engine.scoring import (
 )
 
 if TYPE_CHECKING:
-    from engine.advice import bank_thresholds, catch_up_chance, expected_turn, keep_values, roll_value
+    from engine.advice import (
+        Advice,
+        CostlyDecision,
+        KeepChoice,
+        advise,
+        bank_thresholds,
+        catch_up_chance,
+        costly_decisions,
+        expected_turn,
+        keep_chances,
+        keep_values,
+        roll_value,
+    )
     from engine.codec import (
         B45_ALPHABET,
         LINK_ROUTE,
@@ -74,7 +86,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY_MODULES = {
-    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values")},
+    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision")},
     **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
     **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
@@ -123,6 +135,12 @@ __all__ = [
     "catch_up_chance",
     "roll_value",
     "keep_values",
+    "keep_chances",
+    "advise",
+    "Advice",
+    "KeepChoice",
+    "costly_decisions",
+    "CostlyDecision",
     # the tournament and the codes tables hand to the organizer
     "Tournament",
     "TournamentFormat",

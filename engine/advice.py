@@ -27,16 +27,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Literal
 
 from engine.dice import FACES, MAX_DICE, Dice
-from engine.errors import InvalidInput
+from engine.errors import IllegalAction, InvalidInput
+from engine.game import Game, GameState, bank_refusal
 from engine.rules import Rules
-from engine.scoring import scoring_options
+from engine.scoring import farkle_chance, scoring_options
 
-__all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values"]
+__all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
+           "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision"]
 
 Choices = tuple[tuple[int, int], ...]
 """A throw's keeps as (points, dice left), the most points for each number of dice left."""
@@ -207,38 +210,42 @@ def catch_up_chance(rules: Rules, need: int, turn_points: int = 0, dice: int = M
 
     :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
     """
-    if isinstance(need, bool) or not isinstance(need, int):
-        raise InvalidInput(f"{need!r} is not a number of points to reach.")
+    goal = _goal(rules, need, on_board)
     level = _level(rules, turn_points, dice)
-    needed = need if on_board else max(need, rules.entry_threshold)
-    goal = max(1, -(-needed // _throws(rules).step))  # a bank of nothing is no bank
     if level >= goal:
         return 1.0
-    return _reach(rules, goal)[level][dice]
+    return _reach(rules, goal).chances[level][dice]
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """``chances[i][n]``: the chance of banking at least ``goal`` grid steps by throwing
+    ``n`` dice holding ``i`` steps (filled from the goal down, as :class:`_TurnValues`)."""
+
+    goal: int
+    hot_again: float
+    """Past the goal with hot dice: 1, or the chance to escape them where they must be thrown."""
+    chances: list[tuple[float, ...]]
+
+    def after_keep(self, level: int, left: int) -> float:
+        if level >= self.goal:
+            return self.hot_again if left == 0 else 1.0
+        return self.chances[level][left or MAX_DICE]
 
 
 @lru_cache(maxsize=256)
-def _reach(rules: Rules, goal: int) -> tuple[tuple[float, ...], ...]:
-    """``[i][n]``: the chance of banking at least ``goal`` grid steps by throwing ``n`` dice
-    holding ``i`` steps."""
+def _reach(rules: Rules, goal: int) -> _Reach:
     throws = _throws(rules)
     step = throws.step
-    must_roll = rules.must_roll_after_hot_dice
-    hot_again = _hot_dice_escape(throws) if must_roll else 1.0
-    reach: list[tuple[float, ...]] = [()] * goal
-
-    def after_keep(level: int, left: int) -> float:
-        if level >= goal:
-            return hot_again if left == 0 else 1.0
-        return reach[level][left or MAX_DICE]
-
+    hot_again = _hot_dice_escape(throws) if rules.must_roll_after_hot_dice else 1.0
+    reach = _Reach(goal, hot_again, [()] * goal)
     for level in range(goal - 1, -1, -1):
         row = [0.0] * (MAX_DICE + 1)
         for n in range(1, MAX_DICE + 1):
-            row[n] = sum(chance * max(after_keep(level + points // step, left) for points, left in choices)
+            row[n] = sum(chance * max(reach.after_keep(level + points // step, left) for points, left in choices)
                          for chance, choices in throws.outcomes[n])
-        reach[level] = tuple(row)
-    return tuple(reach)
+        reach.chances[level] = tuple(row)
+    return reach
 
 
 def _hot_dice_escape(throws: _Throws) -> float:
@@ -247,3 +254,274 @@ def _hot_dice_escape(throws: _Throws) -> float:
     leaves = sum(chance for chance, choices in throws.outcomes[MAX_DICE] if any(left for _, left in choices))
     only_hot = sum(chance for chance, choices in throws.outcomes[MAX_DICE] if not any(left for _, left in choices))
     return leaves / (1 - only_hot)
+
+
+def keep_chances(rules: Rules, need: int, turn_points: int, roll: Sequence[int], on_board: bool = True) -> tuple[float, ...]:
+    """For each of :func:`engine.scoring_options` of ``roll`` (in that order), the highest
+    chance of ending the turn with a bank of at least ``need`` after setting it aside,
+    ``turn_points`` held before the throw."""
+    level = _level(rules, turn_points, len(roll) or 1)
+    reach = _reach(rules, _goal(rules, need, on_board))
+    step = _throws(rules).step
+    return tuple(reach.after_keep(level + option.points // step, option.dice_left)
+                 for option in scoring_options(tuple(roll), rules))
+
+
+def _goal(rules: Rules, need: int, on_board: bool) -> int:
+    """``need`` in grid steps (the entry threshold too, off the board); a bank of nothing is no bank."""
+    if isinstance(need, bool) or not isinstance(need, int):
+        raise InvalidInput(f"{need!r} is not a number of points to reach.")
+    needed = need if on_board else max(need, rules.entry_threshold)
+    return max(1, -(-needed // _throws(rules).step))
+
+
+# -- a live game ------------------------------------------------------------------------------
+
+DICE_WORDS = ("no dice", "one die", "two dice", "three dice", "four dice", "five dice", "six dice")
+
+
+@dataclass(frozen=True)
+class KeepChoice:
+    """One keep of the throw on the table and what it is worth: the expected bank (or, in
+    the final round, the chance to take the lead) of throwing on after it, and of banking."""
+
+    keep: Dice
+    points: int
+    dice_left: int
+    throw_on: float
+    bank: float | None
+    """Banking right after this keep; None where the rules do not allow it then."""
+
+    @property
+    def value(self) -> float:
+        return self.throw_on if self.bank is None else max(self.throw_on, self.bank)
+
+    @property
+    def banks(self) -> bool:
+        """Banking after this keep is at least as good as throwing on."""
+        return self.bank is not None and self.bank >= self.throw_on
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the player to act should do, with the numbers behind it.
+
+    ``goal`` is ``"points"`` (the most points on average) or, for a player's last turn
+    in the final round, ``"lead"`` (the best chance to bank more than the leader's total:
+    every value is then a chance from 0 to 1).
+    """
+
+    player: str
+    goal: Literal["points", "lead"]
+    action: Literal["keep", "bank", "throw", "build", "fresh"]
+    turn_points: int
+    dice: int
+    """The dice the advised throw has (after the advised keep, for a keep)."""
+    keeps: tuple[KeepChoice, ...] = ()
+    """Every keep of the throw on the table, best first; empty outside the keep phase."""
+    bank: float | None = None
+    throw_on: float | None = None
+    build: float | None = None
+    """Building on the offer (the offer's points and dice), against ``fresh`` six dice."""
+    fresh: float | None = None
+    farkle_chance: float = 0.0
+    """That a throw of ``dice`` dice scores nothing (the throw advised, or declined for a bank)."""
+    need: int | None = None
+    """In the final round: the points this turn must bank to lead."""
+
+    @property
+    def best_keep(self) -> KeepChoice | None:
+        return self.keeps[0] if self.keeps else None
+
+    def describe(self) -> str:
+        """The advice in one line, with its numbers: ``Bank: 350 now; throwing two dice is
+        worth 303 on average (44 % farkle).``"""
+        if self.goal == "lead":
+            return self._describe_lead()
+        farkle = f"{self.farkle_chance:.0%} farkle".replace("%", " %")
+        if self.action == "keep":
+            best = self.keeps[0]
+            then = "bank" if best.banks else f"throw {DICE_WORDS[best.dice_left or 6]}"
+            line = f"Keep {_dice(best.keep)} and {then}: worth {best.value:,.0f} on average"
+            others = [choice for choice in self.keeps[1:] if choice.keep != best.keep][:1]
+            if others:
+                line += f"; keeping {_dice(others[0].keep)} is worth {others[0].value:,.0f}"
+            return line + "."
+        if self.action == "bank":
+            assert self.throw_on is not None
+            return (f"Bank: {self.turn_points:,} now; throwing {DICE_WORDS[self.dice]} is worth "
+                    f"{self.throw_on:,.0f} on average ({farkle}).")
+        if self.action in ("build", "fresh"):
+            assert self.build is not None and self.fresh is not None
+            chosen, other = (("Build", "six fresh dice"), ("Throw six fresh dice", "building"))[self.action == "fresh"]
+            first, second = (self.build, self.fresh) if self.action == "build" else (self.fresh, self.build)
+            return f"{chosen}: worth {first:,.0f} on average; {other} is worth {second:,.0f}."
+        assert self.throw_on is not None
+        if self.bank is None:
+            return f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle})."
+        return (f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle}); "
+                f"banking gives {self.bank:,.0f}.")
+
+    def _describe_lead(self) -> str:
+        chance = {"keep": self.keeps[0].value if self.keeps else 0.0, "bank": 1.0}.get(
+            self.action, self.throw_on if self.action == "throw" else max(self.build or 0.0, self.fresh or 0.0))
+        head = f"{self.player} needs {self.need:,} to lead: {chance:.0%}".replace("%", " %")
+        if self.action == "keep":
+            return f"{head} keeping {_dice(self.keeps[0].keep)}."
+        if self.action == "bank":
+            return f"{head}: bank now."
+        if self.action in ("build", "fresh"):
+            return f"{head} {'building on the offer' if self.action == 'build' else 'with six fresh dice'}."
+        return f"{head} throwing {DICE_WORDS[self.dice]}."
+
+
+def _dice(dice: Dice) -> str:
+    return " ".join(map(str, dice))
+
+
+def advise(game: Game | GameState) -> Advice:
+    """The advice for the player to act in ``game``, under its rules: every keep of the
+    throw on the table with the value of throwing on and of banking after it; bank or
+    throw on; build on a progressive offer or throw six fresh dice; the chance the
+    advised throw farkles; in the player's last turn of the final round, the play with
+    the best chance to take the lead instead of the most points.
+
+    :raises IllegalAction: the game is over, or waits for a roll-off.
+    """
+    state = game.state if isinstance(game, Game) else game
+    phase = state.phase
+    if phase in ("over", "roll_off"):
+        raise IllegalAction("There is no throw to advise on: "
+                            + ("the game is over." if phase == "over" else "the tie for the win is thrown off."))
+    rules, seat = state.rules, state.current
+    on_board = state.on_board[seat]
+    need = None
+    if state.final_round and seat in state.last_turns:
+        need = max(state.scores) - state.scores[seat] + _throws(rules).step
+    base = Advice(state.name(seat), "lead" if need is not None else "points", "throw", state.turn_points,
+                  state.dice_to_throw or MAX_DICE, need=need)
+    if phase == "keep":
+        return _advise_keep(state, need, on_board, base)
+    if phase == "throw" and state.offer is not None and not state.building:
+        offer = state.offer
+        if need is None:
+            build, fresh = roll_value(rules, offer.points, offer.dice, on_board), roll_value(rules, 0, 6, on_board)
+        else:
+            build = catch_up_chance(rules, need, offer.points, offer.dice, on_board)
+            fresh = catch_up_chance(rules, need, 0, 6, on_board)
+        builds = build > fresh
+        dice = offer.dice if builds else MAX_DICE
+        return replace(base, action="build" if builds else "fresh", dice=dice, build=build, fresh=fresh,
+                       farkle_chance=float(farkle_chance(dice, rules)))
+    dice = state.dice_to_throw or MAX_DICE
+    points = state.turn_points
+    refusal = bank_refusal(state) if phase == "choose" else "nothing to bank"
+    if need is None:
+        throw_on = roll_value(rules, points, dice, on_board)
+        bank = float(points) if refusal is None else None
+    else:
+        throw_on = catch_up_chance(rules, need, points, dice, on_board) if points < need or refusal else 1.0
+        bank = (1.0 if points >= need else 0.0) if refusal is None else None
+    banks = bank is not None and bank >= throw_on
+    return replace(base, action="bank" if banks else "throw", dice=dice, bank=bank, throw_on=throw_on,
+                   farkle_chance=float(farkle_chance(dice, rules)))
+
+
+def _advise_keep(state: GameState, need: int | None, on_board: bool, base: Advice) -> Advice:
+    rules = state.rules
+    throw = state.last_throw or ()
+    held = state.turn_points
+    options = scoring_options(throw, rules)
+    if need is None:
+        throw_on = keep_values(rules, held, throw, on_board)
+    else:
+        throw_on = keep_chances(rules, need, held, throw, on_board)
+    choices = []
+    for option, value in zip(options, throw_on):
+        total = held + option.points
+        bankable = (not (option.hot_dice and rules.must_roll_after_hot_dice)
+                    and (on_board or total >= rules.entry_threshold))
+        bank: float | None = None
+        if bankable:
+            bank = float(total) if need is None else (1.0 if total >= need else 0.0)
+        throws_on = value if need is not None else _throw_on_after(rules, total, option.dice_left, on_board)
+        choices.append(KeepChoice(option.keep, option.points, option.dice_left, throws_on, bank))
+    choices.sort(key=lambda choice: (-choice.value, -choice.points, -choice.dice_left))
+    best = choices[0]
+    dice = best.dice_left or MAX_DICE
+    return replace(base, action="keep", dice=dice, keeps=tuple(choices),
+                   farkle_chance=float(farkle_chance(dice, rules)))
+
+
+def _throw_on_after(rules: Rules, total: int, left: int, on_board: bool) -> float:
+    """The expected bank of throwing on (never banking first) after a keep."""
+    return roll_value(rules, total, left or MAX_DICE, on_board)
+
+
+# -- after the game ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostlyDecision:
+    """A decision that gave away points on average against the most-points play."""
+
+    seat: int
+    turn: int
+    """The game's turn number (from 1) it was taken in."""
+    taken: str
+    better: str
+    cost: float
+
+    def describe(self) -> str:
+        return f"Turn {self.turn}: {self.taken}; {self.better} (+{self.cost:,.0f} on average)."
+
+
+def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyDecision, ...]]:
+    """For each seat, the decisions of the game that cost most against expected-score
+    play (at most ``per_player``, each costing at least ``at_least`` points on average),
+    costliest first. A last turn of the final round plays for the lead, not for points,
+    so its decisions are not judged here."""
+    events = game.events
+    replay = Game.from_events(events[:1])
+    found: list[CostlyDecision] = []
+    for event in events[1:]:
+        state = replay.state
+        if state.phase not in ("over", "roll_off") and event.get("type") in ("kept", "banked", "rolled", "built"):
+            found += _judge(state, event, len(state.history) + 1)
+        replay.redo(event)
+    by_seat: dict[int, tuple[CostlyDecision, ...]] = {}
+    for seat in range(len(game.players)):
+        mine = sorted((d for d in found if d.seat == seat and d.cost >= at_least), key=lambda d: -d.cost)
+        by_seat[seat] = tuple(mine[:per_player])
+    return by_seat
+
+
+def _judge(state: GameState, event: dict[str, object], turn: int) -> list[CostlyDecision]:
+    advice = advise(state)
+    if advice.goal != "points":
+        return []
+    seat, kind = state.current, event.get("type")
+    if advice.action == "keep" and kind == "kept":
+        kept = tuple(sorted(event.get("dice") or ()))  # type: ignore[call-overload]
+        chosen = next((c for c in advice.keeps if tuple(sorted(c.keep)) == kept), None)
+        best = advice.keeps[0]
+        if chosen is None or chosen.value >= best.value:
+            return []
+        return [CostlyDecision(seat, turn, f"kept {_dice(chosen.keep)} ({chosen.points:,})",
+                               f"keeping {_dice(best.keep)} was worth {best.value:,.0f}", best.value - chosen.value)]
+    if advice.bank is not None and advice.throw_on is not None and state.phase == "choose":
+        dice = DICE_WORDS[advice.dice]
+        if kind == "banked" and advice.throw_on > advice.bank:
+            return [CostlyDecision(seat, turn, f"banked {state.turn_points:,} with {dice} left",
+                                   f"throwing on was worth {advice.throw_on:,.0f}", advice.throw_on - advice.bank)]
+        if kind == "rolled" and advice.bank > advice.throw_on:
+            return [CostlyDecision(seat, turn, f"threw {dice} holding {state.turn_points:,}",
+                                   f"banking was worth {advice.bank:,.0f}", advice.bank - advice.throw_on)]
+    if advice.build is not None and advice.fresh is not None:
+        if kind == "built" and advice.fresh > advice.build:
+            return [CostlyDecision(seat, turn, "built on the offer",
+                                   f"six fresh dice were worth {advice.fresh:,.0f}", advice.fresh - advice.build)]
+        if kind == "rolled" and advice.build > advice.fresh:
+            return [CostlyDecision(seat, turn, "threw six fresh dice",
+                                   f"building on the offer was worth {advice.build:,.0f}", advice.build - advice.fresh)]
+    return []

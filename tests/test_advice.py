@@ -10,8 +10,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, InvalidInput, Rules, farkle_chance, scoring_options
-from engine import bank_thresholds, catch_up_chance, expected_turn, keep_values, roll_value
+from engine import (
+    Game,
+    IllegalAction,
+    InvalidInput,
+    Rules,
+    advise,
+    bank_thresholds,
+    catch_up_chance,
+    costly_decisions,
+    expected_turn,
+    farkle_chance,
+    keep_values,
+    roll_value,
+    scoring_options,
+)
 
 HOUSE = Rules.preset("house")
 OPEN_HOUSE = dataclasses.replace(HOUSE, entry_threshold=0)
@@ -137,3 +150,97 @@ def test_turns_played_through_the_game_bank_what_the_tables_expect_within_the_sa
     spread = (sum((b - mean) ** 2 for b in banked) / (len(banked) - 1)) ** 0.5
     error = spread / len(banked) ** 0.5
     assert abs(mean - expected_turn(OPEN_HOUSE)) < 4 * error, (mean, expected_turn(OPEN_HOUSE), error)
+
+
+# -- advice in a live game ---------------------------------------------------------------------
+
+
+def test_at_the_start_of_a_turn_the_advice_is_to_throw_six_with_what_the_turn_is_worth() -> None:
+    advice = advise(Game(["Ann", "Bob"], HOUSE))
+    assert (advice.action, advice.dice, advice.bank) == ("throw", 6, None)
+    assert advice.throw_on == roll_value(HOUSE, 0, 6, on_board=False)
+    assert advice.describe() == f"Throw six dice: worth {advice.throw_on:,.0f} on average (2 % farkle)."
+
+
+def test_every_keep_of_the_throw_is_valued_and_the_lone_1_beats_the_1_and_5() -> None:
+    game = Game(["Ann", "Bob"], OPEN_HOUSE)
+    game.roll("1 5 2 3 4 4")
+    advice = advise(game)
+    assert advice.action == "keep" and advice.best_keep is not None and advice.best_keep.keep == (1,)
+    values = {choice.keep: choice for choice in advice.keeps}
+    assert set(values) == {option.keep for option in scoring_options("1 5 2 3 4 4", OPEN_HOUSE)}
+    assert values[(1,)].throw_on == roll_value(OPEN_HOUSE, 100, 5) and values[(1,)].bank == 100
+    assert values[(1,)].value > values[(1, 5)].value
+    assert advice.describe().startswith("Keep 1 and throw five dice: worth ")
+
+
+def test_350_with_two_dice_is_advised_to_bank_in_words_with_the_numbers() -> None:
+    game = Game(["Ann", "Bob"], OPEN_HOUSE)
+    game.roll("1 1 5 5 2 3")
+    game.keep("1 1 5 5")
+    game.roll("5 2 3 4")
+    game.keep("5")
+    game.roll("1 2 3")
+    game.keep("1")
+    assert (game.turn_points, game.dice_in_hand) == (400, 2)
+    game.undo(); game.undo()
+    game.roll("5 2 3")
+    game.keep("5")
+    assert (game.turn_points, game.dice_in_hand) == (350, 2)
+    advice = advise(game)
+    assert advice.action == "bank" and advice.bank == 350
+    assert advice.describe() == (f"Bank: 350 now; throwing two dice is worth {roll_value(OPEN_HOUSE, 350, 2):,.0f} "
+                                 "on average (44 % farkle).")
+
+
+def test_a_progressive_offer_is_weighed_against_six_fresh_dice() -> None:
+    game = Game(["A", "B", "C"], Rules.preset("progressive"))
+    for throw, keep in [("2 2 2 3 4 6", "2 2 2"), ("3 3 3", "3 3 3"), ("1 1 1 2 3 4", "1 1 1"), ("1 2 3", "1")]:
+        game.roll(throw)
+        game.keep(keep)
+    game.bank()
+    advice = advise(game)
+    rules = game.rules
+    assert advice.build == roll_value(rules, 1600, 2, on_board=False)
+    assert advice.fresh == roll_value(rules, 0, 6, on_board=False)
+    assert advice.action == ("build" if advice.build > advice.fresh else "fresh")
+
+
+def test_a_last_turn_in_the_final_round_plays_for_the_lead_with_its_chance() -> None:
+    rules = dataclasses.replace(OPEN_HOUSE, target=1000)
+    game = Game(["Ann", "Bob"], rules)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    assert game.final_round
+    advice = advise(game)
+    assert (advice.goal, advice.need) == ("lead", 1050)
+    assert advice.throw_on == catch_up_chance(rules, 1050)
+    assert advice.describe() == f"Bob needs 1,050 to lead: {advice.throw_on:.0%} throwing six dice.".replace("%", " %")
+
+
+def test_a_finished_game_has_nothing_to_advise() -> None:
+    game = Game(["Ann", "Bob"], dataclasses.replace(OPEN_HOUSE, target=1000))
+    for _ in range(2):
+        game.roll("1 1 1 2 3 4")
+        game.keep("1 1 1")
+        if game.current == 1:
+            game.roll("2 2 3 3 4 6")
+            continue
+        game.bank()
+    assert game.is_over
+    with pytest.raises(IllegalAction, match="the game is over"):
+        advise(game)
+
+
+def test_after_the_game_a_bank_of_50_with_five_dice_is_named_as_the_costly_decision() -> None:
+    game = Game(["Ann", "Bob"], OPEN_HOUSE)
+    game.roll("5 2 3 4 6 6")
+    game.keep("5")
+    game.bank()
+    game.roll("2 2 3 3 4 6")  # Bob farkles: no decision
+    ann = costly_decisions(game)[0]
+    assert len(ann) == 1 and ann[0].turn == 1
+    assert ann[0].cost == pytest.approx(roll_value(OPEN_HOUSE, 50, 5) - 50)
+    assert ann[0].describe().startswith("Turn 1: banked 50 with five dice left; throwing on was worth ")
+    assert costly_decisions(game)[1] == ()
