@@ -68,6 +68,7 @@ def test_forty_pasted_names_are_added_with_one_tap_named_for_a_screen_reader():
         await ui.click("preview-list")
         assert ui.accessible_name(ui.find("preview-list")) == "Preview"
         assert ui.accessible_name(ui.find("add-list")) == "Add 40 players"
+        assert ui.unlabelled_controls() == []
         await ui.click("add-list")
         assert notice(ui) == "40 players signed up, numbers 1 to 40."
         assert len((await desk.now()).players) == 40
