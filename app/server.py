@@ -204,7 +204,7 @@ class ConnectionBanner:
 FONTS_DIR_ENV: Final = "FARKLE_FONTS_DIR"
 """The folder of fallback fonts (``build_pwa.py --local-fonts``); default ``build/out/fonts`` (``make run``)."""
 DEFAULT_FONTS_DIR: Final = Path(__file__).resolve().parent.parent / "build" / "out" / "fonts"
-_FONT_PATH: Final = re.compile(r"/assets/fonts/((?:[A-Za-z0-9_-]+/)+[A-Za-z0-9_.-]+\.woff2)")
+_FONT_PATH: Final = re.compile(r"/assets/fonts/((?:[A-Za-z0-9_-]+/)+[A-Za-z0-9_.-]+\.woff2)$")  # folder names have no dots: no ".."
 
 
 class FallbackFonts:
@@ -231,7 +231,7 @@ class FallbackFonts:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             return None
         wanted = _FONT_PATH.search(str(scope.get("path", "")))
-        if wanted is None or ".." in wanted[1]:
+        if wanted is None:
             return None
         file = self.fonts / self.aliases.get(wanted[1], wanted[1])
         return file if file.is_file() else None
