@@ -30,6 +30,10 @@ A :class:`FileStore` holds its data folder for its process (an OS file lock): a
 second process is refused with :class:`DataFolderInUse`; a folder that cannot be
 created or written raises :class:`DataFolderUnusable`.  Both say what to do.
 
+A listing of many documents (Home's games) comes from a small index kept with the
+store (:meth:`Store.summaries` with a :class:`Listing`): only documents stored since
+their summary was made are read and checked again.
+
 Methods are async because the browser backend is; the file backend does its
 (millisecond) I/O inline so that writes keep their order.
 

@@ -35,8 +35,9 @@ class FileStore(Store):
         games/<id>.json          one small file per game: written after every action
         tournaments/<id>.json    one small file per event: written after every result
         farkle-table.json        TinyDB database, table "settings" (small, seldom written)
+        .games-index.json        Home's list (:meth:`summaries`): a cache, rebuilt from the games
 
-    Every file is replaced atomically (temp file, fsync, rename).  Folders written
+    Every document is replaced atomically (temp file, fsync, rename).  Folders written
     before tournaments had their own files kept them in a ``tournaments`` table of
     ``farkle-table.json``: opening moves them out (each file written before the
     table is dropped, so a crash in between loses nothing).

@@ -324,7 +324,7 @@ class PrefsStore(Store):
         for key, value in zip(unseen, await asyncio.gather(*(self.prefs.get(key) for key in unseen))):
             self._remember(key, value)
         await self._move_aside_unreadable()
-        return {key[len(prefix):]: hashlib.blake2b(self._values[key].encode("ascii"), digest_size=16).hexdigest()
+        return {key[len(prefix):]: hashlib.blake2b(self._values[key].encode("utf-8"), digest_size=16).hexdigest()
                 for key in keys if key in self._values}
 
     async def _read_index(self, collection: str) -> Optional[str]:
