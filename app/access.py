@@ -362,11 +362,22 @@ class SignInGuard:
         return [("device", address), ("network", network_of(address)), *(("event", e) for e in events),
                 ("all", "")]
 
-    def _scope(self, key: tuple[str, str]) -> _Scope:
-        scope = self.scopes.setdefault(key, _Scope())
-        if scope.last and self.clock() - scope.last > self.limits[key[0]].forget and not scope.in_flight:
-            scope.failures = scope.pauses = 0
-            scope.paused_until = 0.0
+    def _forgotten(self, key: tuple[str, str], scope: _Scope) -> bool:
+        return not scope.in_flight and self.clock() - scope.last > self.limits[key[0]].forget
+
+    def _scope(self, key: tuple[str, str], create: bool = False) -> _Scope:
+        """The scope's count (a blank one, kept only if ``create``: a refused try stores nothing)."""
+        scope = self.scopes.get(key)
+        if scope is not None and self._forgotten(key, scope):
+            del self.scopes[key]
+            scope = None
+        if scope is None:
+            scope = _Scope()
+            if create:
+                if len(self.scopes) > 4096:  # addresses that came and went: drop the quiet ones
+                    for old in [k for k, s in self.scopes.items() if self._forgotten(k, s)]:
+                        del self.scopes[old]
+                self.scopes[key] = scope
         return scope
 
     def refusal(self, address: str, events: Iterable[str]) -> str | None:
@@ -393,16 +404,16 @@ class SignInGuard:
         reason = self.refusal(address, events)
         if reason is not None:
             raise PassphraseRefused(reason + " The organizer's own device still opens the event.")
-        keys = self._scopes(address, events)
-        for key in keys:
-            self._scope(key).in_flight += 1
+        scopes = [(key, self._scope(key, create=True)) for key in self._scopes(address, events)]
+        for _, scope in scopes:
+            scope.in_flight += 1
         ok = False
         try:
             ok = await check()
         finally:
             now = self.clock()
-            for key in keys:
-                scope, limit = self._scope(key), self.limits[key[0]]
+            for key, scope in scopes:
+                limit = self.limits[key[0]]
                 scope.in_flight -= 1
                 if ok:
                     if key[0] == "device":
@@ -514,6 +525,10 @@ class DeviceAccess:
             reason = guard.refusal(self.address or "", [target])
             raise PassphraseRefused(f"{reason} The organizer's own device still opens the event.")
         tried = {tid: stored for tid, stored in hashes.items() if stored and not guard.paused(tid)}
+        if not tried:  # nothing to check: every event is paused (or none has a passphrase)
+            reason = guard.refusal(self.address or "", [tid for tid, stored in hashes.items() if stored])
+            raise PassphraseRefused(f"{reason} The organizer's own device still opens the event." if reason else
+                                    "That passphrase opens no event here.")
 
         async def check() -> bool:
             for tid, stored in tried.items():

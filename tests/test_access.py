@@ -294,6 +294,35 @@ def test_a_crowd_of_sign_ins_hashes_two_passphrases_at_a_time_not_sixteen_megaby
     assert hashing["most"] == 2
 
 
+def test_refused_tries_from_ever_new_addresses_keep_nothing_so_a_paused_event_costs_no_memory():
+    guard = SignInGuard(clock=FakeClock())
+    tries_answered(guard, "10.0.0.1", ["cup"], wrong, 5)
+    for n in range(6):
+        tries_answered(guard, f"10.1.{n}.1", ["cup"], wrong, 1)  # the event is paused now
+    kept = len(guard.scopes)
+    answers = [tries_answered(guard, f"2001:db8:{n:x}::1", ["cup"], wrong, 1)[0] for n in range(300)]
+    assert all(answer.startswith("Too many wrong passphrases for this event") for answer in answers)
+    assert len(guard.scopes) == kept
+
+
+def test_on_the_list_with_every_event_paused_a_phone_is_told_so_and_nothing_is_counted():
+    clock = FakeClock()
+    guard = SignInGuard(clock=clock)
+    hashes = {"cup": cheap_hash("harbour 9")}
+    for n in range(10):
+        tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)
+
+    async def phone() -> str:
+        try:
+            await DeviceAccess(PHONE, False, guard=guard).sign_in("harbour 9", hashes)
+        except PassphraseRefused as refused:
+            return str(refused)
+        return "opened"
+
+    assert asyncio.run(phone()).startswith("Too many wrong passphrases for this event; try again in 15 minutes.")
+    assert guard.failed_tries("cup").count == 10
+
+
 def test_a_right_passphrase_forgives_the_devices_own_failures_but_not_the_events():
     guard = SignInGuard(clock=FakeClock())
     tries_answered(guard, PHONE, ["cup"], wrong, 4)
