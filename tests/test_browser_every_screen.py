@@ -4,9 +4,11 @@ a screen reader can use.
 
 The data folder is seeded through the app's stores (tests/every_screen_seed.py): games in
 play, tied, over and handed over; an event seated at ten tables with results coming in,
-one being signed up (its format editor) and one with a champion. Each route is opened
-once and looked at in both sizes (the window is resized between them); the findings of
-the whole survey are then judged by two tests:
+one being signed up (its format editor) and one with a champion. The app is loaded once;
+each further route is reached as the browser's Back and Forward reach it (the address
+changes, the app follows), so a screen costs its own drawing, not a new start of the
+client. Each screen is looked at in both sizes (the window is resized between them); the
+findings of the whole survey are then judged by two tests:
 
 - **Layout**: the page's scroll extent (read from the scrollable's accessibility node,
   which Flutter sizes to the real extent) is sane; screenshots taken a screen at a time
@@ -113,6 +115,8 @@ _SCROLL_TO = """async (y) => {
 _GO_TO = """(route) => { history.pushState(null, '', route);
   window.dispatchEvent(new PopStateEvent('popstate', {state: null})); }"""
 
+_BUSY = "() => (document.querySelector('flt-semantics-host') || {innerText: ''}).innerText.includes('Working...')"
+
 _FRAMES = "async () => { for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame); }"
 
 # What a person can press or type into, with its accessible name and its size.
@@ -144,7 +148,8 @@ _TARGETS = """() => {
 _VIEW_SIZED = """([width, height]) => {
   const view = document.querySelector('flutter-view') || document.querySelector('flt-glass-pane');
   const host = document.querySelector('flt-semantics-host');
-  return !!view && window.innerWidth === width && view.getBoundingClientRect().width === width && !!host;
+  const box = view && view.getBoundingClientRect();
+  return !!box && !!host && window.innerWidth === width && box.width === width && box.height === height;
 }"""
 
 
@@ -219,13 +224,15 @@ class Surveyor:
 
     def settled_shot(self) -> Image.Image:
         """A screenshot once painting has settled: two in a row alike, with more than a few
-        colours (the canvas is drawn, not only the page behind it)."""
+        colours (the canvas is drawn, not only the page behind it), and Flet's "Working..."
+        cover (a reply from the server taking long) gone."""
         last = self.shot()
         for _ in range(30):
             self.page.page.evaluate(_FRAMES)
             again = self.shot()
             colours = again.getcolors(64)
-            if ImageChops.difference(last, again).getbbox() is None and (colours is None or len(colours) > 8):
+            if (ImageChops.difference(last, again).getbbox() is None and (colours is None or len(colours) > 8)
+                    and not self.page.page.evaluate(_BUSY)):
                 return again
             last = again
         return last
@@ -235,7 +242,7 @@ class Surveyor:
         shows the page as it was before the scroll."""
         if before is not None:
             shot = self.shot()
-            if ImageChops.difference(before, shot).getbbox() is not None:
+            if ImageChops.difference(before, shot).getbbox() is not None and not self.page.page.evaluate(_BUSY):
                 return shot
         return self.settled_shot()
 
