@@ -219,9 +219,12 @@ class Store(ABC):
 
         Only documents stored since their summary was made (their stamp differs: saved
         here, in another tab, by another copy of the app before, or by hand) are read,
-        checked (off the event loop) and summarised again; those that fail are kept aside
-        and named in :attr:`problems`, as :meth:`load_all` does.  The index is then kept
-        beside the documents for the next listing, this process's or the next one's.
+        checked (in worker threads when there are many) and summarised again; those that
+        fail are kept aside and named in :attr:`problems`, as :meth:`load_all` does.  The
+        index is then kept beside the documents for the next listing, this process's or
+        the next one's; a long rebuild keeps what it has done so far, so a listing cut
+        short (the session closed) is carried on by the next.  The summaries handed out
+        are the index's own: read them, never change them.
         """
         check_collection(collection)
         async with self._index_locks.setdefault(collection, asyncio.Lock()):
@@ -230,7 +233,7 @@ class Store(ABC):
                 index = (CollectionIndex.decode(await self._read_index(collection), listing)
                          or CollectionIndex(listing.version))
             stamps = await self._stamps(collection)  # before any read: a save after it is seen next time
-            fresh = CollectionIndex(listing.version)
+            fresh = self._indexes[collection] = CollectionIndex(listing.version)
             unstamped: dict[str, Summary] = {}
             stale: list[str] = []
             for doc_id, stamp in stamps.items():
@@ -251,7 +254,8 @@ class Store(ABC):
                             unstamped[doc_id] = listing.summarize(usable)
                         else:
                             fresh.entries[doc_id] = (stamp, listing.summarize(usable))
-            self._indexes[collection] = fresh
+                if off_loop:  # what is done so far, should this process stop before the end
+                    await self._write_index(collection, fresh.encode())
             if fresh.entries != index.entries:
                 await self._write_index(collection, fresh.encode())
         return {doc_id: summary for doc_id, (_, summary) in fresh.entries.items()} | unstamped
