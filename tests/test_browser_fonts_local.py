@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 NAMES = ("王小明 राम", "김민준 🎲 → שרה")
 
 
-def test_cjk_hangul_emoji_and_symbol_names_get_their_fonts_from_the_local_server(
+def test_names_in_any_script_get_their_fonts_from_the_local_server(
         chromium_browser: Browser, tmp_path: Path) -> None:
     """Every font the client asks for is answered 200 by the server itself, and for each
     character of the names one of the fonts it fetched has that character."""
