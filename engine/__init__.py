@@ -35,7 +35,11 @@ if TYPE_CHECKING:
         expected_turn,
         keep_chances,
         keep_values,
+        prepare,
+        prepared,
         roll_value,
+        throw_advice,
+        turn_advice,
     )
     from engine.codec import (
         B45_ALPHABET,
@@ -86,7 +90,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY_MODULES = {
-    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision")},
+    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "prepare", "prepared", "turn_advice", "throw_advice")},
     **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
     **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
@@ -141,6 +145,10 @@ __all__ = [
     "KeepChoice",
     "costly_decisions",
     "CostlyDecision",
+    "prepare",
+    "prepared",
+    "turn_advice",
+    "throw_advice",
     # the tournament and the codes tables hand to the organizer
     "Tournament",
     "TournamentFormat",

@@ -22,8 +22,11 @@ from engine import (
     expected_turn,
     farkle_chance,
     keep_values,
+    prepare,
     roll_value,
     scoring_options,
+    throw_advice,
+    turn_advice,
 )
 
 HOUSE = Rules.preset("house")
@@ -176,16 +179,10 @@ def test_every_keep_of_the_throw_is_valued_and_the_lone_1_beats_the_1_and_5() ->
 
 def test_350_with_two_dice_is_advised_to_bank_in_words_with_the_numbers() -> None:
     game = Game(["Ann", "Bob"], OPEN_HOUSE)
-    game.roll("1 1 5 5 2 3")
-    game.keep("1 1 5 5")
-    game.roll("5 2 3 4")
-    game.keep("5")
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
     game.roll("1 2 3")
     game.keep("1")
-    assert (game.turn_points, game.dice_in_hand) == (400, 2)
-    game.undo(); game.undo()
-    game.roll("5 2 3")
-    game.keep("5")
     assert (game.turn_points, game.dice_in_hand) == (350, 2)
     advice = advise(game)
     assert advice.action == "bank" and advice.bank == 350
@@ -221,13 +218,10 @@ def test_a_last_turn_in_the_final_round_plays_for_the_lead_with_its_chance() -> 
 
 def test_a_finished_game_has_nothing_to_advise() -> None:
     game = Game(["Ann", "Bob"], dataclasses.replace(OPEN_HOUSE, target=1000))
-    for _ in range(2):
-        game.roll("1 1 1 2 3 4")
-        game.keep("1 1 1")
-        if game.current == 1:
-            game.roll("2 2 3 3 4 6")
-            continue
-        game.bank()
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    game.roll("2 2 3 3 4 6")  # Bob's last turn farkles
     assert game.is_over
     with pytest.raises(IllegalAction, match="the game is over"):
         advise(game)
@@ -244,3 +238,27 @@ def test_after_the_game_a_bank_of_50_with_five_dice_is_named_as_the_costly_decis
     assert ann[0].cost == pytest.approx(roll_value(OPEN_HOUSE, 50, 5) - 50)
     assert ann[0].describe().startswith("Turn 1: banked 50 with five dice left; throwing on was worth ")
     assert costly_decisions(game)[1] == ()
+
+
+def test_the_lookups_questions_are_answered_without_a_game() -> None:
+    assert turn_advice(HOUSE, 350, 2).describe() == advise_350_with_two_dice().describe()
+    keep = throw_advice(HOUSE, 0, (1, 5, 2, 3, 4, 4))
+    assert keep.best_keep is not None and keep.best_keep.keep == (1,)
+    with pytest.raises(IllegalAction, match="2 2 3 3 4 6 is a farkle"):
+        throw_advice(HOUSE, 0, (2, 2, 3, 3, 4, 6))
+
+
+def advise_350_with_two_dice():
+    game = Game(["Ann", "Bob"], OPEN_HOUSE)
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.roll("1 2 3")
+    game.keep("1")
+    return advise(game)
+
+
+def test_the_tables_are_solved_a_slice_at_a_time_and_then_kept() -> None:
+    rules = dataclasses.replace(HOUSE, target=5000)
+    shares = list(prepare(rules))
+    assert len(shares) > 10 and shares == sorted(shares) and shares[-1] == 1.0
+    assert list(prepare(rules)) == [1.0], "solved once per rule set"

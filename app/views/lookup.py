@@ -1,4 +1,5 @@
-"""Quick score lookup: what is this throw worth under these rules, and the farkle odds.
+"""Quick score lookup: what is this throw worth under these rules, the farkle odds, and
+"Roll or bank?": the engine's advice for a turn total and the dice left (or the throw tapped in).
 
 Opened from a game (``/lookup/<game id>``) it starts on that game's rules and offers
 the way back to the table.
@@ -10,9 +11,22 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
+from app.advisor import prepare_advice
 from app.context import use_keys, use_model, use_services
 from app.views.widgets import big_button, die_button, icon_button, labelled_dropdown, on, screen_view, section
-from engine import PRESET_NAMES, Rules, farkle_chance, format_dice, scoring_chart, scoring_options
+from engine import (
+    PRESET_NAMES,
+    FarkleError,
+    Rules,
+    best_score,
+    farkle_chance,
+    format_dice,
+    prepared,
+    scoring_chart,
+    scoring_options,
+    throw_advice,
+    turn_advice,
+)
 
 __all__ = ["LookupScreen", "LookupState"]
 
@@ -28,6 +42,12 @@ class LookupState(ft.Observable):
     preset: str = "house"
     game_rules: Rules | None = None
     refusal: str | None = None
+    held: str = ""
+    """"Roll or bank?": the turn total so far, as typed."""
+    dice_left: int = MOST_DICE
+    on_board: bool = True
+    working: bool = False
+    """The advice tables for these rules are being solved."""
 
     @property
     def rules(self) -> Rules:
@@ -57,6 +77,41 @@ class LookupState(ft.Observable):
     def use_game(self, rules: Rules) -> None:
         self.game_rules, self.preset = rules, GAME_RULES
 
+    def hold(self, text: str) -> None:
+        self.held = text
+
+    def leave_dice(self, count: str) -> None:
+        self.dice_left = int(count) if count.isdigit() and 1 <= int(count) <= MOST_DICE else MOST_DICE
+
+    def place(self, on_board: str) -> None:
+        self.on_board = on_board != "off"
+
+    async def ready_advice(self) -> None:
+        """Solve the advice tables for the rules shown, off the tap path."""
+        rules = self.rules
+        if not prepared(rules):
+            self.working = True
+            await prepare_advice(rules)
+            self.working = False
+
+    def advice(self) -> tuple[str, bool]:
+        """The advice for what is entered, in words, and whether it is a refusal instead.
+
+        The throw tapped in, if any, is the one on the table (which keep?); otherwise the
+        question is bank or throw the dice left."""
+        typed = self.held.strip().replace(",", "")
+        if typed and not typed.isdigit():
+            return f"“{self.held.strip()}” is not a turn total: type its points in digits, like 350.", True
+        points = int(typed or 0)
+        try:
+            if self.dice:
+                shown = throw_advice(self.rules, points, tuple(self.dice), self.on_board)
+            else:
+                shown = turn_advice(self.rules, points, self.dice_left, self.on_board)
+        except FarkleError as why:
+            return str(why), True
+        return shown.describe(), False
+
     async def on_key(self, key: str) -> None:
         if key in {"1", "2", "3", "4", "5", "6"}:
             self.add(int(key))
@@ -81,6 +136,7 @@ def LookupScreen(game_id: str = "") -> ft.View:
                 lookup.use_game(game.rules)
 
     ft.on_mounted(load_game_rules)
+    ft.use_effect(lookup.ready_advice, [lookup.rules])
 
     async def choose_rules(event: ft.Event[ft.Dropdown]) -> None:
         lookup.choose(event.control.value or "house")
@@ -114,6 +170,7 @@ def LookupScreen(game_id: str = "") -> ft.View:
         controls.append(ft.Text(lookup.refusal, color=ft.Colors.ERROR, size=16, key="lookup-refusal"))
     if lookup.dice:
         controls += result(lookup.dice, rules)
+    controls.append(roll_or_bank(lookup))
     controls.append(odds_table(rules))
     controls.append(section("Scoring chart", *[
         ft.Row([ft.Text(line.combination, expand=True), ft.Text(line.points, weight=ft.FontWeight.BOLD)])
@@ -151,6 +208,44 @@ def result(dice: list[int], rules: Rules) -> list[ft.Control]:
         ft.Text(odds),
         section(f"{ways} to set dice aside", *lines),
     ]
+
+
+def roll_or_bank(lookup: LookupState) -> ft.Control:
+    """The turn total and the dice left (or the throw tapped in above), and the advice."""
+
+    async def held_typed(event: ft.Event[ft.TextField]) -> None:
+        lookup.hold(event.control.value or "")
+
+    async def dice_chosen(event: ft.Event[ft.Dropdown]) -> None:
+        lookup.leave_dice(event.control.value or "")
+
+    async def place_chosen(event: ft.Event[ft.Dropdown]) -> None:
+        lookup.place(event.control.value or "")
+
+    throw = lookup.dice and best_score(lookup.dice, lookup.rules) > 0
+    controls: list[ft.Control] = [
+        ft.Text("With the throw tapped in above: which keep. Without one: bank now, or throw the dice left?"
+                if not throw else f"Which keep of {format_dice(lookup.dice)}, thrown with the turn total below?",
+                size=13),
+        ft.TextField(label="Turn total so far", value=lookup.held, key="lookup-held", width=200,
+                     keyboard_type=ft.KeyboardType.NUMBER, on_change=held_typed),
+    ]
+    if not lookup.dice:
+        controls.append(labelled_dropdown("Dice to throw", str(lookup.dice_left),
+                                          [(str(n), f"{n} {'die' if n == 1 else 'dice'}") for n in range(1, 7)],
+                                          dice_chosen, key="lookup-dice-left", width=200))
+    controls.append(labelled_dropdown("The player is", "on" if lookup.on_board else "off",
+                                      [("on", "On the board"), ("off", "Not on the board yet")],
+                                      place_chosen, key="lookup-on-board", width=260))
+    if lookup.dice and not throw:
+        controls.append(ft.Text("A farkle has no keep: the turn is over.", key="lookup-advice"))
+    elif lookup.working or not prepared(lookup.rules):
+        controls.append(ft.Text("Working out the odds under these rules…", key="lookup-advice"))
+    else:
+        words, refused = lookup.advice()
+        controls.append(ft.Text(words, key="lookup-advice", size=18, weight=ft.FontWeight.BOLD,
+                                color=ft.Colors.ERROR if refused else None))
+    return section("Roll or bank?", *controls)
 
 
 def odds_table(rules: Rules) -> ft.Control:

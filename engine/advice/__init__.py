@@ -1,0 +1,24 @@
+"""Play advice: what to keep, throw or bank, computed exactly under a table's own rules.
+
+``values`` solves what a turn is worth (and the chance to reach a total) for a rule set,
+``advisor`` turns it into advice for the player to act, ``review`` finds each player's
+costliest decisions once the game is over.
+"""
+
+from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
+from engine.advice.review import CostlyDecision, costly_decisions
+from engine.advice.values import (
+    bank_thresholds,
+    catch_up_chance,
+    expected_turn,
+    keep_chances,
+    keep_values,
+    prepare,
+    prepared,
+    roll_value,
+    step_of,
+)
+
+__all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
+           "prepare", "prepared", "step_of", "Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS",
+           "CostlyDecision", "costly_decisions"]

@@ -1,0 +1,211 @@
+"""Advice for the player to act: every keep valued, bank or throw on, build or six fresh dice.
+
+The numbers are :mod:`engine.advice.values`'s: the most points on average, or, for a
+player's last turn in the final round, the best chance to bank more than the leader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.advice.values import catch_up_chance, keep_chances, keep_values, roll_value, step_of
+from engine.dice import MAX_DICE, Dice, format_dice
+from engine.errors import IllegalAction
+from engine.game import Game, GameState, bank_refusal
+from engine.rules import Rules
+from engine.scoring import farkle_chance, scoring_options
+
+__all__ = ["Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS"]
+
+DICE_WORDS = ("no dice", "one die", "two dice", "three dice", "four dice", "five dice", "six dice")
+
+
+@dataclass(frozen=True)
+class KeepChoice:
+    """One keep of the throw on the table and what it is worth: the expected bank (or, in
+    the final round, the chance to take the lead) of throwing on after it, and of banking."""
+
+    keep: Dice
+    points: int
+    dice_left: int
+    throw_on: float
+    bank: float | None
+    """Banking right after this keep; None where the rules do not allow it then."""
+
+    @property
+    def value(self) -> float:
+        return self.throw_on if self.bank is None else max(self.throw_on, self.bank)
+
+    @property
+    def banks(self) -> bool:
+        """Banking after this keep is at least as good as throwing on."""
+        return self.bank is not None and self.bank >= self.throw_on
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the player to act should do, with the numbers behind it.
+
+    ``goal`` is ``"points"`` (the most points on average) or, for a player's last turn
+    in the final round, ``"lead"`` (the best chance to bank more than the leader's total:
+    every value is then a chance from 0 to 1).
+    """
+
+    player: str
+    goal: Literal["points", "lead"]
+    action: Literal["keep", "bank", "throw", "build", "fresh"]
+    turn_points: int
+    dice: int
+    """The dice the advised throw has (after the advised keep, for a keep)."""
+    keeps: tuple[KeepChoice, ...] = ()
+    """Every keep of the throw on the table, best first; empty outside the keep phase."""
+    bank: float | None = None
+    throw_on: float | None = None
+    build: float | None = None
+    """Building on the offer (the offer's points and dice), against ``fresh`` six dice."""
+    fresh: float | None = None
+    farkle_chance: float = 0.0
+    """That a throw of ``dice`` dice scores nothing (the throw advised, or the one a bank declines)."""
+    need: int | None = None
+    """In the final round: the points this turn must bank to lead."""
+
+    @property
+    def best_keep(self) -> KeepChoice | None:
+        return self.keeps[0] if self.keeps else None
+
+    def describe(self) -> str:
+        """The advice in one line, with its numbers: ``Bank: 350 now; throwing two dice is
+        worth 303 on average (44 % farkle).``"""
+        if self.goal == "lead":
+            return self._describe_lead()
+        farkle = f"{self.farkle_chance:.0%} farkle".replace("%", " %")
+        if self.action == "keep":
+            best = self.keeps[0]
+            then = "bank" if best.banks else f"throw {DICE_WORDS[best.dice_left or 6]}"
+            line = f"Keep {format_dice(best.keep)} and {then}: worth {best.value:,.0f} on average"
+            others = [choice for choice in self.keeps[1:] if choice.keep != best.keep][:1]
+            if others:
+                line += f"; keeping {format_dice(others[0].keep)} is worth {others[0].value:,.0f}"
+            return line + "."
+        if self.action == "bank":
+            assert self.throw_on is not None
+            return (f"Bank: {self.turn_points:,} now; throwing {DICE_WORDS[self.dice]} is worth "
+                    f"{self.throw_on:,.0f} on average ({farkle}).")
+        if self.action in ("build", "fresh"):
+            assert self.build is not None and self.fresh is not None
+            chosen, other = (("Build", "six fresh dice"), ("Throw six fresh dice", "building"))[self.action == "fresh"]
+            first, second = (self.build, self.fresh) if self.action == "build" else (self.fresh, self.build)
+            return f"{chosen}: worth {first:,.0f} on average; {other} is worth {second:,.0f}."
+        assert self.throw_on is not None
+        if self.bank is None:
+            return f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle})."
+        return (f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle}); "
+                f"banking gives {self.bank:,.0f}.")
+
+    def _describe_lead(self) -> str:
+        chance = {"keep": self.keeps[0].value if self.keeps else 0.0, "bank": 1.0}.get(
+            self.action, self.throw_on if self.action == "throw" else max(self.build or 0.0, self.fresh or 0.0))
+        head = f"{self.player} needs {self.need:,} to lead: {chance:.0%}".replace("%", " %")
+        if self.action == "keep":
+            return f"{head} keeping {format_dice(self.keeps[0].keep)}."
+        if self.action == "bank":
+            return f"{head}: bank now."
+        if self.action in ("build", "fresh"):
+            return f"{head} {'building on the offer' if self.action == 'build' else 'with six fresh dice'}."
+        return f"{head} throwing {DICE_WORDS[self.dice]}."
+
+
+def advise(game: Game | GameState) -> Advice:
+    """The advice for the player to act in ``game``, under its rules: every keep of the
+    throw on the table with the value of throwing on and of banking after it; bank or
+    throw on; build on a progressive offer or throw six fresh dice; the chance the
+    advised throw farkles; in the player's last turn of the final round, the play with
+    the best chance to take the lead instead of the most points.
+
+    :raises IllegalAction: the game is over, or waits for a roll-off.
+    """
+    state = game.state if isinstance(game, Game) else game
+    phase = state.phase
+    if phase in ("over", "roll_off"):
+        raise IllegalAction("There is no throw to advise on: "
+                            + ("the game is over." if phase == "over" else "the tie for the win is thrown off."))
+    rules, seat = state.rules, state.current
+    on_board = state.on_board[seat]
+    need = None
+    if state.final_round and seat in state.last_turns:
+        need = max(state.scores) - state.scores[seat] + step_of(rules)
+    player = state.name(seat)
+    if phase == "keep":
+        return throw_advice(rules, state.turn_points, state.last_throw or (), on_board, player=player, need=need)
+    if phase == "throw" and state.offer is not None and not state.building:
+        return _offer_advice(rules, state.offer.points, state.offer.dice, on_board, player, need)
+    may_bank = phase == "choose" and bank_refusal(state) is None
+    return turn_advice(rules, state.turn_points, state.dice_to_throw or MAX_DICE, on_board,
+                       player=player, need=need, may_bank=may_bank)
+
+
+def turn_advice(rules: Rules, turn_points: int, dice: int, on_board: bool = True, *, player: str = "",
+                need: int | None = None, may_bank: bool | None = None) -> Advice:
+    """Bank or throw on, holding ``turn_points`` with ``dice`` dice to throw (the lookup's
+    "Roll or bank?"). ``may_bank`` defaults to what the rules allow at that total; with
+    ``need``, the play is for the best chance to bank at least that much.
+
+    :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
+    """
+    if may_bank is None:
+        may_bank = turn_points > 0 and (on_board or turn_points >= rules.entry_threshold)
+    if need is None:
+        throw_on = roll_value(rules, turn_points, dice, on_board)
+        bank = float(turn_points) if may_bank else None
+    else:
+        throw_on = catch_up_chance(rules, need, turn_points, dice, on_board) if turn_points < need else 1.0
+        bank = (1.0 if turn_points >= need else 0.0) if may_bank else None
+    banks = bank is not None and bank >= throw_on
+    return Advice(player, "points" if need is None else "lead", "bank" if banks else "throw", turn_points, dice,
+                  bank=bank, throw_on=throw_on, farkle_chance=float(farkle_chance(dice, rules)), need=need)
+
+
+def throw_advice(rules: Rules, turn_points: int, roll: Dice, on_board: bool = True, *, player: str = "",
+                 need: int | None = None) -> Advice:
+    """Which keep of ``roll`` (thrown holding ``turn_points``) is best, each keep valued
+    with throwing on and with banking after it.
+
+    :raises InvalidInput: a throw of no dice or of more than six, or a total no throw can make.
+    :raises IllegalAction: nothing in ``roll`` scores (a farkle has no keep).
+    """
+    options = scoring_options(roll, rules)
+    if not options:
+        raise IllegalAction(f"{format_dice(roll)} is a farkle: nothing can be set aside.")
+    if need is None:
+        values = keep_values(rules, turn_points, roll, on_board)
+    else:
+        values = keep_chances(rules, need, turn_points, roll, on_board)
+    choices = []
+    for option, value in zip(options, values):
+        total = turn_points + option.points
+        bankable = (not (option.hot_dice and rules.must_roll_after_hot_dice)
+                    and (on_board or total >= rules.entry_threshold))
+        bank: float | None = None
+        if bankable:
+            bank = float(total) if need is None else (1.0 if total >= need else 0.0)
+        if need is None:
+            value = roll_value(rules, total, option.dice_left or MAX_DICE, on_board)
+        choices.append(KeepChoice(option.keep, option.points, option.dice_left, value, bank))
+    choices.sort(key=lambda choice: (-choice.value, -choice.points, -choice.dice_left))
+    dice = choices[0].dice_left or MAX_DICE
+    return Advice(player, "points" if need is None else "lead", "keep", turn_points, dice, keeps=tuple(choices),
+                  farkle_chance=float(farkle_chance(dice, rules)), need=need)
+
+
+def _offer_advice(rules: Rules, points: int, dice: int, on_board: bool, player: str, need: int | None) -> Advice:
+    """Build on a progressive offer (its points and dice), or throw six fresh dice."""
+    if need is None:
+        build, fresh = roll_value(rules, points, dice, on_board), roll_value(rules, 0, MAX_DICE, on_board)
+    else:
+        build = catch_up_chance(rules, need, points, dice, on_board)
+        fresh = catch_up_chance(rules, need, 0, MAX_DICE, on_board)
+    builds = build > fresh
+    thrown = dice if builds else MAX_DICE
+    return Advice(player, "points" if need is None else "lead", "build" if builds else "fresh", 0, thrown,
+                  build=build, fresh=fresh, farkle_chance=float(farkle_chance(thrown, rules)), need=need)

@@ -1,0 +1,76 @@
+"""After the game: the decisions that cost each player most against the most-points play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.advice.advisor import DICE_WORDS, advise
+from engine.dice import format_dice
+from engine.game import Game, GameState
+
+__all__ = ["CostlyDecision", "costly_decisions"]
+
+@dataclass(frozen=True)
+class CostlyDecision:
+    """A decision that gave away points on average against the most-points play."""
+
+    seat: int
+    turn: int
+    """The game's turn number (from 1) it was taken in."""
+    taken: str
+    better: str
+    cost: float
+
+    def describe(self) -> str:
+        return f"Turn {self.turn}: {self.taken}; {self.better} (+{self.cost:,.0f} on average)."
+
+
+def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyDecision, ...]]:
+    """For each seat, the decisions of the game that cost most against expected-score
+    play (at most ``per_player``, each costing at least ``at_least`` points on average),
+    costliest first. A last turn of the final round plays for the lead, not for points,
+    so its decisions are not judged here."""
+    events = game.events
+    replay = Game.from_events(events[:1])
+    found: list[CostlyDecision] = []
+    for event in events[1:]:
+        state = replay.state
+        if state.phase not in ("over", "roll_off") and event.get("type") in ("kept", "banked", "rolled", "built"):
+            found += _judge(state, event, len(state.history) + 1)
+        replay.redo(event)
+    by_seat: dict[int, tuple[CostlyDecision, ...]] = {}
+    for seat in range(len(game.players)):
+        mine = sorted((d for d in found if d.seat == seat and d.cost >= at_least), key=lambda d: -d.cost)
+        by_seat[seat] = tuple(mine[:per_player])
+    return by_seat
+
+
+def _judge(state: GameState, event: dict[str, object], turn: int) -> list[CostlyDecision]:
+    advice = advise(state)
+    if advice.goal != "points":
+        return []
+    seat, kind = state.current, event.get("type")
+    if advice.action == "keep" and kind == "kept":
+        kept = tuple(sorted(event.get("dice") or ()))  # type: ignore[call-overload]
+        chosen = next((c for c in advice.keeps if tuple(sorted(c.keep)) == kept), None)
+        best = advice.keeps[0]
+        if chosen is None or chosen.value >= best.value:
+            return []
+        return [CostlyDecision(seat, turn, f"kept {format_dice(chosen.keep)} ({chosen.points:,})",
+                               f"keeping {format_dice(best.keep)} was worth {best.value:,.0f}", best.value - chosen.value)]
+    if advice.bank is not None and advice.throw_on is not None and state.phase == "choose":
+        dice = DICE_WORDS[advice.dice]
+        if kind == "banked" and advice.throw_on > advice.bank:
+            return [CostlyDecision(seat, turn, f"banked {state.turn_points:,} with {dice} left",
+                                   f"throwing on was worth {advice.throw_on:,.0f}", advice.throw_on - advice.bank)]
+        if kind == "rolled" and advice.bank > advice.throw_on:
+            return [CostlyDecision(seat, turn, f"threw {dice} holding {state.turn_points:,}",
+                                   f"banking was worth {advice.bank:,.0f}", advice.bank - advice.throw_on)]
+    if advice.build is not None and advice.fresh is not None:
+        if kind == "built" and advice.fresh > advice.build:
+            return [CostlyDecision(seat, turn, "built on the offer",
+                                   f"six fresh dice were worth {advice.fresh:,.0f}", advice.fresh - advice.build)]
+        if kind == "rolled" and advice.build > advice.fresh:
+            return [CostlyDecision(seat, turn, "threw six fresh dice",
+                                   f"building on the offer was worth {advice.build:,.0f}", advice.build - advice.fresh)]
+    return []

@@ -1,0 +1,309 @@
+"""What a turn is worth, when to bank, and the chance to reach a total, solved exactly.
+
+A turn is a Markov decision process over (turn total, dice to throw): throw, set aside
+one of the throw's legal keeps, then bank or throw on. Its values are solved by
+backward induction over the turn total, which only grows within a turn (the method of
+Neller & Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 2004, applied to
+Farkle as in Busche & Neller, "Optimal Play of the Farkle Dice Game", Advances in
+Computer Games 2017). Every throw's keeps come from :func:`engine.scoring_options`, so
+the advice follows the table's own rules: the points of every combination, the entry
+threshold (a player not on the board may bank only once the turn reaches it), hot dice
+(six dice again, which must be thrown when the rules say so).
+
+Tables are computed once per rule set and kept (a second or so in CPython).
+
+>>> from engine import Rules
+>>> house = Rules.preset("house")
+>>> round(expected_turn(house, 350, 2), 1), round(roll_value(house, 350, 2), 1)
+(350.0, 302.5)
+>>> round(expected_turn(house), 1)
+593.6
+>>> round(catch_up_chance(house, 2350), 3)
+0.071
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from engine.dice import FACES, MAX_DICE, Dice
+from engine.errors import InvalidInput
+from engine.rules import Rules
+from engine.scoring import scoring_options
+
+__all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
+           "prepare", "prepared", "step_of"]
+
+Choices = tuple[tuple[int, int], ...]
+"""A throw's keeps as (points, dice left), the most points for each number of dice left."""
+
+_CEILING_TURNS = 4
+"""Turn totals are solved up to this many targets (at least 40,000): far above any total
+from which throwing on could pay, so banking there is exact, not a guess (checked in the
+tests: every bank threshold lies well below it)."""
+
+
+@dataclass(frozen=True)
+class _Throws:
+    """Every distinct outcome of throwing ``n`` dice, with its chance, for one rule set."""
+
+    step: int
+    """The largest number every score divides: turn totals move on this grid."""
+    outcomes: tuple[tuple[tuple[float, Choices], ...], ...]
+    """``outcomes[n]``: (chance, choices) for each distinct set of choices ``n`` dice can give."""
+
+
+@lru_cache(maxsize=16)
+def _throws(rules: Rules) -> _Throws:
+    grouped: list[dict[Choices, float]] = [{} for _ in range(MAX_DICE + 1)]
+    step = 0
+    for n in range(1, MAX_DICE + 1):
+        for roll in combinations_with_replacement(FACES, n):
+            best: dict[int, int] = {}
+            for option in scoring_options(roll, rules):
+                step = math.gcd(step, option.points)
+                best[option.dice_left] = max(best.get(option.dice_left, 0), option.points)
+            if best:
+                choices = tuple(sorted(best.items(), key=lambda item: (item[1], item[0])))
+                keyed = tuple((points, left) for left, points in choices)
+                grouped[n][keyed] = grouped[n].get(keyed, 0.0) + _arrangements(roll) / 6**n
+    return _Throws(step, tuple(tuple((chance, choices) for choices, chance in group.items()) for group in grouped))
+
+
+def _arrangements(dice: Dice) -> int:
+    ways = math.factorial(len(dice))
+    for count in Counter(dice).values():
+        ways //= math.factorial(count)
+    return ways
+
+
+@dataclass(frozen=True)
+class _TurnValues:
+    """``roll[i][n]``: the expected bank of throwing ``n`` dice holding ``i`` grid steps,
+    playing on for the most points; banking is allowed from ``entry`` steps on."""
+
+    step: int
+    entry: int
+    must_roll_hot_dice: bool
+    roll: list[tuple[float, ...]]
+    """Filled from the top total down: a keep only ever adds points, so every value
+    :meth:`choice` reads is already there."""
+
+    def choice(self, level: int, left: int) -> float:
+        """The best of banking and throwing on, just after a keep left ``left`` dice."""
+        if level >= len(self.roll):
+            return float(level * self.step)
+        throw_on = self.roll[level][left or MAX_DICE]
+        if left == 0 and self.must_roll_hot_dice:
+            return throw_on
+        return max(throw_on, float(level * self.step)) if level >= self.entry else throw_on
+
+
+_TURN_VALUES: dict[tuple[Rules, bool], _TurnValues] = {}
+
+
+def _turn_values(rules: Rules, on_board: bool) -> _TurnValues:
+    values = _TURN_VALUES.get((rules, on_board))
+    if values is None:
+        for _ in _fill(rules, on_board):
+            pass
+        values = _TURN_VALUES[(rules, on_board)]
+    return values
+
+
+def _fill(rules: Rules, on_board: bool) -> Iterator[float]:
+    """Solve the table from the top total down, yielding the share done every few hundred
+    totals; the finished table is kept for the rules."""
+    throws = _throws(rules)
+    step = throws.step
+    top = max(_CEILING_TURNS * rules.target, 40_000) // step
+    entry = 1 if on_board else max(1, -(-rules.entry_threshold // step))
+    values = _TurnValues(step, entry, rules.must_roll_after_hot_dice, [()] * (top + 1))
+    for level in range(top, -1, -1):
+        row = [0.0] * (MAX_DICE + 1)
+        for n in range(1, MAX_DICE + 1):
+            row[n] = sum(chance * max(values.choice(level + points // step, left) for points, left in choices)
+                         for chance, choices in throws.outcomes[n])
+        values.roll[level] = tuple(row)
+        if level % 100 == 0:
+            yield 1 - level / top
+    _TURN_VALUES[(rules, on_board)] = values
+
+
+def prepare(rules: Rules) -> Iterator[float]:
+    """Solve the tables advice needs under ``rules`` a slice at a time, yielding the share
+    done: a screen can answer taps between slices (Python in the browser has no threads).
+    Tables already solved cost nothing."""
+    for on_board in (True, False):
+        if (rules, on_board) not in _TURN_VALUES:
+            for done in _fill(rules, on_board):
+                yield (done + (0 if on_board else 1)) / 2
+    yield 1.0
+
+
+def prepared(rules: Rules) -> bool:
+    """The tables for ``rules`` are solved: advice under them answers at once."""
+    return all((rules, on_board) in _TURN_VALUES for on_board in (True, False))
+
+
+def step_of(rules: Rules) -> int:
+    """The grid turn totals move on under ``rules`` (50 for every preset)."""
+    return _throws(rules).step
+
+
+def _level(rules: Rules, turn_points: int, dice: int) -> int:
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= MAX_DICE:
+        raise InvalidInput(f"{dice!r} dice: a throw is of 1 to {MAX_DICE} dice.")
+    step = _throws(rules).step
+    if isinstance(turn_points, bool) or not isinstance(turn_points, int) or turn_points < 0:
+        raise InvalidInput(f"{turn_points!r} is not a turn total: give the points of this turn so far (0 or more).")
+    if turn_points % step:
+        raise InvalidInput(f"{turn_points:,} is no turn total under these rules: every score is a multiple of {step}.")
+    return turn_points // step
+
+
+def roll_value(rules: Rules, turn_points: int = 0, dice: int = MAX_DICE, on_board: bool = True) -> float:
+    """The expected bank at the end of the turn if the player throws ``dice`` dice now,
+    holding ``turn_points``, and plays on for the most points."""
+    level = _level(rules, turn_points, dice)
+    values = _turn_values(rules, on_board)
+    if level >= len(values.roll):
+        return _beyond_the_table(rules, turn_points, dice)
+    return values.roll[level][dice]
+
+
+def _beyond_the_table(rules: Rules, turn_points: int, dice: int) -> float:
+    """Throwing once more, then banking: exact where the table ends, since there banking
+    beats every further throw."""
+    total = 0.0
+    for chance, choices in _throws(rules).outcomes[dice]:
+        total += chance * max(turn_points + points for points, _ in choices)
+    return total
+
+
+def expected_turn(rules: Rules, turn_points: int = 0, dice: int = MAX_DICE, on_board: bool = True) -> float:
+    """The expected points banked by the end of the turn under expected-score-optimal play,
+    holding ``turn_points`` with ``dice`` dice to throw.
+
+    Banking is one of the choices when the rules allow it: a player not ``on_board`` may
+    bank only once the turn reaches the entry threshold, and a turn total of 0 banks
+    nothing.
+
+    :raises InvalidInput: not 1 to 6 dice, or a turn total no throw can make.
+    """
+    throw_on = roll_value(rules, turn_points, dice, on_board)
+    bankable = turn_points > 0 and (on_board or turn_points >= rules.entry_threshold)
+    return max(throw_on, float(turn_points)) if bankable else throw_on
+
+
+def bank_thresholds(rules: Rules, on_board: bool = True) -> dict[int, int]:
+    """For 1 to 6 dice left, the smallest turn total from which banking maximises the
+    expected score (at that total and at every higher one).
+
+    With one die left a throw is worth more than with two: one in three scores, and that
+    is hot dice (six dice again).
+
+    >>> bank_thresholds(Rules.preset("house"))
+    {1: 350, 2: 250, 3: 450, 4: 1050, 5: 3100, 6: 18200}
+    """
+    values = _turn_values(rules, on_board)
+    lowest = values.entry
+    thresholds: dict[int, int] = {}
+    for dice in range(1, MAX_DICE + 1):
+        level = len(values.roll) - 1
+        while level - 1 >= lowest and values.roll[level - 1][dice] <= (level - 1) * values.step:
+            level -= 1
+        thresholds[dice] = level * values.step
+    return thresholds
+
+
+def keep_values(rules: Rules, turn_points: int, roll: Sequence[int], on_board: bool = True) -> tuple[float, ...]:
+    """For each of :func:`engine.scoring_options` of ``roll`` (in that order), the expected
+    bank of setting it aside with ``turn_points`` held before the throw, then playing on
+    for the most points."""
+    level = _level(rules, turn_points, len(roll) or 1)
+    values = _turn_values(rules, on_board)
+    step = values.step
+    return tuple(values.choice(level + option.points // step, option.dice_left)
+                 for option in scoring_options(tuple(roll), rules))
+
+
+def catch_up_chance(rules: Rules, need: int, turn_points: int = 0, dice: int = MAX_DICE,
+                    on_board: bool = True) -> float:
+    """The highest chance that the turn ends with a bank of at least ``need`` points (the
+    final round's question), holding ``turn_points`` with ``dice`` dice to throw.
+
+    The strategy that reaches it never banks short of ``need`` (nothing less is any use)
+    and, at every throw, sets aside the keep with the best chance from there; a player
+    not on the board needs the entry threshold too.
+
+    :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
+    """
+    goal = _goal(rules, need, on_board)
+    level = _level(rules, turn_points, dice)
+    if level >= goal:
+        return 1.0
+    return _reach(rules, goal).chances[level][dice]
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """``chances[i][n]``: the chance of banking at least ``goal`` grid steps by throwing
+    ``n`` dice holding ``i`` steps (filled from the goal down, as :class:`_TurnValues`)."""
+
+    goal: int
+    hot_again: float
+    """Past the goal with hot dice: 1, or the chance to escape them where they must be thrown."""
+    chances: list[tuple[float, ...]]
+
+    def after_keep(self, level: int, left: int) -> float:
+        if level >= self.goal:
+            return self.hot_again if left == 0 else 1.0
+        return self.chances[level][left or MAX_DICE]
+
+
+@lru_cache(maxsize=256)
+def _reach(rules: Rules, goal: int) -> _Reach:
+    throws = _throws(rules)
+    step = throws.step
+    hot_again = _hot_dice_escape(throws) if rules.must_roll_after_hot_dice else 1.0
+    reach = _Reach(goal, hot_again, [()] * goal)
+    for level in range(goal - 1, -1, -1):
+        row = [0.0] * (MAX_DICE + 1)
+        for n in range(1, MAX_DICE + 1):
+            row[n] = sum(chance * max(reach.after_keep(level + points // step, left) for points, left in choices)
+                         for chance, choices in throws.outcomes[n])
+        reach.chances[level] = tuple(row)
+    return reach
+
+
+def _hot_dice_escape(throws: _Throws) -> float:
+    """Past the goal with hot dice that must be thrown: the chance of a throw of six that
+    leaves some dice (so the turn can bank), throwing again after every further hot dice."""
+    leaves = sum(chance for chance, choices in throws.outcomes[MAX_DICE] if any(left for _, left in choices))
+    only_hot = sum(chance for chance, choices in throws.outcomes[MAX_DICE] if not any(left for _, left in choices))
+    return leaves / (1 - only_hot)
+
+
+def keep_chances(rules: Rules, need: int, turn_points: int, roll: Sequence[int], on_board: bool = True) -> tuple[float, ...]:
+    """For each of :func:`engine.scoring_options` of ``roll`` (in that order), the highest
+    chance of ending the turn with a bank of at least ``need`` after setting it aside,
+    ``turn_points`` held before the throw."""
+    level = _level(rules, turn_points, len(roll) or 1)
+    reach = _reach(rules, _goal(rules, need, on_board))
+    step = _throws(rules).step
+    return tuple(reach.after_keep(level + option.points // step, option.dice_left)
+                 for option in scoring_options(tuple(roll), rules))
+
+
+def _goal(rules: Rules, need: int, on_board: bool) -> int:
+    """``need`` in grid steps (the entry threshold too, off the board); a bank of nothing is no bank."""
+    if isinstance(need, bool) or not isinstance(need, int):
+        raise InvalidInput(f"{need!r} is not a number of points to reach.")
+    needed = need if on_board else max(need, rules.entry_threshold)
+    return max(1, -(-needed // _throws(rules).step))

@@ -1,0 +1,63 @@
+"""The lookup's "Roll or bank?": the engine's advice in words, for a turn total and the dice left
+or for the throw tapped in, through a client-less Flet session."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine import Rules, prepare, roll_value
+from tests.app_driver import run
+from tests.flet_harness import FletHarness
+
+HOUSE = Rules.preset("house")
+
+
+async def advice_shown(ui: FletHarness, deadline_s: float = 60) -> str:
+    """The advice line once the tables are solved (they are solved off the tap path)."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + deadline_s
+    while ui.text_of("lookup-advice").startswith("Working out") and loop.time() < ends:
+        await asyncio.sleep(0.02)
+    return ui.text_of("lookup-advice")
+
+
+def test_350_with_two_dice_under_house_rules_is_advised_to_bank_with_the_numbers(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await ui.click("lookup")
+        await ui.type_text("lookup-held", "350")
+        await ui.set_value("lookup-dice-left", "2", event="select")
+        worth = f"{roll_value(HOUSE, 350, 2):,.0f}"
+        assert await advice_shown(ui) == f"Bank: 350 now; throwing two dice is worth {worth} on average (44 % farkle)."
+
+    run(test)
+
+
+def test_a_throw_tapped_in_is_advised_which_keep_and_a_farkle_has_none(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await ui.click("lookup")
+        for face in "1 5 2 3 4 4".split():
+            await ui.click(f"lookup-face-{face}")
+        assert (await advice_shown(ui)).startswith("Keep 1 and throw five dice: worth ")
+        await ui.click("lookup-clear")
+        for face in "2 2 3 3 4 6".split():
+            await ui.click(f"lookup-face-{face}")
+        assert ui.text_of("lookup-advice") == "A farkle has no keep: the turn is over."
+
+    run(test)
+
+
+def test_a_turn_total_that_is_not_a_number_is_refused_in_words_and_the_player_off_the_board_throws_on(data_dir):
+    list(prepare(HOUSE))
+
+    async def test(ui: FletHarness) -> None:
+        await ui.click("lookup")
+        await ui.type_text("lookup-held", "35o")
+        assert ui.text_of("lookup-advice") == "“35o” is not a turn total: type its points in digits, like 350."
+        await ui.type_text("lookup-held", "75")
+        assert "every score is a multiple of 50" in ui.text_of("lookup-advice")
+        await ui.type_text("lookup-held", "350")
+        await ui.set_value("lookup-dice-left", "2", event="select")
+        await ui.set_value("lookup-on-board", "off", event="select")
+        assert ui.text_of("lookup-advice").startswith("Throw two dice: worth ")
+
+    run(test)
