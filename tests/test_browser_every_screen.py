@@ -117,6 +117,17 @@ _GO_TO = """(route) => { history.pushState(null, '', route);
 
 _BUSY = "() => (document.querySelector('flt-semantics-host') || {innerText: ''}).innerText.includes('Working...')"
 
+# Whether the text node ``title`` lies inside the visible part of the page's main scrollable.
+_TITLE_ON_SCREEN = """(title) => {
+  const main = [...document.querySelectorAll('flt-semantics')]
+    .filter(e => getComputedStyle(e).overflowY === 'scroll')
+    .sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+  const node = [...document.querySelectorAll('flt-semantics')].find(e => e.textContent.trim() === title);
+  if (!main || !node) return false;
+  const box = node.getBoundingClientRect(), view = main.getBoundingClientRect();
+  return box.top >= view.top && box.bottom <= view.bottom;
+}"""
+
 _FRAMES = "async () => { for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame); }"
 
 # What a person can press or type into, with its accessible name and its size.
@@ -161,6 +172,8 @@ class Survey:
     layout: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     extents: dict[str, int] = field(default_factory=dict)
+    last_card_reached: str = "not tried"
+    """What choosing the last table in the seating page's "Go to table" did at phone size."""
 
 
 def size_name(size: dict[str, int]) -> str:
@@ -345,6 +358,19 @@ def go_to(page: FlutterPage, route: str, ready: str) -> None:
     page.wait_for_text(ready, timeout_ms=30_000)
 
 
+def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
+    """From the top of the page, choose the last table in "Go to table"; "shown" once its card's
+    title is on the screen."""
+    try:
+        page.page.evaluate(_SCROLL_TO, 0)
+        page.click_button("Go to table")
+        page.click_button(f"Table {tables}")
+        page.page.wait_for_function(_TITLE_ON_SCREEN, arg=f"Table {tables} · Round 1", timeout=15_000)
+    except Exception as failure:  # noqa: BLE001 - reported by its test
+        return f"not shown: {failure}"
+    return "shown"
+
+
 def resize(page: FlutterPage, size: dict[str, int]) -> None:
     page.page.set_viewport_size(size)  # type: ignore[arg-type]
     page.page.wait_for_function(_VIEW_SIZED, arg=[size["width"], size["height"]], timeout=10_000)
@@ -387,6 +413,8 @@ def survey(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) 
                     if number:
                         resize(page, size)
                     surveyor.look(screen, size)
+                    if screen == "seating" and size == PHONE:
+                        found.last_card_reached = go_to_the_last_table(page, tables=10)
         finally:
             context.close()
     yield found
@@ -398,3 +426,7 @@ def test_every_screen_at_phone_and_desktop_size_is_free_of_error_boxes_and_blank
 
 def test_every_control_on_every_screen_is_at_least_48_px_square_and_named(survey: Survey) -> None:
     assert not survey.targets, "\n".join(survey.targets)
+
+
+def test_the_seating_pages_go_to_table_brings_the_last_card_into_view_on_a_phone(survey: Survey) -> None:
+    assert survey.last_card_reached == "shown"

@@ -153,7 +153,7 @@ def labelled_dropdown(label: str, value: str, options: list[tuple[str, str]], on
     """A dropdown named "Label: Choice" for screen readers (Flutter web leaves it unnamed)."""
     chosen = dict(options).get(value, value)
     return ft.Semantics(
-        label=f"{label}: {chosen}",
+        label=f"{label}: {chosen}" if chosen else label,
         content=ft.Dropdown(
             label=label,
             value=value,

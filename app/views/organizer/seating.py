@@ -15,7 +15,7 @@ from app.qr import qr_image
 from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base, static_site
 from app.views.organizer.common import EventState, event_view, text_field, use_event
 from app.views.table_result import CodeActions
-from app.views.widgets import big_button, on, section
+from app.views.widgets import big_button, labelled_dropdown, on, section
 from engine import FarkleError, Tournament, typing_form
 
 __all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
@@ -23,6 +23,11 @@ __all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
 CARD_GRID_COLUMNS = 12
 CARD_SPAN: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12, "md": 6, "xl": 4}
 """Cards side by side as the window widens: one a row on a phone, two on a tablet, three on a laptop."""
+
+
+def card_key(table: int | str) -> ft.ScrollKey:
+    """A table card's key, which the page can scroll to."""
+    return ft.ScrollKey(f"table-card-{table}")  # type: ignore[call-arg]  # a dataclass behind Flet's decorator
 
 
 @dataclass
@@ -64,6 +69,16 @@ class SeatingPage(EventState):
 
         await self.do(lambda: self.organizer.revoke_card(table, reason), report, clear=(field,))
 
+    @staticmethod
+    async def go_to_table(event: ft.Event[ft.Dropdown]) -> None:
+        """Scroll the page to the card of the table chosen: with 25 tables the last is 25 screens
+        down on a phone. The page is the view holding the dropdown."""
+        view: ft.BaseControl | None = event.control
+        while view is not None and not isinstance(view, ft.View):
+            view = view.parent
+        if view is not None and event.control.value:
+            await view.scroll_to(scroll_key=card_key(event.control.value), duration=300)
+
 
 @ft.component
 def SeatingScreen(tournament_id: str) -> ft.View:
@@ -101,6 +116,11 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         ]
         if t.round_open and not t.results() and not t.held_results():
             head.append(big_button("Cancel this draw", on(seating.cancel_draw), filled=False, key="cancel-draw"))
+        tables = len(t.seating())
+        if tables > 1:
+            head.append(labelled_dropdown("Go to table", "", [(str(n), f"Table {n}") for n in range(1, tables + 1)],
+                                          seating.go_to_table,
+                                          key="go-to-table", width=200))
         controls.append(section(f"{plan.name}: table cards", *head))
         controls.append(ft.ResponsiveRow(table_cards(t, seating.organizer.link_base, plain=False, page=seating),
                                          columns=CARD_GRID_COLUMNS, spacing=12, run_spacing=12, key="table-cards"))
@@ -185,7 +205,7 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
                 ]
         cards.append(ft.Container(
             ft.Column(lines, spacing=4),
-            key=f"table-card-{table}",
+            key=card_key(table),
             padding=10,
             border=ft.Border.all(1, ft.Colors.BLACK if plain else ft.Colors.OUTLINE),
             border_radius=0 if plain else 8,
