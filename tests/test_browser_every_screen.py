@@ -171,7 +171,6 @@ class Survey:
     shots: Path
     layout: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
-    extents: dict[str, int] = field(default_factory=dict)
     last_card_reached: str = "not tried"
     """What choosing the last table in the seating page's "Go to table" did at phone size."""
 
@@ -268,7 +267,6 @@ class Surveyor:
                     f"{where}: a scrollable {scroller['width']}x{scroller['height']} px holds "
                     f"{scroller['extent']:,} px (more than {MAX_EXTENT_PX:,}): something failed to lay out")
         main = scrollers[0] if scrollers else None
-        self.survey.extents[where] = main["extent"] if main else size["height"]
         if main is None:
             area = (0, 64, size["width"], size["height"])  # below the app bar
             stops = [0]
