@@ -234,7 +234,7 @@ def test_a_tie_for_the_win_asks_for_each_tied_players_roll_off_die(data_dir):
         await ui.click("roll-off-0-2")
         await ui.click("roll-off-1-6")
         await ui.click("record-roll-off")
-        assert "Bob wins!" in ui.texts() and "1. Bob 1,050" in ui.texts()
+        assert "Bob wins!" in ui.texts() and "1. Bob 1,050 · roll-off 4, 6" in ui.texts()
 
     run(test)
 
