@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.dice import format_dice, parse_dice
 from engine.errors import FarkleError, IllegalAction, InvalidInput
+from engine.names import NAME_LONGEST, clean_name
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameState, Notice, Offer, Throw, TurnRecord, bank_refusal
 from engine.rules import N_OF_A_KIND_MODELS, PRESET_NAMES, Rules
 from engine.scoring import (
@@ -133,6 +134,8 @@ __all__ = [
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "bank_refusal",
+    "clean_name",
+    "NAME_LONGEST",
     # play advice, solved exactly under a table's rules
     "expected_turn",
     "bank_thresholds",

@@ -310,7 +310,7 @@ def test_places_that_do_not_follow_from_the_totals_are_impossible() -> None:
 
 def test_a_tie_for_the_win_without_a_roll_off_is_impossible_for_a_finished_game() -> None:
     tied = make_result(totals=(10_250, 6_400, 10_250, 0), places=(1, 3, 1, 4))
-    with pytest.raises(ResultImpossible, match="players 12, 31 are tied for the win at 10,250 and no roll-off"):
+    with pytest.raises(ResultImpossible, match="the players numbered 12 and 31 are tied for the win at 10,250 and no roll-off"):
         check_possible(tied, HOUSE)
     check_possible(tied, HOUSE, need_roll_off=False)
 

@@ -398,3 +398,22 @@ def test_the_form_state_turns_the_typed_entries_into_rules_and_a_starter() -> No
     assert form.rules() == dataclasses.replace(Rules.preset("house"), target=2500, progressive=True)
     form.choose_first("9")
     assert form.first == 2
+
+
+def test_names_are_kept_in_one_form_and_an_invisible_character_is_refused_by_name() -> None:
+    store = MemoryStore()
+
+    async def refused(ui: FletHarness) -> None:
+        await fill_names(ui, "Ann\u200b", "Bob")
+        await ui.click("start-game")
+        assert "U+200B zero width space" in ui.text_of("new-game-error")
+        await ui.type_text("player-name-1", "Ａｎｎ  Lee")
+        await ui.type_text("player-name-2", "ann lee")
+        await ui.click("start-game")
+        assert "'Ann Lee' is entered twice" in ui.text_of("new-game-error")
+        await ui.type_text("player-name-2", "Bob")
+        await ui.click("start-game")
+
+    run(refused, store=store)
+    (game_id,) = games_in(store)
+    assert game_in(store, game_id).players == ("Ann Lee", "Bob")

@@ -30,12 +30,20 @@ from app.views.widgets import (
     screen_view,
     section,
 )
-from engine import MAX_PLAYERS, MIN_PLAYERS, N_OF_A_KIND_MODELS, PRESET_NAMES, FarkleError, InvalidInput, Rules
+from engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_OF_A_KIND_MODELS,
+    NAME_LONGEST,
+    PRESET_NAMES,
+    FarkleError,
+    InvalidInput,
+    Rules,
+    clean_name,
+)
 
 __all__ = ["NewGameScreen", "NewGameState", "parse_number", "NAME_LONGEST", "MOST_DIGITS"]
 
-NAME_LONGEST = 24
-"""The most characters a player's name may have (it must fit a phone's scoreboard)."""
 MOST_DIGITS = 6
 """The most digits a number field takes (a target of 999,999 is plenty)."""
 RECENT_OFFERED = 10
@@ -280,7 +288,8 @@ class NewGameState(ft.Observable):
         before = self.keeper.game_id
         self.starting, self.error = True, None
         try:
-            return await self.keeper.start_game(self.names(), rules, self.first_named())
+            names = [clean_name(name) for name in self.names()]
+            return await self.keeper.start_game(names, rules, self.first_named())
         except FarkleError as refusal:
             self.error = str(refusal)
         except StoreError as failure:

@@ -109,9 +109,10 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
         raise ResultImpossible(f"{where}: {error}") from error
     leaders = places.count(1)
     if leaders > 1 and need_roll_off:
-        tied = [number for number, place in zip(result.numbers, places) if place == 1]
+        tied = [str(number) for number, place in zip(result.numbers, places) if place == 1]
+        numbered = ", ".join(tied[:-1]) + " and " + tied[-1]
         raise ResultImpossible(
-            f"{where}: players {', '.join(map(str, tied))} are tied for the win at {top:,} and no roll-off "
+            f"{where}: the players numbered {numbered} are tied for the win at {top:,} and no roll-off "
             "decided it: a finished game has a winner."
         )
     if places != result.places:
