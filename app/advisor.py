@@ -1,4 +1,5 @@
-"""Play advice off the tap path: the engine's tables solved for a rule set while taps go on.
+"""Play advice off the tap path: the engine's tables solved, and a game's decisions judged,
+while taps go on.
 
 A rule set's tables take about a second to solve in CPython (longer in the browser),
 once; a screen asks :func:`prepare_advice` and shows the advice when it returns.
@@ -9,9 +10,12 @@ from __future__ import annotations
 import asyncio
 
 from app.tournament_table import static_site
-from engine import Rules, prepare, prepared
+from engine import CostlyDecision, Game, Rules, costliest, judge_decisions, prepare, prepared
 
-__all__ = ["prepare_advice"]
+__all__ = ["prepare_advice", "review_decisions"]
+
+JUDGED_PER_SLICE = 20
+"""Events judged between two looks at other tasks in the browser (a few milliseconds)."""
 
 
 async def prepare_advice(rules: Rules) -> None:
@@ -29,3 +33,22 @@ async def prepare_advice(rules: Rules) -> None:
 def _solve(rules: Rules) -> None:
     for _ in prepare(rules):
         pass
+
+
+async def review_decisions(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
+    """Each seat's costliest decisions of ``game`` (:func:`engine.costly_decisions`), judged
+    off the tap path as :func:`prepare_advice` solves its tables."""
+    await prepare_advice(game.rules)
+    if not static_site():
+        return await asyncio.to_thread(_review, game)
+    found = []
+    for count, decision in enumerate(judge_decisions(game)):
+        if decision is not None:
+            found.append(decision)
+        if count % JUDGED_PER_SLICE == 0:
+            await asyncio.sleep(0)
+    return costliest(found, len(game.players))
+
+
+def _review(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
+    return costliest((d for d in judge_decisions(game) if d is not None), len(game.players))

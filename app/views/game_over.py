@@ -12,10 +12,11 @@ from urllib.parse import quote
 
 import flet as ft
 
+from app.advisor import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
 from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import big_button, on
-from engine import Game
+from engine import CostlyDecision, Game
 from engine.stats import player_stats, score_race
 
 __all__ = ["GameOver", "result_text", "standing_lines"]
@@ -44,6 +45,50 @@ class ShareState(ft.Observable):
             self.note, self.failed = f"The picture could not be saved here: {problem}", True
             return
         self.note, self.failed = f"Saved the picture as {file_name}.", False
+
+
+@dataclass
+class ReviewState(ft.Observable):
+    """Each player's costliest decisions, once judged (off the tap path)."""
+
+    decisions: dict[int, tuple[CostlyDecision, ...]] | None = None
+    failed: str | None = None
+
+    async def judge(self, game: Game) -> None:
+        try:
+            self.decisions = await review_decisions(game)
+        except Exception as problem:  # noqa: BLE001 - the review is a bonus: say it failed, keep the screen
+            self.failed = f"The decisions could not be looked over ({problem})."
+
+
+@ft.component
+def DecisionReview(game: Game) -> ft.Control:
+    """"Where points went": per player, the decisions that gave away most points on average
+    against the most-points play (the engine's advice), in words."""
+    review = use_model(ReviewState)
+
+    async def judge() -> None:  # a coroutine function: Flet awaits only those
+        await review.judge(game)
+
+    ft.on_mounted(judge)
+    lines: list[ft.Control] = []
+    if review.failed:
+        lines.append(ft.Text(review.failed, key="review-failed"))
+    elif review.decisions is None:
+        lines.append(ft.Text("Looking over every decision…", key="review-working"))
+    else:
+        for seat, name in enumerate(game.players):
+            decisions = review.decisions.get(seat, ())
+            lines.append(ft.Text(name, weight=ft.FontWeight.BOLD))
+            if not decisions:
+                lines.append(ft.Text("Every keep and bank as the most-points play would have it (within 10 points).",
+                                     key=f"review-{seat}-none"))
+            lines += [ft.Text(decision.describe(), key=f"review-{seat}-{index}")
+                      for index, decision in enumerate(decisions)]
+    return ft.Container(
+        ft.Column([ft.Text("Where points went", size=18, weight=ft.FontWeight.BOLD), *lines], spacing=4),
+        key="decision-review",
+    )
 
 
 def standing_lines(game: Game) -> list[tuple[int, str]]:
@@ -101,6 +146,7 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
         controls.append(ResultHandover(game, tournament))
     else:
         buttons.insert(0, big_button("Rematch", on(services.navigate, f"/new/{game_id}"), key="rematch"))
+        controls.append(DecisionReview(game))  # casual games only: a tournament table gets no advice
     buttons.append(big_button("Home", on(services.navigate, "/"), filled=False, key="over-home"))
     controls.append(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8))
     if share.note:

@@ -6,7 +6,7 @@ costliest decisions once the game is over.
 """
 
 from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
-from engine.advice.review import CostlyDecision, costly_decisions
+from engine.advice.review import CostlyDecision, costliest, costly_decisions, judge_decisions
 from engine.advice.values import (
     bank_thresholds,
     catch_up_chance,
@@ -21,4 +21,4 @@ from engine.advice.values import (
 
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
            "prepare", "prepared", "step_of", "Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS",
-           "CostlyDecision", "costly_decisions"]
+           "CostlyDecision", "costly_decisions", "judge_decisions", "costliest"]

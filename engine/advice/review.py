@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.advice.advisor import DICE_WORDS, advise
 from engine.dice import format_dice
 from engine.game import Game, GameState
 
-__all__ = ["CostlyDecision", "costly_decisions"]
+__all__ = ["CostlyDecision", "costly_decisions", "judge_decisions", "costliest"]
+
 
 @dataclass(frozen=True)
 class CostlyDecision:
@@ -30,16 +32,30 @@ def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) ->
     play (at most ``per_player``, each costing at least ``at_least`` points on average),
     costliest first. A last turn of the final round plays for the lead, not for points,
     so its decisions are not judged here."""
+    found = [decision for decision in judge_decisions(game) if decision is not None]
+    return costliest(found, len(game.players), per_player, at_least)
+
+
+def judge_decisions(game: Game) -> Iterator[CostlyDecision | None]:
+    """Every decision of the game judged in turn: the decision when it cost points, else
+    None, once per event, so a screen can judge a long game between taps."""
     events = game.events
     replay = Game.from_events(events[:1])
-    found: list[CostlyDecision] = []
     for event in events[1:]:
         state = replay.state
         if state.phase not in ("over", "roll_off") and event.get("type") in ("kept", "banked", "rolled", "built"):
-            found += _judge(state, event, len(state.history) + 1)
+            yield from _judge(state, event, len(state.history) + 1) or (None,)
+        else:
+            yield None
         replay.redo(event)
+
+
+def costliest(decisions: Iterable[CostlyDecision], seats: int, per_player: int = 3,
+              at_least: float = 10.0) -> dict[int, tuple[CostlyDecision, ...]]:
+    """Each seat's ``per_player`` costliest decisions of at least ``at_least`` points."""
+    found = list(decisions)
     by_seat: dict[int, tuple[CostlyDecision, ...]] = {}
-    for seat in range(len(game.players)):
+    for seat in range(seats):
         mine = sorted((d for d in found if d.seat == seat and d.cost >= at_least), key=lambda d: -d.cost)
         by_seat[seat] = tuple(mine[:per_player])
     return by_seat
