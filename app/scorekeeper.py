@@ -162,7 +162,7 @@ class Scorekeeper:
 
     def _adopt(self, game_id: str, document: Document) -> None:
         self.game, self.game_id = Game.from_events(document["events"]), game_id
-        self.meta = {key: document[key] for key in ("created", "tournament", "title") if key in document}
+        self.meta = {key: document[key] for key in ("created", "tournament", "title", "advice") if key in document}
         self.revision = revision_of(document)
 
     async def act(self, action: Callable[[Game], None]) -> None:
@@ -190,7 +190,7 @@ class Scorekeeper:
             raise
 
     async def update_meta(self, key: str, value: Any) -> None:
-        """Set one field of the open game's metadata (``"tournament"``, ``"title"``) and
+        """Set one field of the open game's metadata (``"tournament"``, ``"title"``, ``"advice"``) and
         persist it before returning, over the revision this screen read.
 
         If the write fails, the metadata is restored and the error raised; if another

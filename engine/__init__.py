@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         prepare,
         prepared,
         roll_value,
+        step_of,
         throw_advice,
         turn_advice,
     )
@@ -93,7 +94,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY_MODULES = {
-    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "prepare", "prepared", "turn_advice", "throw_advice", "judge_decisions", "costliest")},
+    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "prepare", "prepared", "turn_advice", "throw_advice", "judge_decisions", "costliest", "step_of")},
     **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
     **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
 }
@@ -152,6 +153,7 @@ __all__ = [
     "CostlyDecision",
     "judge_decisions",
     "costliest",
+    "step_of",
     "prepare",
     "prepared",
     "turn_advice",

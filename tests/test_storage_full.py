@@ -337,6 +337,8 @@ WRITE_PATHS: dict[str, WritePath] = {
     "set aside and bank": WritePath(game(roll("1 1 1 5 2 3")), tap("die-0", "die-1", "die-2"), tap("bank"),
                                     turn_line("Bob's turn")),
     "bank": WritePath(game(roll("1 1 1 5 2 3"), keep("1 1 1")), nothing, tap("bank"), turn_line("Bob's turn")),
+    "advice on": WritePath(game(), nothing, tap("advice-switch"),
+                           lambda ui: ui.accessible_name(ui.find("advice-switch")) == "Turn advice off"),
     "build on the offer": WritePath(game(roll("1 1 1 5 2 3"), keep("1 1 1", bank=True), rules=Rules.preset("progressive")),
                                     nothing, tap("build"), lambda ui: not ui.exists("build")),
     "redo": WritePath(game(roll("1 1 1 5 2 3")), tap("undo"), tap("redo"), lambda ui: ui.exists("keep-panel")),

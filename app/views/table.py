@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from app.advisor import prepare_advice
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
@@ -30,7 +31,7 @@ from app.views.table_panels import (
 )
 from app.views.game_over import GameOver
 from app.views.widgets import icon_button, notice_banner, on, screen_view
-from engine import FarkleError, Game, GameState, format_dice
+from engine import Advice, FarkleError, Game, GameState, advise, catch_up_chance, format_dice, prepared, step_of
 
 __all__ = ["TableScreen", "TableState"]
 
@@ -54,6 +55,8 @@ class TableState(ft.Observable):
     last_undo: str | None = None  # what the last Undo took back, in words
     confirming_undo: bool = False  # asking before Undo takes back a win
     typed_throw: tuple[int, ...] = ()  # the last throw entered here, in the order its faces were typed
+    advising: bool = False  # advice is on for this game (kept in its metadata): drawn from this
+    advice_solved: bool = False  # the advice tables for this game's rules are ready
 
     @property
     def game(self) -> Game:
@@ -70,6 +73,7 @@ class TableState(ft.Observable):
             self.refusal, game = f"This game cannot be opened: {problem}", None
         self.missing = game is None
         self.state = game.state if game is not None else None
+        self.advising = self.advice_on
 
     def reset_entry(self) -> None:
         self.entry.clear()
@@ -104,6 +108,65 @@ class TableState(ft.Observable):
             self.last_undo = None
         self.state = self.game.state
         return stored
+
+    # -- advice ----------------------------------------------------------------------
+
+    @property
+    def advice_allowed(self) -> bool:
+        """Advice is for casual games: a tournament table plays on its own judgement."""
+        return not self.keeper.meta.get("tournament")
+
+    @property
+    def advice_on(self) -> bool:
+        return self.advice_allowed and self.keeper.meta.get("advice") is True
+
+    async def switch_advice(self) -> None:
+        """Advice on or off for this game, kept with it (off by default)."""
+        if not self.advice_allowed:
+            self.refusal = "A tournament table gets no advice: its players play on their own judgement."
+            return
+        try:
+            await self.keeper.update_meta("advice", not self.advice_on)
+        except GameChangedElsewhere as changed:
+            self.refusal = str(changed)
+        except StoreError as failure:
+            self.refusal = f"Not saved, so not switched: {failure_in_words(failure, 'switch it again')}"
+        else:
+            self.refusal = None
+        self.state = self.game.state
+        self.advising = self.advice_on
+        await self.ready_advice()
+
+    async def ready_advice(self) -> None:
+        """Solve the advice tables for this game's rules off the tap path, once advice is on."""
+        if self.advice_on and self.state is not None and not prepared(self.state.rules):
+            self.advice_solved = False
+            await prepare_advice(self.state.rules)
+        self.advice_solved = self.state is not None and prepared(self.state.rules)
+
+    def advice(self) -> Advice | str | None:
+        """The advice for the player to act, "Working out…" while its tables are solved,
+        or None with advice off or nothing to advise."""
+        state = self.state
+        if not self.advice_on or state is None or state.phase in ("over", "roll_off"):
+            return None
+        if not prepared(state.rules):
+            return "Working out the odds under these rules…"
+        return advise(state)
+
+    def lead_chances(self) -> dict[int, float]:
+        """With advice on, in the final round: each player still to play's chance to take the
+        lead (from a fresh turn; the one playing, from where the turn stands)."""
+        state = self.state
+        if not self.advice_on or state is None or not state.final_round or not prepared(state.rules):
+            return {}
+        top, step = max(state.scores), step_of(state.rules)
+        chances = {seat: catch_up_chance(state.rules, top - state.scores[seat] + step, 0, 6, state.on_board[seat])
+                   for seat in state.last_turns if seat != state.current}
+        shown = self.advice()
+        if isinstance(shown, Advice) and shown.goal == "lead":
+            chances[state.current] = shown.value
+        return chances
 
     def player_name(self, seat: int | None = None) -> str:
         state = self.game.state
@@ -328,6 +391,7 @@ def TableScreen(game_id: str) -> ft.View:
     table = use_model(lambda: TableState(services.keeper, game_id))
     use_keys(table.on_key)
     ft.on_mounted(table.load)
+    ft.use_effect(table.ready_advice, [table.advising, table.state.rules if table.state else None])
     route = f"/game/{game_id}"
     home = on(services.navigate, "/")
     dialog: ft.AlertDialog | None = None
@@ -351,6 +415,10 @@ def TableScreen(game_id: str) -> ft.View:
         icon_button(ft.Icons.CALCULATE, "Score lookup", on_click=on(services.navigate, f"/lookup/{game_id}"),
                     key="table-lookup"),
     ]
+    if table.advice_allowed:
+        actions.insert(0, icon_button(ft.Icons.LIGHTBULB if table.advice_on else ft.Icons.LIGHTBULB_OUTLINE,
+                                      "Turn advice off" if table.advice_on else "Turn advice on",
+                                      on(table.switch_advice), key="advice-switch"))
     notices: list[ft.Control] = []
     if table.refusal:
         notices.append(notice_banner([table.refusal], error=True, key="refusal"))
@@ -365,23 +433,24 @@ def TableScreen(game_id: str) -> ft.View:
     elif state.phase == "roll_off":
         panel = [roll_off_panel(table, state)]
     elif state.phase == "keep":
-        panel = [turn_line(state), keep_panel(table, state)]
+        panel = [turn_line(state), keep_panel(table, state, table.advice())]
     else:
         touch = ft.context.page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
-        panel = [turn_line(state), throw_panel(table, state, keyboard_hint=not touch)]
+        panel = [turn_line(state), throw_panel(table, state, keyboard_hint=not touch, advice=table.advice())]
     preview, _ = table.keep_preview() if state.phase == "keep" else (None, None)
     card = [turn_card(state, (preview or state).turn_points)] if turn_on else []
     landscape = use_viewport().landscape
     if landscape:  # the board and the entry scroll each on its own: Roll and Bank stay in view
         controls: list[ft.Control] = [ft.Row(
-            [ft.Column([*card, scoreboard(state, scrolls=True)], expand=2, spacing=8),
+            [ft.Column([*card, scoreboard(state, scrolls=True, lead_chances=table.lead_chances())], expand=2,
+                       spacing=8),
              ft.Column([*notices, *panel], expand=3, spacing=8, scroll=ft.ScrollMode.AUTO)],
             vertical_alignment=ft.CrossAxisAlignment.START,
             expand=True,
             key="landscape",
         )]
     else:
-        controls = [*card, scoreboard(state), *notices, *panel]
+        controls = [*card, scoreboard(state, lead_chances=table.lead_chances()), *notices, *panel]
     return screen_view(route, title, controls, actions=actions, on_home=home, scrolls=not landscape)
 
 

@@ -5,12 +5,13 @@ Nothing here changes state: each control's handler calls a :class:`TableState` m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from app.views.widgets import FELT, big_button, die_button, on, section
-from engine import GameState, bank_refusal, format_dice, scoring_dice, scoring_options
+from engine import Advice, GameState, bank_refusal, format_dice, scoring_dice, scoring_options
 
 if TYPE_CHECKING:
     from app.views.table import TableState
@@ -59,8 +60,9 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
     )
 
 
-def player_marks(state: GameState, seat: int) -> list[str]:
-    """What a player's line says beside the total: on-board mark, farkle streak, final round."""
+def player_marks(state: GameState, seat: int, lead_chance: float | None = None) -> list[str]:
+    """What a player's line says beside the total: on-board mark, farkle streak, final round
+    (with the chance to take the lead, when the table has advice on)."""
     marks = []
     if not state.on_board[seat]:
         marks.append("not on board")
@@ -70,12 +72,14 @@ def player_marks(state: GameState, seat: int) -> list[str]:
         if seat in state.last_turns:
             gap = max(state.scores) - state.scores[seat]
             marks.append(f"last turn · needs over {gap:,} to lead" if gap else "last turn")
+            if lead_chance is not None:
+                marks.append(f"{lead_chance:.0%} chance to lead".replace("%", " %"))
         else:
             marks.append("done")
     return marks
 
 
-def scoreboard(state: GameState, *, scrolls: bool = False) -> ft.Control:
+def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping[int, float] | None = None) -> ft.Control:
     """Every player on one line: whose turn, total, on-board mark, farkle streak, final round.
 
     The name takes only the width it needs and the marks follow it, on the next line when
@@ -87,7 +91,7 @@ def scoreboard(state: GameState, *, scrolls: bool = False) -> ft.Control:
     rows: list[ft.Control] = []
     for seat, name in enumerate(state.players):
         playing = seat == state.current and playing_now
-        marks = ", ".join(player_marks(state, seat))
+        marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat)))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
         said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
         line: list[ft.Control] = [
@@ -139,8 +143,10 @@ def turn_line(state: GameState) -> ft.Control:
     return ft.Text(text, size=16, weight=ft.FontWeight.BOLD, key="turn-line")
 
 
-def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> ft.Control:
-    """The faces of the next throw, tapped in; Bank instead while a choice is open."""
+def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
+                advice: Advice | str | None = None) -> ft.Control:
+    """The faces of the next throw, tapped in; Bank instead while a choice is open; with
+    advice on, the advice (throw, or build on an offer) in one line."""
     wanted = state.dice_to_throw or 0
     name = state.players[state.current]
     parts: list[ft.Control] = []
@@ -189,6 +195,7 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> 
     ]
     parts += [ft.Text(f"Enter {name}'s throw: {DICE_WORDS[wanted]}", size=16, key="throw-title"),
               ft.Row(entered, spacing=6, key="entered"), pad, ft.Row(buttons, key="throw-buttons")]
+    parts += advice_line(advice)
     if keyboard_hint:
         parts.append(ft.Text("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; "
                              "on a throw, 1-6 pick dice to set aside and B banks.",
@@ -202,8 +209,21 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool) -> 
     return ft.Column(parts, spacing=10, key="throw-panel")
 
 
-def keep_panel(table: TableState, state: GameState) -> ft.Control:
-    """The last throw's dice to tap aside, the live preview, Roll and Bank, every option."""
+def advice_line(advice: Advice | str | None) -> list[ft.Control]:
+    """The table's advice in one line (or why it is not there yet), when advice is on."""
+    if advice is None:
+        return []
+    words = advice if isinstance(advice, str) else f"Advice: {advice.describe()}"
+    return [ft.Container(
+        ft.Row([ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, size=20),
+                ft.Text(words, size=15, expand=True, key="advice-line")], spacing=8),
+        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=8, border_radius=8, key="advice",
+    )]
+
+
+def keep_panel(table: TableState, state: GameState, advice: Advice | str | None = None) -> ft.Control:
+    """The last throw's dice to tap aside, the live preview, Roll and Bank, every option;
+    with advice on, the advised keep is marked and the advice said in one line."""
     throw = table.shown_throw()
     rules = state.rules
     scoring = list(scoring_dice(throw, rules))
@@ -233,9 +253,11 @@ def keep_panel(table: TableState, state: GameState) -> ft.Control:
                  f"Roll {DICE_WORDS[left]}" if left else "Roll again")
     refusal = bank_refusal(preview) if preview else "Set aside scoring dice first."
     options = scoring_options(throw, rules)
+    advised = advice.best_keep.keep if isinstance(advice, Advice) and advice.best_keep else None
     option_rows = [
         ft.ListTile(
-            title=ft.Text(f"{option.points:,}  ·  keep {format_dice(option.keep)}"),
+            title=ft.Text(f"{option.points:,}  ·  keep {format_dice(option.keep)}"
+                          + ("  ·  advised" if option.keep == advised else "")),
             subtitle=ft.Text(f"{option.breakdown} · "
                              + ("hot dice" if option.hot_dice else f"{DICE_WORDS[option.dice_left]} left")),
             on_click=on(table.choose_option, option.keep),
@@ -259,6 +281,7 @@ def keep_panel(table: TableState, state: GameState) -> ft.Control:
                 key="keep-buttons",
             ),
             ft.Text(refusal or "", color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
+            *advice_line(advice),
             big_button(f"Best: keep {format_dice(best.keep)} for {best.points:,}",
                        on(table.choose_option, best.keep), filled=False, key="best-option"),
             section("All options", *option_rows),

@@ -74,6 +74,15 @@ class Advice:
     def best_keep(self) -> KeepChoice | None:
         return self.keeps[0] if self.keeps else None
 
+    @property
+    def value(self) -> float:
+        """What the advised play is worth: the expected bank, or, playing for the lead, its chance."""
+        if self.action == "keep":
+            return self.keeps[0].value
+        if self.action in ("build", "fresh"):
+            return max(self.build or 0.0, self.fresh or 0.0)
+        return max(self.throw_on or 0.0, self.bank or 0.0)
+
     def describe(self) -> str:
         """The advice in one line, with its numbers: ``Bank: 350 now; throwing two dice is
         worth 303 on average (44 % farkle).``"""
@@ -104,8 +113,7 @@ class Advice:
                 f"banking gives {self.bank:,.0f}.")
 
     def _describe_lead(self) -> str:
-        chance = {"keep": self.keeps[0].value if self.keeps else 0.0, "bank": 1.0}.get(
-            self.action, self.throw_on if self.action == "throw" else max(self.build or 0.0, self.fresh or 0.0))
+        chance = self.value
         head = f"{self.player} needs {self.need:,} to lead: {chance:.0%}".replace("%", " %")
         if self.action == "keep":
             return f"{head} keeping {format_dice(self.keeps[0].keep)}."

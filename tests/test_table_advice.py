@@ -1,0 +1,80 @@
+"""The table's Advice switch, through a client-less Flet session: off by default, kept with
+the game, the advised keep marked and the advice said in one line, the final round's chance
+to lead; never offered at a tournament table."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from app.scorekeeper import Scorekeeper
+from app.storage import MemoryStore
+from app.tournament_table import tournament_meta
+from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value
+from tests.app_driver import run, start_game, throw
+from tests.flet_harness import FletHarness
+from tests.test_result_confirmation import final_of_four
+
+HOUSE = Rules.preset("house")
+
+
+async def advice_shown(ui: FletHarness, deadline_s: float = 60) -> str:
+    """The advice line once the tables are solved (off the tap path)."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + deadline_s
+    while (not ui.exists("advice-line") or ui.text_of("advice-line").startswith("Working out")) and loop.time() < ends:
+        await asyncio.sleep(0.02)
+    return ui.text_of("advice-line")
+
+
+def test_advice_is_off_until_switched_on_then_marks_the_best_keep_and_stays_on(data_dir):
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob")
+        assert not ui.exists("advice-line")
+        assert ui.accessible_name(ui.find("advice-switch")) == "Turn advice on"
+        await ui.click("advice-switch")
+        worth = f"{roll_value(HOUSE, 0, 6, on_board=False):,.0f}"
+        assert await advice_shown(ui) == f"Advice: Throw six dice: worth {worth} on average (2 % farkle)."
+        await throw(ui, "1 5 2 3 4 4")
+        assert (await advice_shown(ui)).startswith("Advice: Keep 1 and throw five dice: worth ")
+        advised = [text for text in ui.texts() if text.endswith("·  advised")]
+        assert advised == ["100  ·  keep 1  ·  advised"]
+        route = str(ui.page.route)
+        await ui.navigate("/")
+        await ui.navigate(route)
+        assert ui.accessible_name(ui.find("advice-switch")) == "Turn advice off"
+        assert (await advice_shown(ui)).startswith("Advice: Keep 1")
+        await ui.click("advice-switch")
+        assert not ui.exists("advice-line")
+
+    run(test)
+
+
+def test_in_the_final_round_the_player_still_to_play_sees_the_chance_to_lead(data_dir):
+    list(prepare(HOUSE))
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", target="1000")
+        await ui.click("advice-switch")
+        await throw(ui, "1 1 1 5 2 3")
+        await ui.click("best-option")
+        await ui.click("bank")
+        await advice_shown(ui)
+        chance = catch_up_chance(dataclasses.replace(HOUSE, target=1000), 1100, 0, 6, on_board=False)
+        assert ui.text_of("marks-1").endswith(f"{chance:.0%} chance to lead".replace("%", " %"))
+        assert ui.text_of("advice-line").startswith("Advice: Bob needs 1,100 to lead: ")
+
+    run(test)
+
+
+def test_a_tournament_table_offers_no_advice() -> None:
+    store = MemoryStore()
+    _, code = final_of_four()
+    setup = decode_setup(code)
+    game_id = asyncio.run(Scorekeeper(store).start_game(list(setup.names), setup.rules,
+                                                        meta=tournament_meta(setup, code)))
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.exists("throw-title") and not ui.exists("advice-switch") and not ui.exists("advice-line")
+
+    run(test, f"/game/{game_id}", store=store)
