@@ -21,11 +21,16 @@ $(FONTS): $(STAMP) build/templates/fonts/package-lock.json
 run: $(STAMP) $(FONTS)
 	$(PY) -m app $(ARGS)
 
-# Debian's Chromium for the real-browser tests (Playwright never downloads a browser here).
+# The three browser engines a phone or laptop has, from Debian's packages (no test tool ever
+# downloads a browser here): Chromium (Playwright), WebKit (WebKitGTK's MiniBrowser driven by
+# WebKitWebDriver under Xvfb: the engine inside Safari) and Firefox ESR (Puppeteer-core over
+# WebDriver BiDi).
+BROWSER_PACKAGES := chromium webkit2gtk-driver xvfb xauth firefox-esr
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
+	@missing=""; for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "Browser tests need:$$missing (sudo apt-get install$$missing)"; fi; fi
 
 # The offline PWA: a static site in build/out/site/ (serve it with any static server).
 pwa: $(STAMP)
