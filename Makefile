@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 FONTS  := build/out/fonts/.complete
 
-.PHONY: run test browser pwa screenshots
+.PHONY: run test bench browser pwa screenshots
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -39,6 +39,11 @@ pwa: $(STAMP)
 test: $(STAMP) browser
 	$(PY) -m mypy
 	$(PY) -m pytest $(ARGS)
+
+# The benchmarks (tests/bench_*.py: pytest-benchmark tables and the side-by-side runs against the
+# previous commit); reported, never asserted on time, and not part of `make test`.
+bench: $(STAMP) browser
+	$(PY) -m pytest -s $(wildcard tests/bench_*.py) $(ARGS)
 
 # The README's pictures, refreshed on purpose: `make test` writes its pictures to a temporary folder.
 screenshots: $(STAMP) browser
