@@ -18,6 +18,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from app.storage import PREFS_QUOTA_ESTIMATE_BYTES, FileStore, MemoryPrefs, PrefsStore
+from tests.game_play import saved_game_documents, write_saved_games
 from tests.test_storage import synthetic_events, synthetic_game
 
 
@@ -147,36 +148,6 @@ BEFORE_THE_INDEX = "1fdd483"
 """The last commit whose Home read and checked every game on each visit."""
 
 
-def home_game_documents(count: int = HOME_GAMES, distinct: int = 20) -> dict[str, dict[str, Any]]:
-    """``count`` finished four-player games (``distinct`` real logs, random but legal play)."""
-    import random
-
-    from engine import Game, Rules
-    from tests.game_play import play_game
-
-    logs = [play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
-            for seed in range(distinct)]
-    documents: dict[str, dict[str, Any]] = {}
-    for number in range(count):
-        game = logs[number % distinct]
-        game_id = f"20261201-{number:06d}-abcdef"
-        documents[game_id] = {
-            "id": game_id, "players": list(game.players), "scores": list(game.scores),
-            "rules": game.rules.to_dict(), "finished": game.is_over,
-            "winner": None if game.winner is None else game.players[game.winner],
-            "created": "2026-12-01T18:00:00+00:00",
-            "updated": f"2026-12-01T{18 + number // 3600:02d}:{number // 60 % 60:02d}:{number % 60:02d}+00:00",
-            "events": game.events,
-        }
-    return documents
-
-
-def write_home_games(data_dir: Path, documents: dict[str, dict[str, Any]]) -> None:
-    (data_dir / "games").mkdir(parents=True, exist_ok=True)
-    for game_id, document in documents.items():
-        (data_dir / "games" / f"{game_id}.json").write_text(json.dumps(document, separators=(",", ":")))
-
-
 async def visit_home(ui: Any) -> tuple[float, float]:
     """Open Home from another screen and wait for its list: (seconds, longest loop stall in seconds)."""
     import time
@@ -255,7 +226,7 @@ def compare_home_visits(against: str, rounds: int) -> None:
     sources = [WORKING_TREE, export_commit(against)]
     with tempfile.TemporaryDirectory() as scratch:
         prepared = Path(scratch) / "games"
-        write_home_games(prepared, home_game_documents())
+        write_saved_games(prepared, saved_game_documents(HOME_GAMES, distinct=20))
         results: dict[str, dict[str, Any]] = {}
         for source in sources:
             data_dir = Path(scratch) / f"data-{len(results)}"
@@ -288,7 +259,7 @@ def test_bench_home_lists_2000_games_again(benchmark: BenchmarkFixture, tmp_path
     from app.storage import FileStore
     from tests.flet_harness import FletHarness
 
-    write_home_games(tmp_path, home_game_documents())
+    write_saved_games(tmp_path, saved_game_documents(HOME_GAMES, distinct=20))
     store = FileStore(tmp_path)
 
     async def visits() -> list[tuple[float, float]]:

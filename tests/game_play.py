@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+from typing import Any
 
-from engine import Game, scoring_options
+from engine import Game, Rules, scoring_options
 
 
 def throw(rng: random.Random, dice: int) -> list[int]:
@@ -38,3 +41,34 @@ def play_game(game: Game, rng: random.Random, max_turns: int = 2000) -> Game:
         else:
             play_turn(game, rng)
     return game
+
+
+def saved_game_documents(count: int, distinct: int = 10) -> dict[str, dict[str, Any]]:
+    """``count`` finished four-player games as the scorekeeper saves them, by id (``distinct``
+    different logs, told apart by their titles)."""
+    logs = [play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
+            for seed in range(distinct)]
+    documents: dict[str, dict[str, Any]] = {}
+    for number in range(count):
+        game = logs[number % distinct]
+        game_id = f"20261201-{number:06d}-abcdef"
+        documents[game_id] = {
+            "id": game_id, "players": list(game.players), "scores": list(game.scores),
+            "rules": game.rules.to_dict(), "finished": game.is_over,
+            "winner": None if game.winner is None else game.players[game.winner],
+            "created": "2026-12-01T18:00:00+00:00",
+            "updated": f"2026-12-01T{18 + number // 3600:02d}:{number // 60 % 60:02d}:{number % 60:02d}+00:00",
+            "title": f"Game {number}", "events": game.events,
+        }
+    return documents
+
+
+def write_saved_games(data_dir: Path, documents: dict[str, dict[str, Any]]) -> int:
+    """The games as files in the data folder's games/; the bytes they take."""
+    (data_dir / "games").mkdir(parents=True, exist_ok=True)
+    size = 0
+    for game_id, document in documents.items():
+        text = json.dumps(document, separators=(",", ":"))
+        (data_dir / "games" / f"{game_id}.json").write_text(text)
+        size += len(text)
+    return size

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,10 +19,10 @@ import pytest
 
 from app.scorekeeper import GameSummary, Scorekeeper
 from app.storage import FileStore, MemoryPrefs, PrefsStore, Store
-from engine import Game, Rules
+from engine import Rules
 from tests.app_driver import run as run_app
 from tests.flet_harness import FletHarness
-from tests.game_play import play_game
+from tests.game_play import saved_game_documents, write_saved_games
 
 T = TypeVar("T")
 PROC_IO = Path("/proc/self/io")
@@ -31,36 +30,6 @@ PROC_IO = Path("/proc/self/io")
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
-
-
-def game_documents(count: int, distinct: int = 10) -> dict[str, dict[str, Any]]:
-    """``count`` finished four-player games as the scorekeeper saves them, by id (``distinct``
-    different logs, told apart by their titles)."""
-    logs = [play_game(Game(["Ann", "Bob", "Cy", "Di"], Rules.preset("house")), random.Random(seed))
-            for seed in range(distinct)]
-    documents: dict[str, dict[str, Any]] = {}
-    for number in range(count):
-        game = logs[number % distinct]
-        game_id = f"20261201-{number:06d}-abcdef"
-        documents[game_id] = {
-            "id": game_id, "players": list(game.players), "scores": list(game.scores),
-            "rules": game.rules.to_dict(), "finished": game.is_over,
-            "winner": None if game.winner is None else game.players[game.winner],
-            "created": "2026-12-01T18:00:00+00:00", "updated": f"2026-12-01T19:{number // 60 % 60:02d}:{number % 60:02d}+00:00",
-            "title": f"Game {number}", "events": game.events,
-        }
-    return documents
-
-
-def write_games(data_dir: Path, documents: dict[str, dict[str, Any]]) -> int:
-    """The games as files in the data folder; the bytes they take."""
-    (data_dir / "games").mkdir(parents=True, exist_ok=True)
-    size = 0
-    for game_id, document in documents.items():
-        text = json.dumps(document, separators=(",", ":"))
-        (data_dir / "games" / f"{game_id}.json").write_text(text)
-        size += len(text)
-    return size
 
 
 def titles(summaries: list[GameSummary]) -> set[str]:
@@ -76,7 +45,7 @@ def bytes_read_by_this_process() -> int:
 
 @pytest.fixture(scope="module")
 def three_hundred_games() -> dict[str, dict[str, Any]]:
-    return game_documents(300)
+    return saved_game_documents(300)
 
 
 # -- what the index spares -------------------------------------------------------------------
@@ -86,7 +55,7 @@ def three_hundred_games() -> dict[str, dict[str, Any]]:
 def test_listing_games_again_reads_the_index_not_every_game(
     tmp_path: Path, three_hundred_games: dict[str, dict[str, Any]]
 ) -> None:
-    games_bytes = write_games(tmp_path, three_hundred_games)
+    games_bytes = write_saved_games(tmp_path, three_hundred_games)
     keeper = Scorekeeper(FileStore(tmp_path))
     assert len(run(keeper.summaries())) == 300
     keeper.store.close()
@@ -105,7 +74,7 @@ def test_listing_games_again_reads_the_index_not_every_game(
 def test_a_listing_that_must_read_many_games_lets_other_sessions_run_meanwhile(
     tmp_path: Path, three_hundred_games: dict[str, dict[str, Any]]
 ) -> None:
-    write_games(tmp_path, three_hundred_games)
+    write_saved_games(tmp_path, three_hundred_games)
     keeper = Scorekeeper(FileStore(tmp_path))  # no index yet: every game is read and replayed
 
     async def list_while_another_session_waits() -> int:
@@ -124,8 +93,8 @@ def test_a_listing_that_must_read_many_games_lets_other_sessions_run_meanwhile(
 
 
 def test_a_game_saved_changed_deleted_or_damaged_since_the_index_was_made_is_listed_as_stored(tmp_path: Path) -> None:
-    documents = game_documents(80)
-    write_games(tmp_path, documents)
+    documents = saved_game_documents(80)
+    write_saved_games(tmp_path, documents)
     store = FileStore(tmp_path)
     keeper = Scorekeeper(store)
     run(keeper.summaries())
@@ -147,8 +116,8 @@ def test_a_game_saved_changed_deleted_or_damaged_since_the_index_was_made_is_lis
     "cut short", "not JSON", "another listing version", "a summary edited by hand", "summaries of another shape",
 ])
 def test_a_damaged_index_is_rebuilt_from_the_games(tmp_path: Path, damage: str) -> None:
-    documents = game_documents(12)
-    write_games(tmp_path, documents)
+    documents = saved_game_documents(12)
+    write_saved_games(tmp_path, documents)
     keeper = Scorekeeper(FileStore(tmp_path))
     expected = run(keeper.summaries())
     keeper.store.close()
@@ -175,8 +144,8 @@ def test_a_damaged_index_is_rebuilt_from_the_games(tmp_path: Path, damage: str) 
 
 
 def test_home_lists_from_the_index_a_game_played_in_another_session_and_names_a_damaged_one(tmp_path: Path) -> None:
-    documents = game_documents(60)
-    write_games(tmp_path, documents)
+    documents = saved_game_documents(60)
+    write_saved_games(tmp_path, documents)
     store = FileStore(tmp_path)
     damaged = next(iter(documents))
 
@@ -201,7 +170,7 @@ def browser_store(prefs: MemoryPrefs) -> Store:
 
 
 def test_a_browser_tab_lists_from_the_index_another_tab_left_in_local_storage() -> None:
-    documents = game_documents(20)
+    documents = saved_game_documents(20)
     prefs = MemoryPrefs()
     first_tab = Scorekeeper(browser_store(prefs))
     for game_id, document in documents.items():
@@ -217,7 +186,7 @@ def test_a_browser_tab_lists_from_the_index_another_tab_left_in_local_storage() 
 
 
 def test_a_damaged_index_in_local_storage_is_rebuilt() -> None:
-    documents = game_documents(8)
+    documents = saved_game_documents(8)
     prefs = MemoryPrefs()
     keeper = Scorekeeper(browser_store(prefs))
     for game_id, document in documents.items():
@@ -230,7 +199,7 @@ def test_a_damaged_index_in_local_storage_is_rebuilt() -> None:
 
 
 def test_a_nearly_full_browser_storage_keeps_no_index_so_the_games_keep_their_room() -> None:
-    documents = game_documents(6)
+    documents = saved_game_documents(6)
     prefs = MemoryPrefs()
     store = run(PrefsStore.open(prefs, quota_bytes=1))  # every byte is past the warning already
     keeper = Scorekeeper(store)
