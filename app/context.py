@@ -14,6 +14,7 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
+from app.camera import DEFAULT_TIMING, ScanTiming
 from app.scorekeeper import Scorekeeper
 from app.storage import Store
 
@@ -45,6 +46,7 @@ class Services:
         created on first use.
     :param toggle_theme: switch light and dark, remembered in the settings.
     :param route_keys: where the page's key presses go; set through :func:`use_keys`.
+    :param scan_timing: the camera scans' clock and pace (a test gives a fake clock).
     """
 
     keeper: Scorekeeper
@@ -52,6 +54,7 @@ class Services:
     platform: Callable[[type[Any]], Any]
     toggle_theme: Callable[[], Awaitable[None]]
     route_keys: KeyRoute = field(default_factory=KeyRoute)
+    scan_timing: ScanTiming = DEFAULT_TIMING
 
     @property
     def store(self) -> Store:

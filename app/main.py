@@ -19,6 +19,7 @@ from typing import Any
 
 import flet as ft
 
+from app.camera import DEFAULT_TIMING, ScanTiming
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
 from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
@@ -147,16 +148,17 @@ async def main(page: ft.Page) -> None:
     await start(page, store)
 
 
-def app_on(store: Store) -> Callable[[ft.Page], Awaitable[None]]:
-    """``main`` over a given store: tests hold the same store the screens write to."""
+def app_on(store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> Callable[[ft.Page], Awaitable[None]]:
+    """``main`` over a given store: tests hold the same store the screens write to (and may
+    give the camera scans a fake clock)."""
 
     async def main_on_store(page: ft.Page) -> None:
-        await start(page, store)
+        await start(page, store, scan_timing)
 
     return main_on_store
 
 
-async def start(page: ft.Page, store: Store) -> None:
+async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> None:
     """Theme from the settings, then the shell over this store's services."""
     keeper = Scorekeeper(store)
     page.title = "Farkle Table"
@@ -179,7 +181,7 @@ async def start(page: ft.Page, store: Store) -> None:
         page.update()
 
     services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
-                        toggle_theme=toggle_theme)
+                        toggle_theme=toggle_theme, scan_timing=scan_timing)
     page.render_views(App, services, parse_route(page.route or "/"))
 
 

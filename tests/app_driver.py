@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from app.camera import DEFAULT_TIMING, ScanTiming
 from app.main import app_on, main
 from app.storage import MemoryStore, Store, StoreWriteError
 from tests.flet_harness import FletHarness
@@ -20,15 +21,19 @@ __all__ = ["run", "start_game", "throw", "keep", "saved_events", "FailingStore"]
 
 
 def run(test: Callable[[FletHarness], Awaitable[Any]], route: str = "/", *, store: Store | None = None,
-        **options: Any) -> Any:
+        scan_timing: ScanTiming | None = None, **options: Any) -> Any:
     """Open the app on ``route`` and run ``test`` against it (options go to the harness).
 
     With ``store`` the app runs over that store, so the test can read and write what the
     screens do through a ``Scorekeeper`` or ``Organizer`` of its own on the same store.
+    ``scan_timing`` gives the camera scans a clock of the test's (needs ``store``).
     """
+    if scan_timing is not None and store is None:
+        raise ValueError("a scan timing needs the store the app runs over")
+    app = main if store is None else app_on(store, scan_timing or DEFAULT_TIMING)
 
     async def session() -> Any:
-        async with FletHarness(main if store is None else app_on(store), route=route, **options) as ui:
+        async with FletHarness(app, route=route, **options) as ui:
             return await test(ui)
 
     return asyncio.run(session())

@@ -11,7 +11,7 @@ import pytest
 
 import app.venue as venue
 from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
-from app.views.scanner import camera_trouble
+from app.camera import camera_trouble
 from engine import CodeDamaged, decode_result, decode_setup, link_form, read_code, safe_form, typing_form
 from engine.codec import code_in_link
 from tests.flet_harness import FletHarness
@@ -236,4 +236,4 @@ def test_the_results_page_says_a_missing_camera_in_words(fake_clock: FakeClock) 
             "No camera was found on this device: read a photo of the result code instead, or type or paste it.")
 
     desk.run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: [BACK_CAMERA],
-                             ("Camera", "initialize"): no_camera})
+                             ("Camera", "initialize"): no_camera}, scan_timing=fake_clock.timing)

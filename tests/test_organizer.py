@@ -20,10 +20,9 @@ import zxingcpp
 from PIL import Image
 
 import flet as ft
-import app.views.scanner as scanner
 from app.organizer import COLLECTION, EventChangedElsewhere, Organizer
 from app.storage import FileStore, MemoryStore, StoreWriteError
-from app.views.scanner import QrScan, ScanTiming
+from app.camera import QrScan, ScanTiming
 from engine import (
     CodeDamaged,
     Game,
@@ -671,12 +670,15 @@ class FakeClock:
         self.now += seconds
         await asyncio.sleep(0)
 
+    @property
+    def timing(self) -> ScanTiming:
+        """The scans' timing on this clock (``run(..., scan_timing=clock.timing)``)."""
+        return ScanTiming(clock=self, sleep=self.sleep)
+
 
 @pytest.fixture
-def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    clock = FakeClock()
-    monkeypatch.setattr(scanner, "DEFAULT_TIMING", ScanTiming(clock=clock, sleep=clock.sleep))
-    return clock
+def fake_clock() -> FakeClock:
+    return FakeClock()
 
 
 async def scan(ui: FletHarness, done: str) -> None:
@@ -708,7 +710,7 @@ def test_the_camera_reads_frames_until_a_result_code_shows_and_imports_it(fake_c
         ("Camera", "initialize"): lambda ui, service, args: None,
         ("Camera", "take_picture"): lambda ui, service, args: frames.pop(0),
     }
-    desk.run(test, services=services)
+    desk.run(test, services=services, scan_timing=fake_clock.timing)
 
 
 def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(fake_clock: FakeClock):
@@ -721,7 +723,8 @@ def test_without_a_camera_the_scan_says_so_and_the_code_can_still_be_typed(fake_
             "No camera was found on this device: read a photo of the result code instead, or type or paste it.")
         assert ui.exists("result-code")
 
-    desk.run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []})
+    desk.run(test, services={("Camera", "get_available_cameras"): lambda ui, service, args: []},
+             scan_timing=fake_clock.timing)
 
 
 def test_the_scan_gives_up_after_ten_seconds_without_a_code(fake_clock: FakeClock):
@@ -735,7 +738,7 @@ def test_the_scan_gives_up_after_ten_seconds_without_a_code(fake_clock: FakeCloc
         assert 10 <= fake_clock.now - started < 10.5
         assert (await desk.now()).results() == {}
 
-    desk.run(test, services=camera_services([BACK_CAMERA], [blank_frame((64, 48))]))
+    desk.run(test, services=camera_services([BACK_CAMERA], [blank_frame((64, 48))]), scan_timing=fake_clock.timing)
 
 
 def test_a_scan_takes_a_picture_every_interval_and_stops_when_asked():

@@ -33,10 +33,9 @@ from PIL import Image
 
 import flet as ft
 import app.qr as qr
-import app.views.scanner as scanner
 from app.qr import prepare_reader, qr_image, read_qr, scanner_available
 from app.storage import MemoryStore
-from app.views.scanner import QrScan, ScanReply, ScanState, ScanTiming, not_a_result_code, not_a_setup_code, read_photo
+from app.camera import QrScan, ScanReply, ScanState, ScanTiming, not_a_result_code, not_a_setup_code, read_photo
 from engine import Tournament, read_code
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
@@ -338,7 +337,7 @@ def test_the_organizer_scans_table_after_table_without_a_tap_between(monkeypatch
         assert ui.exists("refused-0")  # the other event's result, kept with the reason
         assert ui.text_of("result-scan-last").startswith("Last: Code 3 read: Round 1, table 2: result counted")
 
-    desk.run(test, services=camera_services([BACK_CAMERA], frames))
+    desk.run(test, services=camera_services([BACK_CAMERA], frames), scan_timing=fake_clock.timing)
     assert len(signals) == 3
     assert signals[0].startswith("!Code 1 read: This result is from event OTHER-7, not this one")
     assert signals[1].startswith("Code 2 read: Round 1, table 1: result counted")

@@ -405,10 +405,10 @@ WRITE_PATHS: dict[str, WritePath] = {
 @pytest.mark.parametrize("name", WRITE_PATHS)
 def test_each_action_on_a_full_storage_says_so_keeps_everything_and_works_once_there_is_room(
         name: str, fake_clock: FakeClock) -> None:
-    full_then_room(WRITE_PATHS[name], may_fit=False)
+    full_then_room(WRITE_PATHS[name], may_fit=False, clock=fake_clock)
 
 
-def full_then_room(path: WritePath, may_fit: bool) -> None:
+def full_then_room(path: WritePath, may_fit: bool, clock: FakeClock | None = None) -> None:
     """Enter what comes before, fill the storage up, act: the message, nothing written, the
     screen as it was (unless ``may_fit`` and the write fitted); then with room, act again: done."""
     prefs, store, scene = browser_store(path.setup)
@@ -429,7 +429,7 @@ def full_then_room(path: WritePath, may_fit: bool) -> None:
         assert path.done(ui), (messages(ui), ui.texts())
         assert ours(prefs.values) != ours(stored)
 
-    run(test, scene.route, store=store, services=scene.services)
+    run(test, scene.route, store=store, services=scene.services, scan_timing=clock and clock.timing)
 
 
 # -- what takes room back ----------------------------------------------------------------------------

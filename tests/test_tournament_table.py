@@ -149,7 +149,7 @@ def test_the_setup_code_can_be_scanned_with_the_camera(fake_clock: FakeClock):
         assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
         assert read_code(ui.find("setup-code", ft.TextField).value or "") == read_code(code)
 
-    run(test, store=store, services=camera_services([BACK_CAMERA], [camera_frame(code)]))
+    run(test, store=store, services=camera_services([BACK_CAMERA], [camera_frame(code)]), scan_timing=fake_clock.timing)
 
 
 def test_game_over_shows_the_result_qr_and_text_form_and_the_organizer_counts_it():

@@ -19,7 +19,8 @@ import flet as ft
 from app.context import Services, use_model, use_services
 from app.storage.errors import failure_in_words
 from app.tournament_table import table_game_of, table_title, tournament_meta
-from app.views.scanner import CameraScan, ScanOutcome, not_a_setup_code
+from app.camera import ScanOutcome, not_a_setup_code
+from app.views.scanner import CameraScan
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
 from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
 from engine.codec import code_in_link

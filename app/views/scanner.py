@@ -1,353 +1,26 @@
-"""Reading a QR code: the device's camera (a preview and a picture loop) or a photo.
+"""The scan area a screen shows: camera buttons, the preview and what the scan sees, the
+signal of each code read, and a photo button. It draws :class:`app.camera.ScanState`; the
+scan itself (picture loop, photo reading, messages) is :mod:`app.camera`.
 
-Both go through :func:`app.qr.read_qr`, the same ZXing-C++ decoder in both builds:
-zxing-cpp on the host in local mode, zxing-wasm inside the offline PWA's Python worker.
-
-- **Camera.** flet-camera shows the preview in the page; ``take_picture()`` hands a JPEG to
-  Python. Image streaming is not implemented on the web, so :class:`QrScan` takes a
-  picture every ~300 ms and reads it. A single scan stops at the first code it wants and
-  gives up after ~10 s with a message. A continuous scan (the organizer's inbox, table
-  after table) hands every new code to the screen as it is read, shows one signal per code
-  ("Code 2 read: Round 1, table 3: result counted"), ignores a code it already read (it is
-  still in front of the lens) and turns the camera off after a minute without a new code
-  or when Stop is pressed. A code of the wrong kind is named ("That is a table's setup
-  code…") and the scan goes on.
-- **Photo** (any phone, even without camera access in the browser): a button that picks or
-  takes a picture with ``ft.FilePicker`` (as the client action ``ft.PickFiles``, which
-  opens the picker inside the tap: iOS Safari ignores a picker opened later), reads it
-  and hands the code to the same handler as the camera.
-
-:func:`CameraScan` is the component a screen shows. The camera is offered where it can
-work (a reader in this build, flet-camera importable, a client with cameras: web,
-Android, iOS); the photo wherever a reader is.
-
-The loop's clock and pause come from a :class:`ScanTiming`, so a test runs a whole
-give-up on a fake clock without waiting.
+The photo button uses ``ft.FilePicker`` as the client action ``ft.PickFiles``, which opens
+the picker inside the tap: iOS Safari ignores a picker opened later.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
-import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import flet as ft
 
-from app.context import use_model
+from app.camera import Found, QrScan, ScanOutcome, ScanReply, ScanState, camera_offered, photo_offered, read_photo
+from app.context import use_model, use_services
 from flet.components.hooks.use_ref import MutableRef
 
-from app.qr import prepare_reader, read_qr, scanner_available
 from app.views.widgets import TAP_HEIGHT, big_button, on
-from engine import RESULT_PREFIX, SETUP_PREFIX
 
-__all__ = [
-    "CameraScan", "QrScan", "ScanOutcome", "ScanReply", "ScanState", "ScanTiming", "CameraLike", "camera_offered",
-    "photo_offered", "read_photo", "DEFAULT_TIMING", "not_a_setup_code", "not_a_result_code", "camera_trouble",
-]
-
-Reader = Callable[[bytes], "list[str] | Awaitable[list[str]]"]
-logger = logging.getLogger(__name__)
-
-# What the camera plugin's errors name (``CameraException(cameraNotFound, ...)`` on the web), and what
-# each means to a person holding the phone.
-_CAMERA_TROUBLES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("accessdenied", "permission", "notallowed"),
-     "This browser was not allowed to use the camera (allow it in the site's settings, then scan again)"),
-    (("notfound",), "No camera was found on this device"),
-    (("notreadable", "abort"), "The camera is in use by another app, or could not be read"),
-    (("notsupported", "security", "unsupported"),
-     "This browser offers no camera to this page (browsers give it only to pages opened over https or on "
-     "this device's own address)"),
-    (("timeout",), "The camera did not answer in time"),
-)
-
-
-@dataclass(frozen=True)
-class ScanTiming:
-    """How often a scan takes a picture and when it gives up, on which clock.
-
-    :param clock: seconds, monotonic (``time.monotonic``; a test passes a fake).
-    :param sleep: waits that many seconds on the same clock (``asyncio.sleep``).
-    :param give_up_after: a single scan's limit without the wanted code.
-    :param idle_after: a continuous scan turns the camera off after this long without a new code.
-    """
-
-    clock: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    interval: float = 0.3
-    give_up_after: float = 10.0
-    idle_after: float = 60.0
-
-
-DEFAULT_TIMING = ScanTiming()
-"""The timing of every scan the screens start (a test may put a fake clock here)."""
-
-
-class CameraLike(Protocol):
-    """What a scan needs of a camera (``flet_camera.Camera`` is one)."""
-
-    async def get_available_cameras(self) -> Sequence[Any]: ...
-
-    async def initialize(self, description: Any, resolution_preset: Any, enable_audio: bool = True) -> Any: ...
-
-    async def take_picture(self) -> bytes: ...
-
-
-@dataclass(frozen=True)
-class ScanOutcome:
-    """How a scan ended (or a code it read): the wanted text (or ``None``), and the message when it was not.
-
-    ``seconds`` counts from the camera's start (for a continuous scan's later codes: from
-    the code before); ``source`` is ``"camera"`` or ``"photo"``.
-    """
-
-    text: str | None
-    message: str | None
-    shots: int
-    seconds: float
-    source: str = "camera"
-
-    @property
-    def report(self) -> str:
-        """What a screen says of a successful read."""
-        if self.source == "photo":
-            return "Read from the photo."
-        return f"Read by the camera in {self.seconds:.1f} s (picture {self.shots})."
-
-
-@dataclass(frozen=True)
-class ScanReply:
-    """What a screen made of a code a continuous scan read: shown as that code's signal."""
-
-    text: str
-    error: bool = False
-
-
-Found = Callable[[str, ScanOutcome], Awaitable["ScanReply | None"]]
-
-
-def camera_trouble(error: BaseException, what: str) -> str:
-    """Why the camera did not start, in words, and what to do instead; the raw error goes to the log.
-
-    >>> camera_trouble(RuntimeError("CameraException(cameraNotFound, No camera found.)"), "result code")
-    'No camera was found on this device: read a photo of the result code instead, or type or paste it.'
-    """
-    logger.warning("The camera could not start: %r", error)
-    named = f"{type(error).__name__} {error}".lower()
-    reason = next((said for words, said in _CAMERA_TROUBLES if any(word in named for word in words)),
-                  "The camera could not start")
-    return f"{reason}: read a photo of the {what} instead, or type or paste it."
-
-
-def not_a_setup_code(text: str) -> str:
-    """What the join screen says of a QR code that is not a setup code."""
-    if RESULT_PREFIX in text.upper():
-        return ("That is a table's result code (from a finished game): here, scan the setup code on the "
-                "table's card.")
-    return "That QR code is not a setup code: scan the setup code on the table's card."
-
-
-def not_a_result_code(text: str) -> str:
-    """What the results inbox says of a QR code that is not a result code."""
-    if SETUP_PREFIX in text.upper():
-        return ("That is a table's setup code (from its card), not a result: scan the result code on the "
-                "table's game-over screen.")
-    return "That QR code is not a result code: scan the result code on the table's game-over screen."
-
-
-def _page_has_cameras(page: ft.Page) -> bool:
-    platform = str(getattr(page.platform, "value", page.platform) or "").lower()
-    return bool(page.web) or platform in ("android", "ios")
-
-
-def camera_offered(page: ft.Page) -> bool:
-    """Whether a camera scan can work for this page (see the module docstring)."""
-    if not scanner_available():
-        return False
-    try:
-        import flet_camera  # noqa: F401
-    except ImportError:
-        return False
-    return _page_has_cameras(page)
-
-
-def photo_offered() -> bool:
-    """Whether a photo can be read here (a decoder in this build: always in the PWA)."""
-    return scanner_available()
-
-
-async def _texts(read: Reader, picture: bytes) -> list[str]:
-    result = read(picture)
-    if inspect.isawaitable(result):
-        return list(await result)
-    return list(result)
-
-
-class QrScan:
-    """One scan: start the camera, take pictures until the wanted code shows, or give up.
-
-    :param camera: the camera (its preview is on the page before :meth:`run`).
-    :param what: what is sought, in the messages ("result code").
-    :param wanted: whether a text read from a picture is the kind of code sought.
-    :param on_status: told what the scan sees meanwhile ("That QR code is not a ...").
-    :param read: the texts of the QR codes in a picture (:func:`app.qr.read_qr`; sync or async).
-    :param refuse: what to say of a code of the wrong kind.
-    :param on_hit: with it, the scan is continuous: each new wanted code goes there and the
-        scan goes on (until :meth:`stop` or ``timing.idle_after`` without a new code).
-    """
-
-    def __init__(self, camera: CameraLike, what: str, wanted: Callable[[str], bool], *,
-                 timing: ScanTiming = DEFAULT_TIMING, on_status: Callable[[str], None] = lambda text: None,
-                 read: Reader = read_qr, refuse: Callable[[str], str] | None = None,
-                 on_hit: Callable[[str, ScanOutcome], Awaitable[None]] | None = None) -> None:
-        self.camera = camera
-        self.what = what
-        self.wanted = wanted
-        self.timing = timing
-        self.on_status = on_status
-        self.read = read
-        self.refuse = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
-        self.on_hit = on_hit
-        self.shots = 0
-        self.hits = 0
-        self.seen: set[str] = set()
-        self.stopped = False
-
-    @property
-    def continuous(self) -> bool:
-        return self.on_hit is not None
-
-    def stop(self) -> None:
-        """End the loop after the picture being read (the person pressed Stop)."""
-        self.stopped = True
-
-    async def run(self) -> ScanOutcome:
-        timing = self.timing
-        started = timing.clock()
-        # The decoder loads while the camera starts (zxing-wasm in the PWA: fetched and compiled once).
-        warming = asyncio.ensure_future(prepare_reader()) if self.read is read_qr else None
-        try:
-            import flet_camera
-
-            cameras = await self.camera.get_available_cameras()
-            if not cameras:
-                return self._ended(started, f"No camera was found on this device: read a photo of the {self.what} "
-                                            "instead, or type or paste it.")
-            await self.camera.initialize(cameras[0], flet_camera.ResolutionPreset.MEDIUM, enable_audio=False)
-        except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
-            return self._ended(started, camera_trouble(error, self.what))
-        if warming is not None:
-            await warming
-        self.on_status(f"Hold the {self.what} in front of the camera…")
-        since, since_shots = started, 0
-        limit = timing.idle_after if self.continuous else timing.give_up_after
-        deadline = started + limit
-        while not self.stopped and timing.clock() < deadline:
-            shot_at = timing.clock()
-            try:
-                picture: bytes | None = await self.camera.take_picture()
-            except Exception:  # noqa: BLE001 - one failed picture: take the next
-                picture = None
-            self.shots += 1
-            try:
-                texts = await _texts(self.read, bytes(picture)) if picture else []
-            except Exception as error:  # noqa: BLE001 - the decoder itself failed: say so, never crash
-                return self._ended(started, f"The QR decoder could not run ({error}): type or paste the "
-                                            f"{self.what} instead.")
-            if self.stopped:
-                break
-            fresh = [text for text in texts if text not in self.seen]
-            hit = next((text for text in fresh if self.wanted(text)), None)
-            if hit is not None:
-                outcome = ScanOutcome(hit, None, self.shots - since_shots, timing.clock() - since)
-                if self.on_hit is None:
-                    return outcome
-                self.seen.add(hit)
-                self.hits += 1
-                await self.on_hit(hit, outcome)
-                self.on_status(f"Hold the next {self.what} in front of the camera…")
-                since, since_shots = timing.clock(), self.shots
-                deadline = since + limit
-            elif fresh:
-                self.on_status(self.refuse(fresh[0]))
-            elif texts:
-                self.on_status(f"That {self.what} was read already: hold up the next one.")
-            await timing.sleep(max(0.0, timing.interval - (timing.clock() - shot_at)))
-        read = f" {self._count()} read." if self.continuous else ""
-        if self.stopped:
-            return self._ended(started, "Scanning stopped." + read)
-        if self.continuous:
-            return self._ended(started, f"No new {self.what} for {limit:.0f} seconds: the camera is off.{read}")
-        return self._ended(
-            started,
-            f"No {self.what} was read in {timing.give_up_after:.0f} seconds: hold it flat and steady, in good light, "
-            f"filling most of the preview, and scan again, or type its text form.",
-        )
-
-    def _count(self) -> str:
-        return f"{self.hits} code{'' if self.hits == 1 else 's'}"
-
-    def _ended(self, started: float, message: str) -> ScanOutcome:
-        return ScanOutcome(None, message, self.shots, self.timing.clock() - started)
-
-
-async def read_photo(picture: bytes | None, what: str, wanted: Callable[[str], bool],
-                     refuse: Callable[[str], str], read: Reader = read_qr,
-                     clock: Callable[[], float] = time.monotonic) -> ScanOutcome:
-    """Read a photo's QR code: the wanted text, or the message saying why there is none."""
-    started = clock()
-    if not picture:
-        return ScanOutcome(None, "The photo could not be opened: pick it again.", 1, 0.0, "photo")
-    try:
-        texts = await _texts(read, bytes(picture))
-    except Exception as error:  # noqa: BLE001 - the decoder itself failed
-        return ScanOutcome(None, f"The QR decoder could not run ({error}): type or paste the {what} instead.",
-                           1, clock() - started, "photo")
-    hit = next((text for text in texts if wanted(text)), None)
-    if hit is not None:
-        return ScanOutcome(hit, None, 1, clock() - started, "photo")
-    message = refuse(texts[0]) if texts else (
-        f"No QR code was found in that photo: take it closer, flat and sharp, in good light, so that the "
-        f"{what} fills most of the picture, or type the code.")
-    return ScanOutcome(None, message, 1, clock() - started, "photo")
-
-
-@dataclass
-class ScanState(ft.Observable):
-    """What the scan area shows: scanning or not (and how), what the scan sees, how the last one
-    ended, and the signal of the last code a continuous scan read."""
-
-    scanning: bool = False
-    continuous: bool = False
-    status: str = ""
-    message: str | None = None
-    reads: int = 0
-    signal: str | None = None
-    signal_error: bool = False
-    reading_photo: bool = False
-
-    def start(self, continuous: bool = False) -> None:
-        if not self.scanning:
-            self.scanning, self.continuous, self.status, self.message = True, continuous, "Starting the camera…", None
-            self.reads, self.signal, self.signal_error = 0, None, False
-
-    def see(self, text: str) -> None:
-        self.status = text
-
-    def read_one(self, reply: ScanReply) -> None:
-        """One more code read by a continuous scan: its signal."""
-        self.reads += 1
-        self.signal, self.signal_error = f"Code {self.reads} read: {reply.text}", reply.error
-
-    def end(self, outcome: ScanOutcome) -> None:
-        self.scanning, self.message = False, outcome.message
-
-    def photo(self, reading: bool, message: str | None = None) -> None:
-        self.reading_photo, self.message = reading, message
+__all__ = ["CameraScan"]
 
 
 class _LatestCamera:
@@ -400,6 +73,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
     ``-continuous``, ``-preview``, ``-status``, ``-signal``, ``-stop``, ``-message``, ``-photo``.
     """
     page = ft.context.page
+    timing = use_services().scan_timing
     scan = use_model(ScanState)
     refusal = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
     camera_ref: MutableRef[Any] = ft.use_ref(None)
@@ -425,7 +99,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
     def begin() -> None:
         """Once the preview is on the page (an effect runs after the render): the loop."""
         if scan.scanning and camera_ref.current is not None and running_ref.current is None:
-            running = QrScan(_LatestCamera(camera_ref), what, wanted, timing=DEFAULT_TIMING, on_status=scan.see,
+            running = QrScan(_LatestCamera(camera_ref), what, wanted, timing=timing, on_status=scan.see,
                              refuse=refusal, on_hit=hit if scan.continuous else None)
             running_ref.current = running
             task_ref.current = asyncio.create_task(loop(running))
