@@ -10,6 +10,9 @@ screens are kept for the organizer:
 * An event without a passphrase (created before passphrases, or left without one on the
   organizer's own device) opens only from an organizer address.
 
+:func:`route_access` decides what an organizer route shows a device (the screen, the
+passphrase asked first, or "organizer only"); the gate screen only draws that decision.
+
 The passphrase is kept only as a salted scrypt hash (:func:`hash_passphrase`). A session
 token is ``<event id>.<expiry>.<HMAC>`` keyed by that stored hash: it cannot be made without
 the server's copy of the hash, survives a restart, and dies when the passphrase changes.
@@ -42,14 +45,16 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
-from engine import InvalidInput
+from urllib.parse import unquote
+
+from engine import CodeDamaged, InvalidInput
 
 __all__ = [
     "ORGANIZER_ADDRESSES_ENV", "SESSION_SECONDS", "MIN_PASSPHRASE", "SESSIONS_KEY", "PassphraseRefused",
     "Limit", "LIMITS", "FailedTries", "SignInGuard", "DeviceAccess", "Prefs", "Network",
     "check_new_passphrase", "passphrase_problem", "hash_passphrase", "verify_passphrase", "meets_rule",
     "issue_token", "token_valid", "organizer_networks", "is_organizer_address", "network_of", "remember_peer",
-    "peer_of", "mark_network_served", "GUARD",
+    "peer_of", "mark_network_served", "GUARD", "OrganizerEvents", "RouteAccess", "route_target", "route_access",
 ]
 
 ORGANIZER_ADDRESSES_ENV: Final = "FARKLE_ORGANIZER_ADDRESSES"
@@ -560,3 +565,56 @@ class DeviceAccess:
 def _unexpired(token: str, now: float) -> bool:
     parts = token.rsplit(".", 2)
     return len(parts) == 3 and parts[1].isdigit() and int(parts[1]) > now
+
+
+class OrganizerEvents(Protocol):
+    """What an access decision reads of the organizer's events (:class:`app.organizer.Organizer` is one)."""
+
+    async def passphrase_hashes(self) -> dict[str, str]: ...
+
+    async def event_for_code(self, text: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class RouteAccess:
+    """What an organizer route shows this device.
+
+    ``status``: ``open``; ``sign_in`` (the passphrase is asked first, with ``notice`` saying
+    so when sign-in is paused for this device or event); ``no_passphrase`` (the event has
+    none yet: only an organizer address opens it).
+    """
+
+    status: str
+    notice: str = ""
+
+
+async def route_target(parts: tuple[str, ...], events: OrganizerEvents) -> str | None:
+    """The event the organizer route ``parts`` opens or writes to; None for the events list
+    (or a result link that reaches no event: the import screen only says so)."""
+    if parts and parts[0].lower() == "import":
+        try:
+            return await events.event_for_code(unquote("/".join(parts[1:])))
+        except (CodeDamaged, LookupError):
+            return None
+    return parts[1] if len(parts) > 1 else None
+
+
+async def route_access(access: DeviceAccess, events: OrganizerEvents, parts: tuple[str, ...]) -> RouteAccess:
+    """Whether this device may open the organizer route ``parts`` (see the module docstring)."""
+    if access.organizer:
+        return RouteAccess("open")
+    hashes = await events.passphrase_hashes()
+    target = await route_target(parts, events)
+    if target is None:
+        listing = len(parts) <= 1
+        status = "open" if not listing or await access.unlocked(hashes) else "sign_in"
+    elif target not in hashes:
+        status = "open"  # no such event: its screen says so
+    elif not hashes[target]:
+        status = "no_passphrase"
+    else:
+        status = "open" if await access.allows(target, hashes[target]) else "sign_in"
+    notice = ""
+    if status == "sign_in":  # told before typing when the event is under attack
+        notice = access.guard.refusal(access.address or "", [target] if target else []) or ""
+    return RouteAccess(status, notice)

@@ -349,22 +349,30 @@ class Organizer:
                 return summary.id
         return None
 
-    async def open_event_of(self, text: str) -> str:
-        """Open the event a result code (any form) claims to be from; its tournament id.
+    async def event_for_code(self, text: str) -> str | None:
+        """The stored event a result code (any form) would be imported into, without opening it.
 
-        Without a stored event of that code, the open event, else the latest, is opened
-        (the import then refuses the code in the engine's words).
+        The event the code claims to be from; without one stored here, the open event, else
+        the latest (the import then refuses the code in the engine's words); None when this
+        device runs no tournament.
+
+        :raises CodeDamaged: the text is not a readable result code.
+        """
+        tournament_id = await self.find_event(self.event_of(text)) or self.tournament_id
+        if tournament_id is None:
+            summaries = await self.summaries()
+            tournament_id = summaries[0].id if summaries else None
+        return tournament_id
+
+    async def open_event_of(self, text: str) -> str:
+        """Open the event a result code would be imported into (:meth:`event_for_code`); its id.
 
         :raises CodeDamaged: the text is not a readable result code.
         :raises LookupError: this device runs no tournament.
         """
-        event_id = self.event_of(text)
-        tournament_id = await self.find_event(event_id) or self.tournament_id
-        if tournament_id is None:
-            summaries = await self.summaries()
-            tournament_id = summaries[0].id if summaries else None
+        tournament_id = await self.event_for_code(text)
         if tournament_id is None or await self.open(tournament_id) is None:
-            raise LookupError(f"This result is for event {event_id}, and this device runs no tournament.")
+            raise LookupError(f"This result is for event {self.event_of(text)}, and this device runs no tournament.")
         return tournament_id
 
     async def delete(self, tournament_id: str) -> None:

@@ -23,6 +23,7 @@ from app.access import (
     SESSIONS_KEY,
     DeviceAccess,
     PassphraseRefused,
+    RouteAccess,
     SignInGuard,
     check_new_passphrase,
     hash_passphrase,
@@ -33,13 +34,15 @@ from app.access import (
     organizer_networks,
     peer_of,
     remember_peer,
+    route_access,
+    route_target,
     token_valid,
     verify_passphrase,
 )
 from app.main import app_on
 from app.organizer import COLLECTION, Organizer
 from app.storage import MemoryPrefs, MemoryStore
-from engine import Tournament, link_form
+from engine import CodeDamaged, Tournament, link_form
 from tests.flet_harness import FletHarness
 
 PHONE = "192.168.1.50"
@@ -371,6 +374,64 @@ def test_a_phone_signs_in_with_the_passphrase_and_stays_signed_in_for_twelve_hou
 def test_the_organizers_address_opens_every_event_even_one_without_a_passphrase():
     organizer = DeviceAccess("127.0.0.1", True)
     assert asyncio.run(organizer.unlocked({"cup-1": cheap_hash("harbour 9"), "old": ""})) == {"cup-1", "old"}
+
+
+@dataclass
+class StoredEvents:
+    """The organizer's events as an access decision reads them: passphrase hashes, and the
+    event each result code would go to (damaged codes raise as the organizer's do)."""
+
+    hashes: dict[str, str]
+    code_events: dict[str, str | None] = field(default_factory=dict)
+
+    async def passphrase_hashes(self) -> dict[str, str]:
+        return dict(self.hashes)
+
+    async def event_for_code(self, text: str) -> str | None:
+        if text not in self.code_events:
+            raise CodeDamaged(f"{text!r} is not a result code")
+        return self.code_events[text]
+
+
+ROUTE_DECISIONS = [
+    # (route parts, the phone signed in to cup-1?, what the phone is shown)
+    (("organizer",), False, "sign_in"),  # the list: only once some event is unlocked
+    (("organizer",), True, "open"),
+    (("organizer", "cup-1", "results"), False, "sign_in"),
+    (("organizer", "cup-1", "results"), True, "open"),
+    (("organizer", "cup-2"), True, "sign_in"),  # signed in to another event
+    (("organizer", "old"), True, "no_passphrase"),
+    (("organizer", "gone"), False, "open"),  # no such event: its screen says so
+    (("import", "FR1-CUP1"), False, "sign_in"),  # a result link: its event's passphrase
+    (("import", "FR1-CUP1"), True, "open"),
+    (("import", "FR1-DAMAGED"), False, "open"),  # the import screen says the code is damaged
+]
+
+
+@pytest.mark.parametrize(("parts", "signed_in", "shown"), ROUTE_DECISIONS)
+def test_an_organizer_route_is_open_asks_the_passphrase_or_needs_the_organizer_by_the_event_it_reaches(
+        parts: tuple[str, ...], signed_in: bool, shown: str) -> None:
+    events = StoredEvents({"cup-1": cheap_hash("harbour 9"), "cup-2": cheap_hash("other 77"), "old": ""},
+                          {"FR1-CUP1": "cup-1"})
+    phone = phone_access(MemoryPrefs(), FakeClock())
+
+    async def decide() -> RouteAccess:
+        if signed_in:
+            await phone.sign_in("harbour 9", await events.passphrase_hashes())
+        return await route_access(phone, events, parts)
+
+    assert asyncio.run(decide()) == RouteAccess(shown)
+    organizer = DeviceAccess("127.0.0.1", True)
+    assert asyncio.run(route_access(organizer, events, parts)) == RouteAccess("open")
+
+
+def test_a_result_link_reaches_the_event_its_code_names_and_the_list_reaches_none() -> None:
+    events = StoredEvents({}, {"FR1-CUP1": "cup-1"})
+    assert asyncio.run(route_target(("import", "FR1-CUP1"), events)) == "cup-1"
+    assert asyncio.run(route_target(("import", "FR1%2DCUP1"), events)) == "cup-1"  # as a link may encode it
+    assert asyncio.run(route_target(("import", "NOT-A-CODE"), events)) is None
+    assert asyncio.run(route_target(("organizer",), events)) is None
+    assert asyncio.run(route_target(("organizer", "cup-9", "seating"), events)) == "cup-9"
 
 
 def test_a_session_is_known_by_the_address_recorded_when_it_was_created_not_a_later_page_patch():

@@ -33,9 +33,9 @@ from typing import Any
 
 import flet as ft
 
-from app.access import PassphraseRefused
+from app.access import PassphraseRefused, route_access, route_target
 from app.context import use_model, use_services
-from app.organizer import Organizer, describe_error
+from app.organizer import describe_error
 from app.views.organizer.common import Desk, desk_of, not_found_view
 from app.views.organizer.event import EventScreen
 from app.views.organizer.events import EventsScreen
@@ -47,7 +47,6 @@ from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
 from app.views.organizer.standings import StandingsScreen
 from app.views.widgets import big_button, notice_banner, on, screen_view, secret_field
-from engine import CodeDamaged
 
 __all__ = ["OrganizerScreen", "OrganizerGate", "GateState", "EVENT_PAGES"]
 
@@ -117,45 +116,18 @@ class GateState(ft.Observable):
     def route(self) -> str:
         return "/" + "/".join(self.parts)
 
-    async def target(self) -> str | None:
-        """The event the route opens or writes to; None for the list (or a link that reaches none)."""
-        if self.parts and self.parts[0].lower() == "import":
-            from urllib.parse import unquote
-
-            probe = Organizer(self.desk.organizer.store)  # the event the import screen would choose
-            if self.desk.organizer.tournament_id:
-                await probe.open(self.desk.organizer.tournament_id)
-            try:
-                return await probe.open_event_of(unquote("/".join(self.parts[1:])))
-            except (CodeDamaged, LookupError):
-                return None  # the import screen only says so; nothing is written
-        return self.parts[1] if len(self.parts) > 1 else None
-
     async def check(self) -> None:
-        access = self.desk.access
-        if access.organizer:
-            self.status = "open"
-            return
-        hashes = await self.desk.organizer.passphrase_hashes()
-        target = await self.target()
-        if target is None:
-            listing = len(self.parts) <= 1
-            self.status = "open" if not listing or await access.unlocked(hashes) else "sign_in"
-        elif target not in hashes:
-            self.status = "open"  # no such event: its screen says so
-        elif not hashes[target]:
-            self.status = "no_passphrase"
-        else:
-            self.status = "open" if await access.allows(target, hashes[target]) else "sign_in"
-        if self.status == "sign_in":  # told before typing when the event is under attack
-            self.notice = access.guard.refusal(access.address or "", [target] if target else []) or ""
+        decision = await route_access(self.desk.access, self.desk.organizer, self.parts)
+        self.status = decision.status
+        if decision.status == "sign_in":
+            self.notice = decision.notice
 
     async def sign_in(self) -> None:
         """Try the typed passphrase (unless sign-in is paused); open the route if it unlocks it."""
         try:
             matched = await self.desk.access.sign_in(self.value("passphrase"),
                                                      await self.desk.organizer.passphrase_hashes(),
-                                                     await self.target())
+                                                     await route_target(self.parts, self.desk.organizer))
         except PassphraseRefused as refused:
             self.notice = str(refused)
         except Exception as error:  # noqa: BLE001 - shown, never a crash
