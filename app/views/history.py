@@ -25,14 +25,14 @@ class HistoryState(ft.Observable):
     keeper: Scorekeeper
     game_id: str
     game: Game | None = None
-    problem: str | None = None
+    refusal: str | None = None
     loaded: bool = False
 
     async def load(self) -> None:
         try:
             self.game = await self.keeper.open_game(self.game_id, reload=True)
         except (StoreError, FarkleError) as problem:
-            self.problem = f"This game cannot be opened: {problem}"
+            self.refusal = f"This game cannot be opened: {problem}"
         self.loaded = True
 
 
@@ -44,7 +44,7 @@ def HistoryScreen(game_id: str) -> ft.View:
     back = icon_button(ft.Icons.ARROW_BACK, "Back to the table", on_click=on(services.navigate, f"/game/{game_id}"),
                        key="back-to-table")
     if history.game is None:
-        text = history.problem or (f"There is no readable game {game_id!r} on this device." if history.loaded
+        text = history.refusal or (f"There is no readable game {game_id!r} on this device." if history.loaded
                                    else "Opening the game…")
         return screen_view(f"/game/{game_id}/history", "History", [ft.Text(text, size=16, key="history-missing")],
                            on_home=on(services.navigate, "/"))

@@ -108,7 +108,7 @@ def _label(name: str) -> str:
 
 @dataclass
 class NewGameState(ft.Observable):
-    """The form as typed; no controls. ``error`` is the one message shown above it."""
+    """The form as typed; no controls. ``refusal`` is the one message shown above it."""
 
     keeper: Scorekeeper
     players: list[str] = field(default_factory=lambda: ["", ""])
@@ -120,7 +120,7 @@ class NewGameState(ft.Observable):
     n_of_a_kind: str = "fixed"
     penalty: str = "0"
     show_options: bool = False
-    error: str | None = None
+    refusal: str | None = None
     recent: list[str] = field(default_factory=list)
     rematch: str | None = None
     """The players of the game this form replays, once it is read."""
@@ -181,10 +181,10 @@ class NewGameState(ft.Observable):
         try:
             game = await self.keeper.open_game(game_id)
         except (StoreError, FarkleError) as problem:
-            self.error = f"The game {game_id!r} cannot be read ({problem}): enter the players and rules."
+            self.refusal = f"The game {game_id!r} cannot be read ({problem}): enter the players and rules."
             return
         if game is None:
-            self.error = f"There is no readable game {game_id!r} on this device: enter the players and rules."
+            self.refusal = f"There is no readable game {game_id!r} on this device: enter the players and rules."
             return
         self.players, self.first = list(game.players), 0
         self.set_rules(game.rules)
@@ -196,26 +196,26 @@ class NewGameState(ft.Observable):
         """A name typed; one longer than :data:`NAME_LONGEST` is cut, with a message."""
         if not 0 <= seat < len(self.players):
             return
-        self.error = None
+        self.refusal = None
         if len(value) > NAME_LONGEST:
             value = value[:NAME_LONGEST]
-            self.error = (f"A name has at most {NAME_LONGEST} characters: player {seat + 1}'s is cut "
+            self.refusal = (f"A name has at most {NAME_LONGEST} characters: player {seat + 1}'s is cut "
                           f"to {value.strip()!r}.")
         self.players[seat] = value
 
     def add_player(self, name: str = "") -> None:
         """A new row (or ``name`` in the first empty one), up to the most a game seats."""
-        self.error = None
+        self.refusal = None
         empty = next((seat for seat, entered in enumerate(self.players) if not entered.strip()), None)
         if name and empty is not None:
             self.players[empty] = name[:NAME_LONGEST]
         elif len(self.players) < MAX_PLAYERS:
             self.players.append(name[:NAME_LONGEST])
         else:
-            self.error = f"A game has at most {MAX_PLAYERS} players."
+            self.refusal = f"A game has at most {MAX_PLAYERS} players."
 
     def remove_player(self, seat: int) -> None:
-        self.error = None
+        self.refusal = None
         if len(self.players) <= MIN_PLAYERS or not 0 <= seat < len(self.players):
             return
         self.players.pop(seat)
@@ -226,7 +226,7 @@ class NewGameState(ft.Observable):
 
     def move_up(self, seat: int) -> None:
         """Swap a player with the one above; who starts stays the same person."""
-        self.error = None
+        self.refusal = None
         if not 0 < seat < len(self.players):
             return
         self.players[seat - 1], self.players[seat] = self.players[seat], self.players[seat - 1]
@@ -236,13 +236,13 @@ class NewGameState(ft.Observable):
             self.first = seat
 
     def choose_first(self, value: str) -> None:
-        self.error = None
+        self.refusal = None
         if value.isascii() and value.isdigit() and int(value) < len(self.players):
             self.first = int(value)
 
     def choose_preset(self, name: str) -> None:
         """A preset's rules, keeping the target typed."""
-        self.error = None
+        self.refusal = None
         if name not in PRESET_NAMES:
             return
         target = self.numbers.get("target", "")
@@ -250,7 +250,7 @@ class NewGameState(ft.Observable):
         self.numbers["target"] = target
 
     def set_number(self, name: str, text: str) -> None:
-        self.error = None
+        self.refusal = None
         if name not in NUMBER_FIELDS:
             return
         self.numbers[name] = text
@@ -258,17 +258,17 @@ class NewGameState(ft.Observable):
             self.preset = "custom"
 
     def set_switch(self, name: str, value: bool) -> None:
-        self.error = None
+        self.refusal = None
         if name in SWITCHES:
             self.switches[name] = value
             self.preset = "custom"
 
     def choose_n_of_a_kind(self, value: str) -> None:
-        self.error = None
+        self.refusal = None
         self.n_of_a_kind, self.preset = value, "custom"
 
     def choose_penalty(self, value: str) -> None:
-        self.error = None
+        self.refusal = None
         self.penalty, self.preset = value, "custom"
 
     def toggle_options(self) -> None:
@@ -277,28 +277,28 @@ class NewGameState(ft.Observable):
     # -- starting ----------------------------------------------------------------------
 
     async def start(self) -> str | None:
-        """Start and store the game; its id, or None with the reason in ``error`` (the form kept)."""
+        """Start and store the game; its id, or None with the reason in ``refusal`` (the form kept)."""
         if self.starting:
             return None
         try:
             rules = self.rules()
         except FarkleError as refusal:
-            self.error = str(refusal)
+            self.refusal = str(refusal)
             return None
         before = self.keeper.game_id
-        self.starting, self.error = True, None
+        self.starting, self.refusal = True, None
         try:
             names = [clean_name(name) for name in self.names()]
             return await self.keeper.start_game(names, rules, self.first_named())
         except FarkleError as refusal:
-            self.error = str(refusal)
+            self.refusal = str(refusal)
         except StoreError as failure:
             if self.keeper.game_id not in (None, before):
                 return self.keeper.game_id  # the game is kept; only the recent names were not
             if isinstance(failure, StorageFullError):
-                self.error = f"The game was not started: {failure_in_words(failure, 'start again')}"
+                self.refusal = f"The game was not started: {failure_in_words(failure, 'start again')}"
             else:
-                self.error = f"The game was not started: it could not be saved ({failure})."
+                self.refusal = f"The game was not started: it could not be saved ({failure})."
         finally:
             self.starting = False
         return None
@@ -353,8 +353,8 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         )
 
     controls: list[ft.Control] = []
-    if form.error:
-        controls.append(notice_banner([form.error], error=True, key="new-game-error"))
+    if form.refusal:
+        controls.append(notice_banner([form.refusal], error=True, key="new-game-error"))
     if form.rematch:
         controls.append(ft.Text(f"Rematch of {form.rematch}: same players and rules.", key="rematch-note"))
     rows = [

@@ -25,13 +25,13 @@ class PlayerState(ft.Observable):
     name: str
     figures: Career | None = None
     games: list[tuple[str, str]] = field(default_factory=list)  # (game id, one line) newest first
-    problem: str | None = None
+    refusal: str | None = None
 
     async def load(self, store: Store) -> None:
         try:
             documents = await store.load_all("games")
-        except StoreError as problem:
-            self.problem = f"The games cannot be read: {problem}"
+        except StoreError as failure:
+            self.refusal = f"The games cannot be read: {failure}"
             return
         played: list[Game] = []
         lines: list[tuple[str, str, str]] = []
@@ -64,8 +64,8 @@ def PlayerScreen(name: str) -> ft.View:
     ft.on_mounted(load)
     figures = player.figures
     controls: list[ft.Control] = []
-    if player.problem:
-        controls.append(ft.Text(player.problem, color=ft.Colors.ERROR))
+    if player.refusal:
+        controls.append(ft.Text(player.refusal, color=ft.Colors.ERROR))
     elif figures is None:
         controls.append(ft.Text("Reading the games…"))
     elif not figures.games:

@@ -35,18 +35,18 @@ class ConfirmState(ft.Observable):
     """The last answer's fate on this screen: saved (drawn from the keeper) or refused, and why."""
 
     saved: int = 0
-    problem: str | None = None
+    refusal: str | None = None
 
     async def answer(self, keeper: Scorekeeper, game: Game, tournament: Mapping[str, Any], seat: int,
                      confirmed: bool) -> None:
         """Save one seat's answer with the game; it shows only once the store has kept it."""
         try:
             await keeper.update_meta("tournament", with_answer(game, tournament, seat, confirmed))
-            self.problem = None
+            self.refusal = None
         except GameChangedElsewhere as changed:
-            self.problem = f"{changed} Open the game again to see it."
-        except (FarkleError, StoreError) as problem:
-            self.problem = f"The answer was not saved: {failure_in_words(problem, 'tap it again')}"
+            self.refusal = f"{changed} Open the game again to see it."
+        except (FarkleError, StoreError) as failure:
+            self.refusal = f"The answer was not saved: {failure_in_words(failure, 'tap it again')}"
         self.saved += 1
 
 
@@ -73,8 +73,8 @@ def confirm_panel(keeper: Scorekeeper, game: Game, tournament: Mapping[str, Any]
                            filled=answer is False, key=f"decline-seat-{seat + 1}", icon=ft.Icons.CLOSE),
                 label=f"{name} declines {total:,}", button=True, selected=answer is False),
         ], wrap=True))
-    if confirm.problem:
-        rows.append(notice_banner([confirm.problem], error=True, key="confirm-problem"))
+    if confirm.refusal:
+        rows.append(notice_banner([confirm.refusal], error=True, key="confirm-problem"))
     return ft.Container(ft.Column(rows, spacing=8), key="confirm-panel",
                         border=ft.Border.all(2, ft.Colors.OUTLINE), border_radius=8, padding=10)
 
