@@ -6,8 +6,8 @@ the store for every write. An action is shown only after the store has kept it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from app.export import GameExport, KeyPolicy, export_games
@@ -21,6 +21,7 @@ from app.storage import (
     Document,
     DocumentChanged,
     DocumentSchema,
+    DocumentSession,
     Store,
     Listing,
     StoreError,
@@ -31,7 +32,7 @@ from app.storage import (
 )
 from engine import FarkleError, Game, Rules, Tournament
 
-__all__ = ["Scorekeeper", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT", "APP_CHECKS",
+__all__ = ["Scorekeeper", "KeptGame", "GameSummary", "GameChangedElsewhere", "RECENT_NAMES_KEPT", "APP_CHECKS",
            "GAME_LISTING", "replay_game", "replay_tournament"]
 
 RECENT_NAMES_KEPT = 16
@@ -118,18 +119,67 @@ class GameSummary:
         return f"{self.title} · {cells}" if self.title else cells
 
 
+@dataclass(frozen=True)
+class KeptGame:
+    """What the scorekeeper keeps of one game: the engine's game and the fields stored with
+    it that are not part of play (``created``, ``tournament``, ``title``, ``advice``)."""
+
+    game: Game
+    meta: Mapping[str, Any]
+
+
+_META_FIELDS = ("created", "tournament", "title", "advice")
+
+
+def read_game(document: Document) -> KeptGame:
+    """A stored game as the scorekeeper holds it (its log replayed once)."""
+    return KeptGame(Game.from_events(document["events"]),
+                    {key: document[key] for key in _META_FIELDS if key in document})
+
+
+def game_document(game_id: str, kept: KeptGame) -> Document:
+    """The document that keeps a game: its log (serialised once) and what Home lists."""
+    game = kept.game
+    return {
+        **kept.meta,
+        "id": game_id,
+        "players": list(game.players),
+        "scores": list(game.scores),
+        "rules": game.rules.to_dict(),
+        "finished": game.is_over,
+        "winner": game.players[game.winner] if game.winner is not None else None,
+        "updated": utc_now_iso(),
+        "events": game.events,
+    }
+
+
 class Scorekeeper:
-    """Holds the open game and keeps the store in step with it."""
+    """Holds the open game and keeps the store in step with it (a :class:`DocumentSession`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         store.check_with(APP_CHECKS)
-        self.game: Game | None = None
-        self.game_id: str | None = None
-        self.meta: dict[str, Any] = {}
-        self.revision = 0
+        self.session = DocumentSession(store, "games", read_game, game_document)
+
+    @property
+    def game(self) -> Game | None:
+        kept = self.session.value
+        return kept.game if kept is not None else None
+
+    @property
+    def game_id(self) -> str | None:
+        return self.session.doc_id
+
+    @property
+    def meta(self) -> Mapping[str, Any]:
+        kept = self.session.value
+        return kept.meta if kept is not None else {}
+
+    @property
+    def revision(self) -> int:
         """The open game's stored revision as this screen last read or wrote it: a save
         over any other is refused (another screen saved in between)."""
+        return self.session.revision
 
     # -- games -------------------------------------------------------------------------
 
@@ -139,75 +189,51 @@ class Scorekeeper:
         """Create, persist and open a game; engine errors leave nothing behind."""
         game = Game(players, rules, first)
         game_id = new_id()
-        now = utc_now_iso()
-        self.meta = {"created": now, **(meta or {})}
-        self.game, self.game_id, self.revision = game, game_id, 0
+        kept = KeptGame(game, {"created": utc_now_iso(), **(meta or {})})
         try:
-            await self._save()
+            await self.session.create(game_id, kept)
         except StoreError:
-            self.game = self.game_id = None
+            self.session.close()
             raise
         await self.remember_names(players)
         return game_id
 
     async def open_game(self, game_id: str, reload: bool = False) -> Game | None:
-        """Load a stored game by replaying its log; None if there is no such readable game."""
+        """Load a stored game (its log replayed, unless it is the open game at the stored
+        revision); None if there is no such readable game."""
         if self.game_id == game_id and self.game is not None and not reload:
             return self.game
-        document = await self.store.load("games", game_id)
-        if document is None:
-            return None
-        self._adopt(game_id, document)
-        return self.game
-
-    def _adopt(self, game_id: str, document: Document) -> None:
-        self.game, self.game_id = Game.from_events(document["events"]), game_id
-        self.meta = {key: document[key] for key in ("created", "tournament", "title", "advice") if key in document}
-        self.revision = revision_of(document)
+        kept = await self.session.open(game_id)
+        return kept.game if kept is not None else None
 
     async def act(self, action: Callable[[Game], None]) -> None:
         """Apply an engine action to the open game and persist it before returning.
 
-        An action may take several engine steps (keep, then bank): if any is refused, or
-        the write fails, the game is restored as it was and the error raised.  If another
-        screen saved the game since this one read it, nothing is written: the game shown
-        becomes theirs and :class:`GameChangedElsewhere` is raised.
+        The action plays on a copy of the game (it may take several engine steps: keep,
+        then bank): if any is refused, or the write fails, the game held is still the one
+        before and the error is raised.  If another screen saved the game since this one
+        read it, nothing is written: the game shown becomes theirs and
+        :class:`GameChangedElsewhere` is raised.
         """
-        game = self._open()
-        before = game.events
+        kept = self._kept()
+        trial = kept.game.copy()
         try:
-            action(game)
-            await self._save()
+            action(trial)
         except FarkleError:
-            self.game = Game.from_events(before)
             await self._refuse_if_changed_elsewhere()
             raise
-        except DocumentChanged as changed:
-            self.game = Game.from_events(before)
-            self._show_theirs(changed.stored)
-        except StoreError:
-            self.game = Game.from_events(before)
-            raise
+        await self._save(replace(kept, game=trial))
 
     async def update_meta(self, key: str, value: Any) -> None:
         """Set one field of the open game's metadata (``"tournament"``, ``"title"``, ``"advice"``) and
         persist it before returning, over the revision this screen read.
 
-        If the write fails, the metadata is restored and the error raised; if another
+        If the write fails, the metadata is as it was and the error raised; if another
         screen saved the game since this one read it, nothing is written: the game and
         metadata shown become theirs and :class:`GameChangedElsewhere` is raised.
         """
-        self._open()
-        before = self.meta
-        self.meta = {**before, key: value}
-        try:
-            await self._save()
-        except DocumentChanged as changed:
-            self.meta = before
-            self._show_theirs(changed.stored)
-        except StoreError:
-            self.meta = before
-            raise
+        kept = self._kept()
+        await self._save(replace(kept, meta={**kept.meta, key: value}))
 
     async def _refuse_if_changed_elsewhere(self) -> None:
         """A refusal judged against a screen another one has moved on from is no answer:
@@ -221,45 +247,35 @@ class Scorekeeper:
         """Show what another tab or device saved instead of writing over it."""
         assert self.game_id is not None
         if stored is not None:
-            self._adopt(self.game_id, stored)
+            self.session.adopt(self.game_id, stored)
         raise GameChangedElsewhere(
             "This game was changed on another screen meanwhile. It now shows that screen's "
             "latest state: check it, then enter your action again."
         )
 
-    async def _save(self) -> None:
-        """Persist the open game over the revision this screen read (0 for a new game);
-        a game deleted on another screen meanwhile is kept again, as nothing entered
+    async def _save(self, kept: KeptGame) -> None:
+        """Persist ``kept`` as the open game over the revision this screen read, then hold
+        it; a game deleted on another screen meanwhile is kept again, as nothing entered
         is ever dropped."""
-        game, game_id = self._open(), self.game_id
-        assert game_id is not None
-        document: dict[str, Any] = {
-            **self.meta,
-            "id": game_id,
-            "players": list(game.players),
-            "scores": list(game.scores),
-            "rules": game.rules.to_dict(),
-            "finished": game.is_over,
-            "winner": game.players[game.winner] if game.winner is not None else None,
-            "updated": utc_now_iso(),
-            "events": game.events,
-        }
         try:
-            self.revision = await self.store.save("games", game_id, document, expect_revision=self.revision)
+            try:
+                await self.session.save(kept)
+            except DocumentChanged as changed:
+                if changed.stored is not None:
+                    raise
+                await self.session.save(kept, over=0)
         except DocumentChanged as changed:
-            if changed.stored is not None:
-                raise
-            self.revision = await self.store.save("games", game_id, document, expect_revision=0)
+            self._show_theirs(changed.stored)
 
-    def _open(self) -> Game:
-        if self.game is None:
+    def _kept(self) -> KeptGame:
+        if self.session.value is None:
             raise LookupError("No game is open.")
-        return self.game
+        return self.session.value
 
     async def delete_game(self, game_id: str) -> None:
         await self.store.delete("games", game_id)
         if self.game_id == game_id:
-            self.game = self.game_id = None
+            self.session.close()
 
     async def delete_finished(self) -> int:
         """Delete every finished game (unfinished ones are never touched); how many went."""

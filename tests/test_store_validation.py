@@ -27,6 +27,7 @@ from app.storage import (
     MemoryPrefs,
     MemoryStore,
     PrefsStore,
+    Seal,
     Store,
     StoreProblem,
     StoreWriteError,
@@ -452,10 +453,8 @@ def test_a_store_without_the_apps_checks_keeps_any_json_object() -> None:
     assert store.kept_aside == {"games/g1.unreadable-1": '{"n":1}'}
 
 
-def test_a_game_that_passed_is_not_replayed_again_until_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
-    store = MemoryStore()
-    run(store.save("games", GOOD_GAME, GAME))
-    keeper = Scorekeeper(store)
+def counted_replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every replay of a game's log the scorekeeper's checks make from now on."""
     replays: list[str] = []
     import app.scorekeeper as scorekeeper_module
 
@@ -466,13 +465,46 @@ def test_a_game_that_passed_is_not_replayed_again_until_it_changes(monkeypatch: 
         return original(events)
 
     monkeypatch.setattr(scorekeeper_module.Game, "from_events", staticmethod(counting))
+    return replays
+
+
+def test_a_game_that_passed_is_not_replayed_again_until_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore()
+    unsealed = {key: value for key, value in GAME.items() if key != "revision"}  # as an older app wrote it
+    run(store.save("games", GOOD_GAME, unsealed))
+    keeper = Scorekeeper(store)
+    replays = counted_replays(monkeypatch)
     for _ in range(3):
         assert len(run(keeper.summaries())) == 1
     assert len(run(Scorekeeper(store).summaries())) == 1  # another screen's scorekeeper, same store
     assert len(replays) == 1
-    run(store.save("games", GOOD_GAME, {**GAME, "title": "Friday"}))
+    run(store.save("games", GOOD_GAME, {**unsealed, "title": "Friday"}))
     run(keeper.summaries())
     assert len(replays) == 2
+
+
+def test_a_game_read_back_as_it_was_saved_is_not_replayed_to_be_listed_or_opened(place: Place, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = place.open()
+    keeper = Scorekeeper(store)
+    game_id = run(keeper.start_game(["Ann", "Bob"], Rules.preset("house")))
+    run(keeper.act(lambda game: game.roll("1 5 2 3 4 6")))
+    replays = counted_replays(monkeypatch)
+    assert len(run(Scorekeeper(store).summaries())) == 1
+    assert run(Scorekeeper(store).open_game(game_id)) is not None
+    assert replays == ["replay"]  # the open's own, not the check's
+
+
+def test_a_game_edited_by_hand_is_replayed_again_and_kept_aside_if_its_log_is_not_a_game(place: Place) -> None:
+    store = place.open()
+    keeper = Scorekeeper(store)
+    game_id = run(keeper.start_game(["Ann", "Bob"], Rules.preset("house")))
+    run(keeper.act(lambda game: game.roll("1 5 2 3 4 6")))
+    stored = run(store.load("games", game_id))
+    assert stored is not None and "digest" not in stored  # the store's own field, never handed out
+    edited = {**stored, "digest": Seal(stored).digest, "events": stored["events"] + [{"type": "banked"}]}
+    place.put("games", game_id, json.dumps(edited).encode())  # the digest as saved, the log not
+    assert run(Scorekeeper(store).open_game(game_id)) is None
+    assert "cannot be replayed" in store.problems[-1].reason
 
 
 def test_a_damaged_document_saved_by_another_screen_is_not_handed_to_the_writer(place: Place) -> None:

@@ -56,11 +56,14 @@ from app.storage.atomic import CRASH_POINTS, AtomicJSONStorage, FaultHook, atomi
 from app.storage.base import NEARLY_FULL_FRACTION, StorageUsage, Store, StoreProblem
 from app.storage.documents import (
     COLLECTIONS,
+    DIGEST_FIELD,
     REVISION_FIELD,
     Document,
+    Seal,
     encode_compact,
     new_id,
     revision_of,
+    seal,
     utc_now_iso,
 )
 from app.storage.errors import (
@@ -80,6 +83,7 @@ from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, 
 from app.storage.lock import FolderClaim, claim_folder
 from app.storage.memory import MemoryStore
 from app.storage.prefs import PREFS_QUOTA_ESTIMATE_BYTES, MemoryPrefs, PrefsLike, PrefsStore
+from app.storage.session import DocumentSession
 from app.storage.schema import (
     BOOLEAN,
     DOCUMENT_SCHEMAS,
@@ -101,6 +105,7 @@ __all__ = [
     "COLLECTIONS",
     "CRASH_POINTS",
     "DATA_DIR_ENV",
+    "DIGEST_FIELD",
     "DOCUMENT_SCHEMAS",
     "FLET_DATA_DIR_ENV",
     "MAX_DOCUMENT_BYTES",
@@ -116,6 +121,7 @@ __all__ = [
     "DocumentChanged",
     "DocumentCheck",
     "DocumentSchema",
+    "DocumentSession",
     "DocumentTooLarge",
     "FaultHook",
     "FileStore",
@@ -126,6 +132,7 @@ __all__ = [
     "MemoryStore",
     "PrefsLike",
     "PrefsStore",
+    "Seal",
     "StorageFullError",
     "StorageUsage",
     "Store",
@@ -140,5 +147,6 @@ __all__ = [
     "list_of",
     "new_id",
     "revision_of",
+    "seal",
     "utc_now_iso",
 ]

@@ -9,7 +9,6 @@ the way TinyDB's ``Storage`` asks a backend for ``read``/``write`` only.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
@@ -18,12 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Final, Optional, TypeVar
 
 from app.storage.documents import (
+    DIGEST_FIELD,
     REVISION_FIELD,
     Document,
+    Seal,
     check_collection,
     check_key,
-    encode_compact,
     revision_of,
+    seal,
 )
 from app.storage.errors import DocumentChanged, DocumentTooLarge, StoreWriteError
 from app.storage.index import CollectionIndex, Listing, Summary
@@ -109,9 +110,10 @@ class Store(ABC):
         self._problems: list[StoreProblem] = []
         self._lock = asyncio.Lock()
         self._schemas: dict[str, DocumentSchema] = {}
-        self._passed: dict[tuple[str, str], bytes] = {}
+        self._passed: dict[tuple[str, str], str] = {}
         """Digest of the last version of each document that passed its schema: its
-        deeper checks (a replay) are not run again until it changes."""
+        deeper checks (a replay) are not run again until it changes.  (A document read
+        back as a store sealed it skips them anyway: :class:`~app.storage.documents.Seal`.)"""
         self._indexes: dict[str, CollectionIndex] = {}
         self._index_locks: dict[str, asyncio.Lock] = {}
 
@@ -175,12 +177,17 @@ class Store(ABC):
         changed = False
         async with self._exclusive():
             if expect_revision is not None:
-                stored = await self._read(collection, doc_id)
-                changed = revision_of(stored) != expect_revision
+                revision = await self._stored_revision(collection, doc_id)
+                if revision is None:  # not one this app sealed: read it whole
+                    stored = await self._read(collection, doc_id)
+                    revision = revision_of(stored)
+                changed = revision != expect_revision
             if not changed:
                 await self._write(collection, doc_id, text)
         if changed:
             assert expect_revision is not None
+            if stored is None:
+                stored = await self._read(collection, doc_id)
             raise DocumentChanged(collection, doc_id, expect_revision, await self._usable(collection, doc_id, stored))
         return revision_of(document)
 
@@ -273,6 +280,7 @@ class Store(ABC):
         else:
             reason = self._problem_with(collection, doc_id, document)
         if reason is None:
+            document.pop(DIGEST_FIELD, None)  # the store's own: a caller never sees it
             return document
         async with self._exclusive():
             if await self._read(collection, doc_id) == document:
@@ -282,21 +290,22 @@ class Store(ABC):
     def _problem_with(self, collection: str, doc_id: str, document: Document) -> Optional[str]:
         """Why ``document`` cannot be used, or ``None``."""
         try:
-            text = encode_compact(document)
+            sealed = Seal(document)
         except RecursionError:
             return "JSON nested too deeply to be a document"
         except ValueError as error:
             return str(error)
-        reason = limit_problem(document, len(text))
+        reason = limit_problem(document, sealed.size)
         schema = self._schemas.get(collection)
         if reason is not None or schema is None:
             return reason
-        digest = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
-        if self._passed.get((collection, doc_id)) == digest:
+        if sealed.intact:  # as this app saved it, after its engine acted: the fields are enough
+            return schema.problem(document, deep=False)
+        if self._passed.get((collection, doc_id)) == sealed.digest:
             return None
         reason = schema.problem(document)
         if reason is None:
-            self._passed[(collection, doc_id)] = digest
+            self._passed[(collection, doc_id)] = sealed.digest
         return reason
 
     @abstractmethod
@@ -316,6 +325,13 @@ class Store(ABC):
     async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
         """The stored document, read through any cache (another screen may have
         written it); ``None`` if missing or unreadable (then noted in problems)."""
+
+    async def _stored_revision(self, collection: str, doc_id: str) -> Optional[int]:
+        """The stored document's revision, read off the start of its text
+        (:func:`~app.storage.documents.revision_in_head`) without parsing the rest; 0 when
+        there is none; ``None`` when it cannot be told so (then it is read whole).  Called
+        only inside :meth:`_exclusive`, for a save's revision check."""
+        return None
 
     @abstractmethod
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
@@ -373,7 +389,7 @@ async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
 
 def _encode_for_save(document: Mapping[str, Any]) -> str:
     try:
-        return encode_compact(document)
+        return seal(document)
     except RecursionError as error:
         raise StoreWriteError("Document cannot be stored as JSON: it is nested too deeply") from error
     except (TypeError, ValueError) as error:

@@ -126,6 +126,9 @@ class FileStore(Store):
         with self._thread_lock:
             return self._layout[collection].read(doc_id)
 
+    async def _stored_revision(self, collection: str, doc_id: str) -> Optional[int]:
+        return self._layout[collection].stored_revision(doc_id)
+
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
         try:  # under _exclusive, like _remove
             self._layout[collection].write(doc_id, text)

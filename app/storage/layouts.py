@@ -24,7 +24,7 @@ from tinydb.table import Table
 
 from app.storage.atomic import TEMP_SUFFIX, FaultHook, atomic_write_bytes, fsync_directory
 from app.storage.base import StoreProblem
-from app.storage.documents import Document, decode_document, encode_compact, is_usable_id
+from app.storage.documents import HEAD_CHARS, Document, decode_document, encode_compact, is_usable_id, revision_in_head
 from app.storage.limits import size_problem
 
 __all__ = [
@@ -104,6 +104,11 @@ class Layout(ABC):
     def read(self, doc_id: str) -> Optional[Document]:
         """The document, ``None`` if missing (or unreadable: then kept aside and reported)."""
 
+    def stored_revision(self, doc_id: str) -> Optional[int]:
+        """The document's revision from the start of its text alone (0: there is none),
+        ``None`` when it cannot be read so (:meth:`~app.storage.Store._stored_revision`)."""
+        return None
+
     @abstractmethod
     def write(self, doc_id: str, text: str) -> None:
         """Replace the document atomically with ``text`` (compact JSON)."""
@@ -167,6 +172,20 @@ class OneFilePerDocument(Layout):
 
     def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
         return keep_aside(self._path(doc_id), reason)
+
+    def stored_revision(self, doc_id: str) -> Optional[int]:
+        """Read off the file's first bytes: a save late in a long game need not parse the log."""
+        path = self._path(doc_id)
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):
+                return None
+            with path.open("rb") as file:
+                head = file.read(HEAD_CHARS)
+        except FileNotFoundError:
+            return None if path.is_symlink() else 0
+        except OSError:
+            return None
+        return revision_in_head(head.decode("ascii", errors="replace"))
 
     def write(self, doc_id: str, text: str) -> None:
         atomic_write_bytes(self._path(doc_id), text.encode("ascii"), self._faults)

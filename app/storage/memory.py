@@ -6,7 +6,7 @@ import hashlib
 from typing import Optional
 
 from app.storage.base import StorageUsage, Store, StoreProblem
-from app.storage.documents import Document, decode_document
+from app.storage.documents import HEAD_CHARS, Document, decode_document, revision_in_head
 from app.storage.layouts import UNREADABLE_MARK
 
 __all__ = ["MemoryStore"]
@@ -30,6 +30,10 @@ class MemoryStore(Store):
     async def _read(self, collection: str, doc_id: str) -> Optional[Document]:
         text = self._texts.get((collection, doc_id))
         return None if text is None else decode_document(text)
+
+    async def _stored_revision(self, collection: str, doc_id: str) -> Optional[int]:
+        text = self._texts.get((collection, doc_id))
+        return 0 if text is None else revision_in_head(text[:HEAD_CHARS])
 
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
         self._texts[(collection, doc_id)] = text

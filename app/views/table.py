@@ -292,10 +292,16 @@ class TableState(ft.Observable):
             self.confirming_undo = True
             return
         self.confirming_undo = False
-        after, event = game.state, game.events[-1]
-        if await self.act(lambda g: g.undo(), redoable=True):
-            self.undone.append(event)
-            self.last_undo = "Undone: " + undone_words(event, self.game.state, after)
+        after = game.state
+        taken: list[dict[str, Any]] = []
+
+        def take_back(game: Game) -> None:
+            taken.append(game.peek())  # the one event, not the whole log
+            game.undo()
+
+        if await self.act(take_back, redoable=True):
+            self.undone.append(taken[0])
+            self.last_undo = "Undone: " + undone_words(taken[0], self.game.state, after)
 
     def cancel_undo(self) -> None:
         self.confirming_undo = False

@@ -110,6 +110,28 @@ class Game:
         self._events.pop()
         self._states.pop()
 
+    def peek(self) -> dict[str, Any]:
+        """The last event as :attr:`events` gives it (only that one is serialised): what an
+        :meth:`undo` takes back and a :meth:`redo` plays again.
+
+        :raises IllegalAction: nothing has been played since the start.
+        """
+        if len(self._events) == 1:
+            raise IllegalAction("Nothing to undo: the game has just started.")
+        return self._events[-1].to_dict()
+
+    def copy(self) -> Game:
+        """The same game, to act on while this one stays as it is: the states are immutable
+        and shared, so it costs a copy of two lists, never a replay.
+
+        >>> game = Game(["Ann", "Bob"]); trial = game.copy(); trial.roll("1 5 2 3 4 6")
+        >>> len(game.events), len(trial.events)
+        (1, 2)
+        """
+        twin = type(self).__new__(type(self))
+        twin._events, twin._states = list(self._events), list(self._states)
+        return twin
+
     def redo(self, event: dict[str, Any]) -> None:
         """Play an event again from its dict (as :attr:`events` gives it): redo after undo.
 
