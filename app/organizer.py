@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal, TypeVar
 
-from app.storage import Document, DocumentChanged, Store, StoreError, new_id, revision_of, utc_now_iso
+from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.errors import failure_in_words
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
@@ -40,7 +40,7 @@ from engine import (
 )
 
 __all__ = [
-    "Organizer", "TournamentSummary", "ListChanged", "read_list_file", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
+    "Organizer", "KeptEvent", "TournamentSummary", "ListChanged", "read_list_file", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
     "COLLECTION", "REFUSALS_KEPT",
     "TABLE_SIZES", "describe_error", "parse_whole",
 ]
@@ -235,8 +235,52 @@ def read_list_file(data: bytes | None, name: str) -> str:
         return data.decode("cp1252", errors="replace")
 
 
+@dataclass(frozen=True)
+class KeptEvent:
+    """What the organizer keeps of one event: the engine's tournament and, beside its log,
+    the address phones reach this app on, the codes refused lately and the passphrase's hash."""
+
+    tournament: Tournament
+    link_base: str = ""
+    refusals: tuple[Refusal, ...] = ()
+    passphrase_hash: str = ""
+
+
+def read_event(document: Document) -> KeptEvent:
+    """A stored event as the organizer holds it (its log replayed once).
+
+    :raises FarkleError: the log is not a legal tournament.
+    :raises KeyError, TypeError: the document is not an event's.
+    """
+    return KeptEvent(
+        Tournament.from_events(document["events"]),
+        str(document.get("link_base", "")),
+        tuple(Refusal(**item) for item in document.get("refused", [])),
+        str(document.get("passphrase_hash", "") or ""),
+    )
+
+
+def event_document(tournament_id: str, kept: KeptEvent) -> Document:
+    """The document that keeps an event: its log (serialised once) and what its list shows."""
+    tournament = kept.tournament
+    champion = tournament.champion
+    return {
+        "id": tournament_id,
+        "name": tournament.name,
+        "event_id": tournament.event_id,
+        "players": len(tournament.players),
+        "round": tournament.round,
+        "champion": tournament.player(champion).name if champion is not None else None,
+        "link_base": kept.link_base,
+        "passphrase_hash": kept.passphrase_hash,
+        "refused": [refusal.__dict__ for refusal in kept.refusals],
+        "updated": utc_now_iso(),
+        "events": tournament.events,
+    }
+
+
 class Organizer:
-    """Holds the open tournament and keeps the store in step with it.
+    """Holds the open tournament and keeps the store in step with it (a :class:`DocumentSession`).
 
     It remembers the revision of the stored document it holds and saves only over that
     revision: when another screen saved the event meanwhile, it takes that screen's
@@ -245,14 +289,34 @@ class Organizer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.tournament: Tournament | None = None
-        self.tournament_id: str | None = None
-        self.link_base: str = ""
-        self.refusals: list[Refusal] = []
-        self.revision: int | None = None
-        """The stored revision the open tournament was read at or saved as (None: not stored yet)."""
-        self.passphrase_hash: str = ""
+        self.session = DocumentSession(store, COLLECTION, read_event, event_document)
+
+    @property
+    def tournament(self) -> Tournament | None:
+        kept = self.session.value
+        return kept.tournament if kept is not None else None
+
+    @property
+    def tournament_id(self) -> str | None:
+        return self.session.doc_id
+
+    @property
+    def revision(self) -> int:
+        """The stored revision the open tournament was read at or saved as (0: not stored yet)."""
+        return self.session.revision
+
+    @property
+    def link_base(self) -> str:
+        return self.session.value.link_base if self.session.value is not None else ""
+
+    @property
+    def refusals(self) -> tuple[Refusal, ...]:
+        return self.session.value.refusals if self.session.value is not None else ()
+
+    @property
+    def passphrase_hash(self) -> str:
         """The open event's organizer passphrase as a salted hash (:mod:`app.access`); "" for none yet."""
+        return self.session.value.passphrase_hash if self.session.value is not None else ""
 
     # -- the list of events -------------------------------------------------------------
 
@@ -285,17 +349,9 @@ class Organizer:
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
         tournament = Tournament(name, fmt, event_id=event_id or None)
-        previous = self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision
-        previous_hash, self.passphrase_hash = self.passphrase_hash, passphrase_hash
-        self.tournament, self.tournament_id = tournament, new_id()
-        self.link_base, self.refusals, self.revision = link_base.strip().rstrip("/"), [], 0
-        try:
-            await self._save()
-        except StoreError:
-            self.tournament, self.tournament_id, self.link_base, self.refusals, self.revision = previous
-            self.passphrase_hash = previous_hash
-            raise
-        return self.tournament_id
+        tournament_id = new_id()
+        await self.session.create(tournament_id, KeptEvent(tournament, link_base.strip().rstrip("/"), (), passphrase_hash))
+        return tournament_id
 
     async def open(self, tournament_id: str) -> Tournament | None:
         """The stored tournament as it is now (its log replayed); None if there is no readable one.
@@ -304,26 +360,16 @@ class Organizer:
         the revision it was read at.
         """
         document = await self.store.load(COLLECTION, tournament_id)
-        if document is None:
+        if document is None or not self._adopt(tournament_id, document):
             return None
-        if self._adopt(tournament_id, document):
-            return self.tournament
-        return None
+        return self.tournament
 
     def _adopt(self, tournament_id: str, document: Document) -> bool:
         """Hold the stored document's tournament; False if it cannot be read."""
-        revision = revision_of(document)
-        if self.tournament_id == tournament_id and self.tournament is not None and self.revision == revision:
-            return True
         try:
-            tournament = Tournament.from_events(document["events"])
-            refusals = [Refusal(**item) for item in document.get("refused", [])]
+            self.session.adopt(tournament_id, document)
         except (FarkleError, KeyError, TypeError):
             return False
-        self.tournament, self.tournament_id, self.revision = tournament, tournament_id, revision
-        self.link_base = str(document.get("link_base", ""))
-        self.refusals = refusals
-        self.passphrase_hash = str(document.get("passphrase_hash", "") or "")
         return True
 
     async def passphrase_hashes(self) -> dict[str, str]:
@@ -333,12 +379,7 @@ class Organizer:
 
     async def set_passphrase_hash(self, passphrase_hash: str) -> None:
         """Keep a new organizer passphrase (its hash) with the open event."""
-        previous, self.passphrase_hash = self.passphrase_hash, passphrase_hash
-        try:
-            await self._save()
-        except StoreError:
-            self.passphrase_hash = previous
-            raise
+        await self._save(replace(self._kept(), passphrase_hash=passphrase_hash))
 
     async def find_event(self, event_id: str) -> str | None:
         """The stored tournament running event ``event_id`` (the open one first)."""
@@ -378,31 +419,39 @@ class Organizer:
     async def delete(self, tournament_id: str) -> None:
         await self.store.delete(COLLECTION, tournament_id)
         if self.tournament_id == tournament_id:
-            self.tournament = self.tournament_id = self.revision = None
+            self.session.close()
 
     # -- acting -------------------------------------------------------------------------
 
     @property
     def open_tournament(self) -> Tournament:
-        if self.tournament is None:
+        return self._kept().tournament
+
+    def _kept(self) -> KeptEvent:
+        if self.session.value is None:
             raise LookupError("No tournament is open.")
-        return self.tournament
+        return self.session.value
 
     async def act(self, action: Callable[[Tournament], T]) -> T:
         """Apply an engine action to the open tournament and persist it before returning.
 
         A refused action raises the engine's error and changes nothing; a failed write
-        restores the tournament as it was and raises the store's error; another screen's
-        save in between shows that screen's event (:class:`EventChangedElsewhere`).
+        puts back the tournament as it is stored and raises the store's error; another
+        screen's save in between shows that screen's event (:class:`EventChangedElsewhere`).
         """
-        tournament = self.open_tournament
-        before = tournament.events
-        value = action(tournament)
-        if tournament.events != before:
+        kept = self._kept()
+        logged = len(kept.tournament)
+        value = action(kept.tournament)
+        if len(kept.tournament) != logged:  # every action that changes the event logs or takes back events
             try:
-                await self._save()
+                await self._save(kept)
             except StoreError:
-                self.tournament = Tournament.from_events(before)
+                # the engine's tournament changes in place: until it is an immutable fold, the
+                # one held before is the one stored (a failed write leaves it as it was)
+                tournament_id = self.session.doc_id
+                self.session.close()
+                if tournament_id is not None:
+                    await self.open(tournament_id)
                 raise
         return value
 
@@ -514,13 +563,7 @@ class Organizer:
         text = link_base.strip().rstrip("/")
         if text and not (text.startswith("http://") or text.startswith("https://")):
             raise CodeDamaged(f"{link_base!r} is not an address: it starts with http:// or https://.")
-        previous = self.link_base
-        self.link_base = text
-        try:
-            await self._save()
-        except StoreError:
-            self.link_base = previous
-            raise
+        await self._save(replace(self._kept(), link_base=text))
 
     async def import_code(self, text: str) -> ImportReport:
         """Check a result code (any form) and count, hold or report it as a duplicate.
@@ -538,20 +581,14 @@ class Organizer:
             code = read_code(text)
         except CodeDamaged:  # kept as typed, up to what a code can be: a pasted novel is not stored 30 times
             code = " ".join(str(text)[:MAX_CODE_CHARS].split())
-        self.refusals = [Refusal(utc_now_iso(), code, reason), *self.refusals][:REFUSALS_KEPT]
+        kept = self._kept()
         try:
-            await self._save()
+            await self._save(replace(kept, refusals=(Refusal(utc_now_iso(), code, reason), *kept.refusals)[:REFUSALS_KEPT]))
         except (StoreError, EventChangedElsewhere):
             pass  # the refusal is still shown; only its memory is lost
 
     async def clear_refusals(self) -> None:
-        previous = self.refusals
-        self.refusals = []
-        try:
-            await self._save()
-        except StoreError:
-            self.refusals = previous
-            raise
+        await self._save(replace(self._kept(), refusals=()))
 
     @staticmethod
     def event_of(text: str) -> str:
@@ -571,31 +608,16 @@ class Organizer:
 
     # -- persistence --------------------------------------------------------------------
 
-    async def _save(self) -> None:
-        """Write the open event over the revision it was read at; another screen's newer save wins."""
-        tournament, tournament_id = self.open_tournament, self.tournament_id
-        assert tournament_id is not None
-        champion = tournament.champion
-        document: Document = {
-            "id": tournament_id,
-            "name": tournament.name,
-            "event_id": tournament.event_id,
-            "players": len(tournament.players),
-            "round": tournament.round,
-            "champion": tournament.player(champion).name if champion is not None else None,
-            "link_base": self.link_base,
-            "passphrase_hash": self.passphrase_hash,
-            "refused": [refusal.__dict__ for refusal in self.refusals],
-            "updated": utc_now_iso(),
-            "events": tournament.events,
-        }
+    async def _save(self, kept: KeptEvent) -> None:
+        """Write ``kept`` as the open event over the revision it was read at, then hold it;
+        another screen's newer save wins (it is held instead, and nothing is written)."""
         try:
-            self.revision = await self.store.save(COLLECTION, tournament_id, document,
-                                                  expect_revision=self.revision or 0)
+            await self.session.save(kept)
         except DocumentChanged as changed:
-            self.revision = None  # whatever is stored now is read in full
-            if changed.stored is None or not self._adopt(tournament_id, changed.stored):
-                self.tournament = self.tournament_id = None
+            tournament_id = self.session.doc_id
+            self.session.close()  # whatever is stored now is read in full
+            if tournament_id is not None and changed.stored is not None:
+                self._adopt(tournament_id, changed.stored)
             raise EventChangedElsewhere() from changed
 
 

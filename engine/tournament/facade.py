@@ -111,6 +111,11 @@ class Tournament:
         """The whole log as JSON-ready dicts."""
         return [event_to_dict(event) for event in self._events]
 
+    def __len__(self) -> int:
+        """How many events the log holds: every action that changes the event logs one or
+        more, and :meth:`undo` takes one back (a service saves when this changes)."""
+        return len(self._events)
+
     def undo(self) -> str:
         """Take back the last organizer action (the state is rebuilt from the rest); what it was, in words."""
         if len(self._events) == 1:
