@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any, Final, Optional, Protocol
 
 from app.storage.base import NEARLY_FULL_FRACTION, StorageUsage, Store, StoreProblem
-from app.storage.documents import COLLECTIONS, Document, decode_document, is_usable_id
+from app.storage.documents import HEAD_CHARS, COLLECTIONS, Document, decode_document, is_usable_id, revision_in_head
 from app.storage.errors import StorageFullError, StoreWriteError
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.location import APP_DIR_NAME
@@ -130,6 +130,26 @@ def _text_from_prefs(value: Any) -> str:
     raise ValueError("unknown format")
 
 
+_HEAD_PACKED_CHARS: Final = 1024
+"""Base64 characters unpacked to read a packed entry's first characters (its revision)."""
+
+
+def _head_from_prefs(value: Any) -> str:
+    """The first characters of the JSON text an entry holds, without unpacking the rest
+    ("" when they cannot be had so)."""
+    if not isinstance(value, str):
+        return ""
+    if value.startswith(_PLAIN_TAG):
+        return value[len(_PLAIN_TAG):len(_PLAIN_TAG) + HEAD_CHARS]
+    if value.startswith(_ZLIB_TAG):
+        packed = value[len(_ZLIB_TAG):len(_ZLIB_TAG) + _HEAD_PACKED_CHARS]
+        try:
+            return zlib.decompressobj().decompress(base64.b64decode(packed[:len(packed) // 4 * 4]), HEAD_CHARS).decode("ascii")
+        except (zlib.error, ValueError):
+            return ""
+    return ""
+
+
 class PrefsStore(Store):
     """Documents in the browser's ``localStorage`` through ``ft.SharedPreferences``.
 
@@ -239,6 +259,16 @@ class PrefsStore(Store):
         document = self._remember(key, await self.prefs.get(key))
         await self._move_aside_unreadable()
         return document
+
+    async def _stored_revision(self, collection: str, doc_id: str) -> Optional[int]:
+        """Off the entry's first characters (a long log is not unpacked and parsed to be
+        written again); what is read is what a refused write puts back (:meth:`_put_back`)."""
+        key = self._key(collection, doc_id)
+        value = await self.prefs.get(key)
+        if value is None:
+            return None  # read as a whole: a missing entry is forgotten as a read forgets it
+        self._seen[key] = value
+        return revision_in_head(_head_from_prefs(value))
 
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
         key = self._key(collection, doc_id)
