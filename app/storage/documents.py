@@ -125,7 +125,12 @@ def _digest(head: str, body: str) -> str:
 
 def _head_of(document: Mapping[str, Any]) -> str:
     """``"revision":7`` (or nothing, for a document without one), as the sealed text starts."""
-    return encode_compact({REVISION_FIELD: document[REVISION_FIELD]})[1:-1] if REVISION_FIELD in document else ""
+    if REVISION_FIELD not in document:
+        return ""
+    revision = document[REVISION_FIELD]
+    if isinstance(revision, int) and not isinstance(revision, bool):
+        return f'"{REVISION_FIELD}":{revision}'
+    return encode_compact({REVISION_FIELD: revision})[1:-1]
 
 
 def seal(document: Mapping[str, Any]) -> str:

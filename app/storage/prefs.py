@@ -39,7 +39,15 @@ class PrefsLike(Protocol):
 def _stored_chars(key: str, value: str) -> int:
     """Characters ``localStorage`` holds for one entry: Flutter's web plugin
     stores ``"flutter." + key`` and the JSON encoding of the value."""
-    return len("flutter.") + len(key) + len(json.dumps(value))
+    return len("flutter.") + len(key) + _json_chars(value)
+
+
+def _json_chars(text: str) -> int:
+    """``len(json.dumps(text))`` without writing it out again: what the app stores is ASCII
+    (compact JSON, base64), whose only escaped characters are quotes and backslashes."""
+    if text.isascii() and text.isprintable():
+        return len(text) + 2 + text.count('"') + text.count("\\")
+    return len(json.dumps(text))
 
 
 class MemoryPrefs:
@@ -99,7 +107,7 @@ def _encode_for_prefs(text: str) -> str:
     whereas JSON's quotes double up when the plugin JSON-encodes the string."""
     plain = _PLAIN_TAG + text
     packed = _ZLIB_TAG + base64.b64encode(zlib.compress(text.encode("ascii"), 9)).decode("ascii")
-    return min(plain, packed, key=lambda value: len(json.dumps(value)))
+    return min(plain, packed, key=_json_chars)
 
 
 def _decode_from_prefs(value: Any) -> Document:
@@ -290,7 +298,8 @@ class PrefsStore(Store):
         if accepted is False:
             await self._put_back(key)
             raise StoreWriteError(f"The browser refused to save {collection}/{doc_id} ({size} bytes)")
-        self._remember(key, value)
+        self._seen[key], self._values[key], self._sizes[key] = value, value, size  # ours: no need to read it back
+        self._unreadable.pop(key, None)
 
     async def _put_back(self, key: str) -> None:
         """After a refused write: Flutter's ``SharedPreferences`` caches a value before it

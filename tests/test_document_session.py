@@ -1,0 +1,162 @@
+"""One document session (app/storage/session.py) under both services: a document is read
+once, acted on as an engine value, and saved once over its revision; a refused action or
+write keeps the value held before (no replay).  On every backend, with what each step
+serialises and parses counted (tests/serialise_counts.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import pytest
+
+from app.organizer import Organizer
+from app.scorekeeper import GameChangedElsewhere, Scorekeeper
+from app.storage import DocumentChanged, DocumentSession, MemoryStore, Store, StoreWriteError
+from engine import FarkleError, Game, Rules
+from tests.bench_tournament import event_waiting_for_one_result
+from tests.serialise_counts import counting
+
+T = TypeVar("T")
+OpenStore = Callable[[], Store]
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+async def a_game_under_way(store: Store, throws: int = 20) -> Scorekeeper:
+    keeper = Scorekeeper(store)
+    await keeper.start_game(["Ann", "Bob"], Rules.preset("house"))
+    for _ in range(throws):
+        await keeper.act(lambda game: game.roll("2 2 3 3 4 6"))
+    return keeper
+
+
+# --- the session itself ---------------------------------------------------------------
+
+
+def numbers(store: Store) -> DocumentSession[int]:
+    return DocumentSession(store, "settings", lambda document: int(document["n"]), lambda _, n: {"n": n})
+
+
+def test_a_session_saves_each_value_over_the_revision_it_read(open_store: OpenStore) -> None:
+    session = numbers(open_store())
+    run(session.create("app", 1))
+    run(session.save(2))
+    again = numbers(open_store())
+    assert run(again.open("app")) == 2 and again.revision == session.revision == 2
+
+
+def test_a_save_refused_as_changed_elsewhere_keeps_the_value_held_before(open_store: OpenStore) -> None:
+    mine, theirs = numbers(open_store()), numbers(open_store())
+    run(mine.create("app", 1))
+    run(theirs.open("app"))
+    run(theirs.save(5))
+    with pytest.raises(DocumentChanged) as changed:
+        run(mine.save(2))
+    assert (mine.value, mine.revision) == (1, 1) and changed.value.stored is not None
+    assert mine.adopt("app", changed.value.stored) == 5 and mine.revision == 2
+
+
+def test_a_failed_write_keeps_the_value_held_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore()
+    session = numbers(store)
+    run(session.create("app", 1))
+
+    async def refuse(*_: Any) -> None:
+        raise StoreWriteError("The disk is full")
+
+    monkeypatch.setattr(store, "_write", refuse)
+    with pytest.raises(StoreWriteError):
+        run(session.save(2))
+    assert (session.value, session.revision) == (1, 1)
+
+
+def test_opening_the_revision_held_again_keeps_the_value_without_reading_it_again() -> None:
+    store = MemoryStore()
+    reads: list[str] = []
+    session = DocumentSession(store, "settings", lambda document: reads.append("read") or int(document["n"]),
+                              lambda _, n: {"n": n})
+    run(session.create("app", 1))
+    assert run(session.open("app")) == 1 and reads == []
+
+
+# --- a throw, Undo and Redo at the table ------------------------------------------------
+
+
+def test_a_throw_serialises_the_log_once_and_parses_no_stored_document(open_store: OpenStore) -> None:
+    keeper = run(a_game_under_way(open_store()))
+    with counting() as counts:
+        run(keeper.act(lambda game: game.roll("1 5 2 3 4 6")))
+    assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
+
+
+def test_a_refused_action_keeps_the_game_held_before_without_a_replay(open_store: OpenStore) -> None:
+    keeper = run(a_game_under_way(open_store()))
+    before = keeper.game
+
+    def keep_then_bank_too_little(game: Game) -> None:
+        game.roll("1 2 2 3 4 6")
+        game.keep("1")
+        game.bank()  # 100 is not on the board
+
+    with counting() as counts, pytest.raises(FarkleError):
+        run(keeper.act(keep_then_bank_too_little))
+    assert keeper.game is before and before is not None and before.phase == "throw"
+    assert counts["replay"] == 0 and counts["log to dicts"] == 0
+
+
+def test_undo_serialises_one_event_and_redo_reads_one_back(open_store: OpenStore) -> None:
+    keeper = run(a_game_under_way(open_store()))
+    taken: list[dict[str, Any]] = []
+
+    def take_back(game: Game) -> None:
+        taken.append(game.peek())
+        game.undo()
+
+    with counting() as undo_counts:
+        run(keeper.act(take_back))
+    with counting() as redo_counts:
+        run(keeper.act(lambda game: game.redo(taken[0])))
+    assert taken == [{"type": "rolled", "dice": [2, 2, 3, 3, 4, 6]}]
+    assert undo_counts["log to dicts"] == 1 and undo_counts["event read"] == 0  # the save's own
+    assert redo_counts["event read"] == 1 and redo_counts["replay"] == 0
+
+
+def test_opening_a_saved_game_reads_it_once_and_replays_it_once(open_store: OpenStore) -> None:
+    keeper = run(a_game_under_way(open_store()))
+    assert keeper.game_id is not None
+    elsewhere = Scorekeeper(open_store())  # a restart, another tab
+    with counting() as counts:
+        game = run(elsewhere.open_game(keeper.game_id))
+    assert game == keeper.game
+    assert (counts["json.loads"], counts["replay"]) == (1, 1)
+    assert counts["json.dumps"] == 1  # the digest's check
+
+
+def test_a_game_changed_elsewhere_is_adopted_from_what_the_refused_save_read(open_store: OpenStore) -> None:
+    mine = run(a_game_under_way(open_store(), throws=2))
+    assert mine.game_id is not None
+    theirs = Scorekeeper(open_store())
+    run(theirs.open_game(mine.game_id))
+    run(theirs.act(lambda game: game.roll("2 2 3 3 4 6")))
+    with pytest.raises(GameChangedElsewhere):
+        run(mine.act(lambda game: game.roll("2 2 3 3 4 6")))
+    assert mine.game == theirs.game and mine.revision == theirs.revision
+
+
+# --- an imported result -----------------------------------------------------------------
+
+
+def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(open_store: OpenStore) -> None:
+    events, code = event_waiting_for_one_result(12, None)
+    store = open_store()
+    run(store.save("tournaments", "event", {"id": "event", "events": events}, expect_revision=0))
+    organizer = Organizer(store)
+    assert run(organizer.open("event")) is not None
+    with counting() as counts:
+        report = run(organizer.import_code(code))
+    assert report.status == "accepted"
+    assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
