@@ -359,10 +359,11 @@ class Organizer:
         Reading again is cheap: the open tournament is kept when the store still holds
         the revision it was read at.
         """
-        document = await self.store.load(COLLECTION, tournament_id)
-        if document is None or not self._adopt(tournament_id, document):
+        try:
+            kept = await self.session.open(tournament_id)
+        except (FarkleError, KeyError, TypeError):
             return None
-        return self.tournament
+        return kept.tournament if kept is not None else None
 
     def _adopt(self, tournament_id: str, document: Document) -> bool:
         """Hold the stored document's tournament; False if it cannot be read."""

@@ -238,9 +238,8 @@ class Scorekeeper:
     async def _refuse_if_changed_elsewhere(self) -> None:
         """A refusal judged against a screen another one has moved on from is no answer:
         show theirs instead (nothing is written, so a read is enough)."""
-        assert self.game_id is not None
-        stored = await self.store.load("games", self.game_id)
-        if stored is not None and revision_of(stored) != self.revision:
+        stored = await self.session.changed_elsewhere()
+        if stored is not None:
             self._show_theirs(stored)
 
     def _show_theirs(self, stored: Document | None) -> NoReturn:

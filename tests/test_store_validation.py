@@ -31,6 +31,7 @@ from app.storage import (
     Store,
     StoreProblem,
     StoreWriteError,
+    seal,
 )
 from engine import Rules
 
@@ -505,6 +506,18 @@ def test_a_game_edited_by_hand_is_replayed_again_and_kept_aside_if_its_log_is_no
     place.put("games", game_id, json.dumps(edited).encode())  # the digest as saved, the log not
     assert run(Scorekeeper(store).open_game(game_id)) is None
     assert "cannot be replayed" in store.problems[-1].reason
+
+
+def test_a_game_whose_digest_was_made_to_fit_a_log_that_is_no_game_is_kept_aside_when_opened(place: Place) -> None:
+    store = place.open()
+    keeper = Scorekeeper(store)
+    game_id = run(keeper.start_game(["Ann", "Bob"], Rules.preset("house")))
+    stored = run(store.load("games", game_id))
+    assert stored is not None
+    forged = seal({**stored, "events": stored["events"] + [{"type": "banked"}]})  # sealed as the app would
+    place.put("games", game_id, forged.encode())
+    assert run(Scorekeeper(store).open_game(game_id)) is None
+    assert "cannot be replayed" in store.problems[-1].reason and run(store.load("games", game_id)) is None
 
 
 def test_a_damaged_document_saved_by_another_screen_is_not_handed_to_the_writer(place: Place) -> None:

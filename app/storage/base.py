@@ -191,11 +191,23 @@ class Store(ABC):
             raise DocumentChanged(collection, doc_id, expect_revision, await self._usable(collection, doc_id, stored))
         return revision_of(document)
 
-    async def load(self, collection: str, doc_id: str) -> Optional[Document]:
+    async def load(self, collection: str, doc_id: str, *, deep: bool = False) -> Optional[Document]:
         """The document as stored now, or ``None`` if there is none (or it was
-        unreadable or failed its checks: then kept aside and named in :attr:`problems`)."""
+        unreadable or failed its checks: then kept aside and named in :attr:`problems`).
+
+        :param deep: run the deeper checks (a replay) even on a document that reads back
+            as this app sealed it (one its reader refused all the same).
+        """
         check_key(collection, doc_id)
-        return await self._usable(collection, doc_id, await self._read(collection, doc_id))
+        return await self._usable(collection, doc_id, await self._read(collection, doc_id), deep=deep)
+
+    async def revision(self, collection: str, doc_id: str) -> int:
+        """The stored document's revision (0 for none), read off the start of its text
+        where this app sealed it, so a look for another screen's save parses no log."""
+        check_key(collection, doc_id)
+        async with self._exclusive():
+            revision = await self._stored_revision(collection, doc_id)
+        return revision if revision is not None else revision_of(await self.load(collection, doc_id))
 
     async def list_ids(self, collection: str) -> list[str]:
         """Ids of the readable documents in a collection, sorted."""
@@ -268,7 +280,7 @@ class Store(ABC):
         return {doc_id: summary for doc_id, (_, summary) in fresh.entries.items()} | unstamped
 
     async def _usable(self, collection: str, doc_id: str, document: Optional[Document], *,
-                      off_loop: bool = False) -> Optional[Document]:
+                      off_loop: bool = False, deep: bool = False) -> Optional[Document]:
         """``document`` if it passes its collection's checks; otherwise ``None``, and
         it is kept aside (unless another save replaced it meanwhile).  ``off_loop``
         runs the checks (a replay: milliseconds per game) in a worker thread where
@@ -278,7 +290,7 @@ class Store(ABC):
         if off_loop:
             reason = await _off_the_loop(self._problem_with, collection, doc_id, document)
         else:
-            reason = self._problem_with(collection, doc_id, document)
+            reason = self._problem_with(collection, doc_id, document, deep)
         if reason is None:
             document.pop(DIGEST_FIELD, None)  # the store's own: a caller never sees it
             return document
@@ -287,8 +299,8 @@ class Store(ABC):
                 self._problems.append(await self._keep_aside(collection, doc_id, reason))
         return None
 
-    def _problem_with(self, collection: str, doc_id: str, document: Document) -> Optional[str]:
-        """Why ``document`` cannot be used, or ``None``."""
+    def _problem_with(self, collection: str, doc_id: str, document: Document, deep: bool = False) -> Optional[str]:
+        """Why ``document`` cannot be used, or ``None``; ``deep`` runs every check, sealed or not."""
         try:
             sealed = Seal(document)
         except RecursionError:
@@ -299,9 +311,9 @@ class Store(ABC):
         schema = self._schemas.get(collection)
         if reason is not None or schema is None:
             return reason
-        if sealed.intact:  # as this app saved it, after its engine acted: the fields are enough
+        if sealed.intact and not deep:  # as this app saved it, after its engine acted: the fields are enough
             return schema.problem(document, deep=False)
-        if self._passed.get((collection, doc_id)) == sealed.digest:
+        if self._passed.get((collection, doc_id)) == sealed.digest and not deep:
             return None
         reason = schema.problem(document)
         if reason is None:
