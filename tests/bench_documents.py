@@ -226,11 +226,11 @@ def compare(against: str, rounds: int) -> dict[str, dict[str, Any]]:
 
 
 def _counts(counts: dict[str, int]) -> str:
-    order = ("log to dicts", "json.dumps", "json.loads", "replay")
+    order = ("log to dicts", "json.dumps", "json.loads", "replay", "code read", "code opened")
     return " · ".join(f"{label} {counts.get(label, 0)}" for label in order)
 
 
-def test_bench_one_document_session_against_the_commit_before(tmp_path: Path) -> None:
+def test_bench_one_document_session_against_the_commit_before() -> None:
     """The figures of the module docstring, printed (``make bench`` shows them); none asserted."""
     results = compare(BEFORE_THE_SESSION, rounds=9)
     assert len(results) == 2

@@ -1,6 +1,7 @@
 """Counts of what is serialised and parsed while a block runs: ``json.dumps`` and
 ``json.loads``, a log turned into dicts (``Game.events``, ``Tournament.events``), a log
-replayed (``from_events``) and one event read back (``event_from_dict``).
+replayed (``from_events``), one event read back (``event_from_dict``), and a result code
+brought to its one form (``read_code``) or opened up to its table (``read_sealed_result``).
 
     with counting() as counts:
         await keeper.act(lambda game: game.roll("1 5 2 3 4 6"))
@@ -13,6 +14,7 @@ an earlier commit's app too: only what both trees have is wrapped).
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,6 +66,13 @@ def counting() -> Iterator[Counter[str]]:
     wrap(Game, "from_events", "replay")
     wrap(Tournament, "from_events", "replay")
     wrap(game_module, "event_from_dict", "event read")  # a game's event, one by one (a replay reads each)
+    import engine.codec as codec
+
+    for function, label in ((codec.read_code, "code read"), (codec.read_sealed_result, "code opened")):
+        for module in [module for name, module in sys.modules.items() if name.split(".")[0] in ("app", "engine")]:
+            for name, value in list(vars(module).items()):
+                if value is function:  # every module that imported it by name
+                    wrap(module, name, label)
     try:
         yield counts
     finally:

@@ -160,3 +160,16 @@ def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(o
         report = run(organizer.import_code(code))
     assert report.status == "accepted"
     assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
+
+
+def test_a_refused_import_serialises_the_event_log_once_to_remember_the_refusal(open_store: OpenStore) -> None:
+    events, code = event_waiting_for_one_result(12, None)
+    store = open_store()
+    run(store.save("tournaments", "event", {"id": "event", "events": events}, expect_revision=0))
+    organizer = Organizer(store)
+    assert run(organizer.open("event")) is not None
+    altered = code[:-6] + ("A" if code[-6] != "A" else "B") + code[-5:]
+    with counting() as counts, pytest.raises(FarkleError):
+        run(organizer.import_code(altered))
+    assert len(organizer.refusals) == 1
+    assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
