@@ -150,12 +150,17 @@ def test_a_game_changed_elsewhere_is_adopted_from_what_the_refused_save_read(ope
 # --- an imported result -----------------------------------------------------------------
 
 
-def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(open_store: OpenStore) -> None:
+def an_event_waiting_for_one_result(store: Store) -> tuple[Organizer, str]:
+    """An organizer holding a 12-player event with every result in but one, and that one's code."""
     events, code = event_waiting_for_one_result(12, None)
-    store = open_store()
     run(store.save("tournaments", "event", {"id": "event", "events": events}, expect_revision=0))
     organizer = Organizer(store)
     assert run(organizer.open("event")) is not None
+    return organizer, code
+
+
+def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(open_store: OpenStore) -> None:
+    organizer, code = an_event_waiting_for_one_result(open_store())
     with counting() as counts:
         report = run(organizer.import_code(code))
     assert report.status == "accepted"
@@ -163,11 +168,7 @@ def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(o
 
 
 def test_a_refused_import_serialises_the_event_log_once_to_remember_the_refusal(open_store: OpenStore) -> None:
-    events, code = event_waiting_for_one_result(12, None)
-    store = open_store()
-    run(store.save("tournaments", "event", {"id": "event", "events": events}, expect_revision=0))
-    organizer = Organizer(store)
-    assert run(organizer.open("event")) is not None
+    organizer, code = an_event_waiting_for_one_result(open_store())
     altered = code[:-6] + ("A" if code[-6] != "A" else "B") + code[-5:]
     with counting() as counts, pytest.raises(FarkleError):
         run(organizer.import_code(altered))
