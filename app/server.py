@@ -156,10 +156,12 @@ class OriginCheck:
 
 CONNECTION_SCRIPT = (Path(__file__).parent / "web" / "connection.js").read_text(encoding="utf-8")
 """Injected into the app's page: a banner when the server is gone, and a reload when it is back."""
+LOCALE_SCRIPT = (Path(__file__).parent / "web" / "locale.js").read_text(encoding="utf-8")
+"""Injected into the app's page before Flutter starts: any language setting the browser reports starts the app."""
 
 
 class ConnectionBanner:
-    """Adds :data:`CONNECTION_SCRIPT` to every HTML page the server answers (not to other files).
+    """Adds :data:`LOCALE_SCRIPT` and :data:`CONNECTION_SCRIPT` to every HTML page the server answers (not to other files).
 
     Python cannot draw anything once the connection is lost, so the page itself must say so.
     """
@@ -191,7 +193,7 @@ class ConnectionBanner:
             if message.get("more_body"):
                 return
             page = b"".join(body)
-            tag = f"<script>{CONNECTION_SCRIPT}</script>".encode()
+            tag = f"<script>{LOCALE_SCRIPT}</script><script>{CONNECTION_SCRIPT}</script>".encode()
             page = page.replace(b"</head>", tag + b"</head>", 1) if b"</head>" in page else tag + page
             headers = [(key, value) for key, value in start.get("headers", []) if key.lower() != b"content-length"]
             headers.append((b"content-length", str(len(page)).encode("ascii")))

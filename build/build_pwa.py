@@ -198,14 +198,16 @@ def sub_once(text: str, pattern: str, new: str | Callable[[re.Match[str]], str],
     return result
 
 
-def patch_index_html(html: str, *, register_snippet: str, base_snippet: str) -> str:
-    """Make flet_web's generated index.html work offline and under any sub-path.
+def patch_index_html(html: str, *, register_snippet: str, base_snippet: str, locale_script: str) -> str:
+    """Make flet_web's generated index.html work offline, under any sub-path and in any locale.
 
     Input is the page after flet_web.patch_index_html(base_href="/", no_cdn=True, ...).
     """
     f = "index.html"
-    # Relative <base>, made absolute at run time (Flutter's path URL strategy needs it).
-    html = replace_once(html, '<base href="/">', base_snippet.strip(), file=f)
+    # Relative <base>, made absolute at run time (Flutter's path URL strategy needs it),
+    # then the browser's languages made readable before Flutter parses them (app/web/locale.js).
+    html = replace_once(html, '<base href="/">',
+                        base_snippet.strip() + f"\n  <script>\n{locale_script.strip()}\n  </script>", file=f)
     # The worker imports the runtime with import(): a bare "pyodide/..." is not a URL.
     html = replace_once(html, 'flet.pyodideUrl="pyodide/pyodide.mjs";',
                         'flet.pyodideUrl="./pyodide/pyodide.mjs";', file=f)
@@ -1180,6 +1182,7 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
         index.read_text(encoding="utf-8"),
         register_snippet=(TEMPLATES / "register-sw.html").read_text(encoding="utf-8"),
         base_snippet=(TEMPLATES / "base-root.html").read_text(encoding="utf-8"),
+        locale_script=(app_dir / "web" / "locale.js").read_text(encoding="utf-8"),
     ), encoding="utf-8")
 
     # 2. Flutter's loader and the Python worker.

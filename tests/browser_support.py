@@ -86,6 +86,11 @@ def screenshots_dir(fallback: Optional[Path] = None) -> Path:
 BOOT_TIMEOUT_MS = 60_000
 """First paint of the Flutter client on 2 busy cores can take several seconds."""
 SERVER_READY_TIMEOUT_S = 60.0
+ACTION_TIMEOUT_MS = 30_000
+TYPING_ATTEMPTS = 3
+TYPING_LANDS_MS = 5_000
+"""How long a tap, a field or a text may take to appear. Only a failing test waits this long,
+so it is set for a CI machine busier than this one (a 10 s wait failed there)."""
 
 
 def chromium_available() -> bool:
@@ -236,6 +241,9 @@ def launch_chromium() -> Iterator[Browser]:
     """Headless Debian Chromium through Playwright (no downloaded browser)."""
     from playwright.sync_api import sync_playwright
 
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=ACTION_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS, headless=True)
         try:
@@ -289,32 +297,43 @@ class FlutterPage:
     def button(self, name: str, exact: bool = True) -> Locator:
         return self.page.get_by_role("button", name=name, exact=exact)
 
-    def click_button(self, name: str, exact: bool = True, timeout_ms: int = 10_000) -> None:
+    def click_button(self, name: str, exact: bool = True, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
         """Press the button a screen reader calls ``name``."""
         self.button(name, exact).click(timeout=timeout_ms)
 
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
 
-    def type_into(self, name: str, text: str, replace: bool = True, timeout_ms: int = 10_000) -> None:
-        """Type into the field labelled ``name`` the reliable way: click it,
-        wait until the browser focuses its input, then insert the text
-        (``fill()`` on an unfocused Flutter field is flaky)."""
-        field = self.page.get_by_role("textbox", name=name, exact=True)
-        field.click(timeout=timeout_ms)
-        # The focus must have moved to this field, not stayed on the one typed into before
-        # (a labelled input names itself; a multi-line one carries no label to compare).
-        self.page.wait_for_function(
-            "(name) => { const e = document.activeElement;"
-            " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
-            " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }",
-            arg=name,
-            timeout=timeout_ms,
-        )
-        if replace:
-            self.page.keyboard.press("Control+A")
-            self.page.keyboard.press("Delete")
-        self.page.keyboard.insert_text(text)
+    def type_into(self, name: str, text: str, replace: bool = True, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Type into the field labelled ``name`` the reliable way: click it, wait until the
+        browser focuses its input, insert the text, and see it in the input (``fill()`` on an
+        unfocused Flutter field is flaky). A field focused a moment before Flutter listens to
+        it drops the text: then it is typed again, as a person would."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        focused = ("(name) => { const e = document.activeElement;"
+                   " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
+                   " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }")
+        for attempt in range(TYPING_ATTEMPTS):
+            # A focused field names itself by its label and its hint: click it only when it is not focused.
+            if attempt == 0 or not self.page.evaluate(focused, name):
+                self.page.get_by_role("textbox", name=name, exact=True).click(timeout=timeout_ms)
+            # The focus must have moved to this field, not stayed on the one typed into before.
+            self.page.wait_for_function(focused, arg=name, timeout=timeout_ms)
+            if replace:
+                self.page.keyboard.press("Control+A")
+                self.page.keyboard.press("Delete")
+            self.page.keyboard.insert_text(text)
+            try:
+                self.page.wait_for_function(
+                    "(text) => { const e = document.activeElement; return !!e && (e.value || '').includes(text); }",
+                    arg=text.splitlines()[-1] if text.strip() else text,
+                    timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms,
+                )
+                return
+            except PlaywrightTimeoutError:
+                if attempt + 1 == TYPING_ATTEMPTS:
+                    raise
 
     def press(self, key: str) -> None:
         """A key on the physical keyboard (``"Enter"``, ``"Digit5"``...)."""
@@ -332,11 +351,11 @@ class FlutterPage:
         """What a text field currently holds."""
         return self.page.get_by_role("textbox", name=name, exact=True).input_value()
 
-    def wait_for_text(self, text: str, timeout_ms: int = 10_000, exact: bool = False) -> None:
+    def wait_for_text(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
         """Wait until ``text`` is shown (a substring of a line unless ``exact``)."""
         self.page.get_by_text(text, exact=exact).first.wait_for(state="visible", timeout=timeout_ms)
 
-    def wait_for_text_gone(self, text: str, timeout_ms: int = 10_000, exact: bool = False) -> None:
+    def wait_for_text_gone(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
         self.page.get_by_text(text, exact=exact).first.wait_for(state="detached", timeout=timeout_ms)
 
     def screenshot(self, path: Path, settle_s: float = 0.4, attempts: int = 15) -> Path:
