@@ -11,6 +11,7 @@ the CPU (CanvasKit's software path), which is slower but draws the same tree.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import urllib.error
@@ -119,6 +120,14 @@ def ann_banks_1050(page: FirefoxPage) -> None:
     page.wait_for_text("Enter Bob's throw")
 
 
+def first_shown(page: FirefoxPage, *texts: str, timeout_ms: int = BOOT_TIMEOUT_MS) -> str:
+    """Which of ``texts`` the page shows first (a part of its accessibility tree's text)."""
+    return str(page.wait_for_function(
+        f"(t => {json.dumps(list(texts))}.find(x => t.includes(x)))"
+        "((document.querySelector('flt-semantics-host') || {innerText: ''}).innerText)",
+        timeout_ms=timeout_ms))
+
+
 def scoreboard(page: FirefoxPage) -> list[str]:
     """The lines that give a player's total (e.g. "Ann 1,050")."""
     return [line for line in page.texts() if re.search(r"\b(Ann|Bob)\b.*\d", line)]
@@ -170,8 +179,9 @@ def test_reload_keeps_the_game_and_its_score(site: Path, tab: FirefoxPage, tmp_p
         game_url, before = tab.url, scoreboard(tab)
         started = time.monotonic()
         tab.reload()
-        tab.wait_for_text("Enter Bob's throw", timeout_ms=BOOT_TIMEOUT_MS)
+        shown = first_shown(tab, "Enter Bob's throw", "Not found", "New game")
         print(f"\nFirefox: back in the game {time.monotonic() - started:.1f} s after the reload")
+        assert shown == "Enter Bob's throw", f"the game is lost after the reload: {tab.texts()}"
         assert tab.url == game_url
         assert scoreboard(tab) == before and any("1,050" in line for line in before), tab.texts()
 
