@@ -33,8 +33,9 @@ What differs from Chromium/Playwright, and is worked around here (never in the a
   the first keys of a field it started listening to a moment late.
 - ``innerText`` of the semantics host runs every node together in WebKit (they are
   inline custom elements): :meth:`WebKitPage.texts` reads each node's own text instead.
-- No console access: WebKitWebDriver has no log endpoint and, in 2.50, no usable BiDi
-  console events here; the PWA's own globals are read instead (``fletPythonStart``,
+- No console access: WebKitWebDriver has no log endpoint, and asking Debian's 2.50.6 for
+  WebDriver BiDi (``webSocketUrl: true``) fails the session ("Failed to match
+  capabilities"), so no init script and no console events; the PWA's own globals are read instead (``fletPythonStart``,
   ``fletSnapshotState``/``fletSnapshotDetail``, set by build/templates/python-early.js
   from the Python worker's messages, which a page console hook could not see anyway),
   plus a hook for the page's own ``console.warn``/``error`` installed after each load
@@ -191,6 +192,8 @@ def webkit_session(log_dir: Optional[Path] = None) -> Iterator[WebKitPage]:
 
     from selenium import webdriver
     from selenium.webdriver.common.options import ArgOptions
+    from selenium.webdriver.remote.client_config import ClientConfig
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
 
     logs = log_dir or Path(tempfile.mkdtemp(prefix="farkle-webkit-"))
     logs.mkdir(parents=True, exist_ok=True)
@@ -198,7 +201,9 @@ def webkit_session(log_dir: Optional[Path] = None) -> Iterator[WebKitPage]:
         options = ArgOptions()
         options.set_capability("browserName", "MiniBrowser")
         options.set_capability("webkitgtk:browserOptions", {"binary": MINIBROWSER, "args": ["--automation"]})
-        driver = webdriver.Remote(command_executor=url, options=options)
+        # A RemoteConnection, not the URL: Selenium 4.51 warns that a URL is deprecated there.
+        connection = RemoteConnection(client_config=ClientConfig(remote_server_addr=url))
+        driver = webdriver.Remote(command_executor=connection, options=options)
         try:
             driver.set_script_timeout(ACTION_TIMEOUT_S)
             driver.set_window_size(*PHONE_WINDOW)
