@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal, TypeVar
 
 from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
+from app.event_copy import CopyMark, CopyOpened, CopyRefused, EventCopy, open_copy
 from app.storage.errors import failure_in_words
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
@@ -238,12 +239,14 @@ def read_list_file(data: bytes | None, name: str) -> str:
 @dataclass(frozen=True)
 class KeptEvent:
     """What the organizer keeps of one event: the engine's tournament and, beside its log,
-    the address phones reach this app on, the codes refused lately and the passphrase's hash."""
+    the address phones reach this app on, the codes refused lately, the passphrase's hash and
+    when a copy of the event was last saved (:mod:`app.event_copy`)."""
 
     tournament: Tournament
     link_base: str = ""
     refusals: tuple[Refusal, ...] = ()
     passphrase_hash: str = ""
+    copied: CopyMark | None = None
 
 
 def read_event(document: Document) -> KeptEvent:
@@ -257,6 +260,7 @@ def read_event(document: Document) -> KeptEvent:
         str(document.get("link_base", "")),
         tuple(Refusal(**item) for item in document.get("refused", [])),
         str(document.get("passphrase_hash", "") or ""),
+        CopyMark(**document["last_copy"]) if document.get("last_copy") else None,
     )
 
 
@@ -274,6 +278,7 @@ def event_document(tournament_id: str, kept: KeptEvent) -> Document:
         "link_base": kept.link_base,
         "passphrase_hash": kept.passphrase_hash,
         "refused": [refusal.__dict__ for refusal in kept.refusals],
+        "last_copy": kept.copied.__dict__ if kept.copied is not None else None,
         "updated": utc_now_iso(),
         "events": tournament.events,
     }
@@ -598,6 +603,29 @@ class Organizer:
 
     # -- exports ------------------------------------------------------------------------
 
+    @property
+    def last_copy(self) -> CopyMark | None:
+        return self._kept().copied
+
+    def event_copy(self) -> EventCopy:
+        """The open event as a file to keep off the device (nothing is stored until :meth:`copy_saved`)."""
+        kept = self._kept()
+        tournament_id = self.session.doc_id
+        assert tournament_id is not None
+        return EventCopy(tournament_id, event_document(tournament_id, kept), utc_now_iso())
+
+    async def copy_saved(self, copy: EventCopy) -> None:
+        """Remember that ``copy`` was saved: the event page says when, and offers the next after the next round."""
+        await self._save(replace(self._kept(), copied=CopyMark(copy.saved, copy.actions)))
+
+    async def open_copy(self, data: bytes | None) -> CopyOpened:
+        """Add (or bring up to date) the event a copy file holds, then open it; see :func:`app.event_copy.open_copy`."""
+        from app.scorekeeper import APP_CHECKS  # the store's own checks (scorekeeper imports this module's users)
+
+        opened = await open_copy(self.store, COLLECTION, data, APP_CHECKS[COLLECTION])
+        await self.open(opened.tournament_id)
+        return opened
+
     def export_name(self, what: str) -> str:
         tournament = self.open_tournament
         return f"{tournament.event_id.lower()}-{what}.csv"
@@ -624,7 +652,7 @@ class Organizer:
 
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
-    if isinstance(error, (FarkleError, EventChangedElsewhere)):
+    if isinstance(error, (FarkleError, EventChangedElsewhere, CopyRefused)):
         return str(error)
     if isinstance(error, StoreError):
         return f"Not saved, so nothing changed: {failure_in_words(error, 'do it again')}"

@@ -222,6 +222,7 @@ TOURNAMENT_SCHEMA: Final = DocumentSchema(
         "link_base": STRING,
         "passphrase_hash": STRING,
         "refused": list_of(object_with("a refused code", at=STRING, code=STRING, reason=STRING), at_most=1_000),
+        "last_copy": object_with("the last copy saved", at=STRING, actions=INTEGER) | NULL,
         "updated": STRING,
     },
 )

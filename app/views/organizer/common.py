@@ -22,9 +22,10 @@ import flet as ft
 
 from app.access import DeviceAccess, check_new_passphrase, hash_passphrase, meets_rule
 from app.context import Services, use_model, use_services
+from app.event_copy import copy_due
 from app.organizer import Organizer, describe_error
 from app.scorekeeper import Scorekeeper
-from app.views.widgets import MIN_TARGET, icon_button, notice_banner, on, screen_view, secret_field
+from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
 from engine import TableResult, Tournament
 
 __all__ = [
@@ -190,6 +191,27 @@ class EventState(ft.Observable):
     async def undo(self) -> None:
         await self.do(self.organizer.undo, lambda words: f"Undone: {words}.")
 
+    async def save_copy(self) -> None:
+        """The whole event saved as a file off this device, then remembered as saved (the time is shown)."""
+        copy = self.organizer.event_copy()
+        data = copy.data()
+        try:
+            saved = await self.services.service(ft.FilePicker).save_file(
+                dialog_title="Save a copy of the event", file_name=copy.file_name(), src_bytes=data,
+                allowed_extensions=["json"])
+        except Exception as error:  # noqa: BLE001 - no file dialog on this device
+            self.tell(f"The copy could not be saved here ({error}): nothing changed.", error=True)
+            self.changed()
+            return
+        await self.do(lambda: self.organizer.copy_saved(copy),
+                      lambda _: f"A copy of the event was saved as {saved or copy.file_name()} ({len(data):,} bytes). "
+                                "Keep it off this device: \"Open a saved copy\" brings the event back on any device.")
+
+    def copy_due(self) -> bool:
+        t = self.tournament
+        return copy_due(len(t), self.organizer.last_copy, signed_up=sum(not p.withdrawn for p in t.players),
+                        round_open=t.round_open, round_number=t.round)
+
     async def set_passphrase(self) -> None:
         """Keep the organizer passphrase typed twice (its hash) with the open event."""
 
@@ -285,9 +307,32 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
         actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
                                       key="organizer-back"))
     top = [] if _shows_notice(controls) else notices(state.notice, state.route)
-    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *top]
+    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *copy_reminder(state), *top]
     return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
                        head + controls, actions=actions, on_home=on(services.navigate, "/"))
+
+
+COPY_REMINDED_ON: Final = ("", "seating", "results")
+
+
+def copy_reminder(state: EventState) -> list[ft.Control]:
+    """A line asking for a copy of the event when one is due (before round 1, after each round),
+    with the button that saves it: on the pages where a round is drawn or closed (the event,
+    Seating, Results), not while players are being signed up or looked up."""
+    if state.page not in COPY_REMINDED_ON or not state.copy_due():
+        return []
+    t = state.tournament
+    if t.champion is not None:
+        why = "The event is over: save a copy of it off this device."
+    elif t.round:
+        why = f"Round {t.round} is closed: save a copy of the event off this device before the next draw."
+    else:
+        why = "Before round 1 is drawn, save a copy of the event off this device."
+    why += " If this device is lost, or its browser clears what it keeps, the copy brings the event back."
+    return [ft.Container(ft.Column([
+        ft.Text(why, key="copy-reminder"),
+        big_button("Save a copy now", on(state.save_copy), key="copy-now", icon=ft.Icons.SAVE_ALT),
+    ], tight=True), padding=12, border_radius=8, bgcolor=ft.Colors.SECONDARY_CONTAINER)]
 
 
 def passphrase_field(state: EventState, name: str, label: str, key: str) -> ft.TextField:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 import flet as ft
 
 from app.access import FailedTries
+from app.event_copy import CopyMark
 from app.organizer import FormatDraft
 from app.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
@@ -15,7 +17,7 @@ from app.views.organizer.format_editor import FormatEditing, format_editor, form
 from app.views.widgets import big_button, on, section
 from engine import Tournament
 
-__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line"]
+__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line", "copy_line"]
 
 
 @dataclass
@@ -81,6 +83,21 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
     return lines
 
 
+def copy_line(copied: CopyMark | None, actions: int) -> str:
+    """When the last copy of the event was saved (local time), and what happened since."""
+    if copied is None:
+        return "No copy of this event saved yet."
+    try:
+        at = datetime.fromisoformat(copied.at.replace("Z", "+00:00")).astimezone()
+        when = f"{at:%H:%M} on {at.day} {at:%b %Y}"
+    except ValueError:
+        when = copied.at
+    since = actions - copied.actions
+    after = "nothing has changed since" if since <= 0 else \
+        f"{'1 action' if since == 1 else f'{since:,} actions'} since"
+    return f"Last copy saved at {when}: {after}."
+
+
 def state_line(t: Tournament) -> str:
     """Where the event stands, in one line."""
     if t.champion is not None:
@@ -136,6 +153,15 @@ def EventScreen(tournament_id: str) -> ft.View:
         ft.Text(state_line(t), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
         ft.Text(failed_tries_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-failed-tries"),
         section("The rounds", *plan),
+        section(
+            "A copy of the event",
+            ft.Text("A file with the whole event, to keep off this device (a laptop, a cloud folder, a message "
+                    "to yourself): \"Open a saved copy\" on the tournaments list brings it back on any device.",
+                    size=13),
+            ft.Text(copy_line(event.organizer.last_copy, len(t)), key="copy-line"),
+            big_button("Save a copy of the event", on(event.save_copy), filled=False, key="save-copy",
+                       icon=ft.Icons.SAVE_ALT),
+        ),
         *editor,
         section(
             "Result links",

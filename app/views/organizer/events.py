@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import flet as ft
+from flet.components.hooks.use_ref import MutableRef
 
 from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
+from app.event_copy import CopyOpened, CopyRefused
 from app.organizer import FormatDraft, TournamentSummary
 from app.venue import for_phones
 from app.views.organizer.common import (
@@ -20,7 +22,7 @@ from app.views.organizer.common import (
     use_event,
 )
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
-from app.views.widgets import big_button, notice_banner, on, screen_view, section
+from app.views.widgets import MIN_TARGET, big_button, notice_banner, on, screen_view, section
 
 __all__ = ["EventsScreen", "EventsState", "ROUTE"]
 
@@ -69,6 +71,23 @@ class EventsState(FormatEditing):
             await self.navigate(players)
 
 
+    async def copy_picked(self, event: ft.FilePickerResultEvent) -> None:
+        """An event copy picked: its event added (or brought up to date) and opened."""
+        files = event.files or []
+        if not files:
+            return  # cancelled
+        opened: list[CopyOpened] = []
+
+        async def open_it() -> None:
+            if not self.desk.access.organizer:  # the button is not shown there: a link typed in by hand
+                raise CopyRefused("A copy of an event opens only on the organizer's own device.")
+            opened.append(await self.organizer.open_copy(files[0].bytes))
+
+        if await self.do(open_it):
+            route = f"/organizer/{opened[0].tournament_id}"
+            self.desk.flash = Notice(route, (opened[0].words,))
+            await self.navigate(route)
+
     async def new_passphrase_hash(self) -> str:
         """The typed organizer passphrase's hash; "" when left empty on the organizer's own device
         (the event then opens only there until one is set on its page)."""
@@ -92,6 +111,16 @@ def passphrase_fields(events: EventsState) -> list[ft.Control]:
     ]
 
 
+def open_copy_button(events: EventsState, picker: ft.FilePicker) -> list[ft.Control]:
+    """On the organizer's own device: open the file "Save a copy of the event" made (on this device or another)."""
+    if not events.desk.access.organizer:
+        return []
+    return [ft.OutlinedButton("Open a saved copy", icon=ft.Icons.UPLOAD_FILE, key="open-copy", height=MIN_TARGET,
+                              action=ft.PickFiles(picker, dialog_title="A copy of an event (.json)",
+                                                  file_type=ft.FilePickerFileType.CUSTOM,
+                                                  allowed_extensions=["json"], with_data=True))]
+
+
 def default_link_base(page: ft.Page) -> str:
     """Where phones on the same network reach the app this page was opened from (``http://host:port``;
     a server session's page knows only its websocket, ``ws://host:port``); "" in the desktop window."""
@@ -104,6 +133,9 @@ def default_link_base(page: ft.Page) -> str:
 @ft.component
 def EventsScreen() -> ft.View:
     events = use_event(EventsState, "", "")
+    picker_ref: MutableRef[ft.FilePicker] = ft.use_ref(None)
+    if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
+        picker_ref.current = ft.FilePicker(on_result=events.copy_picked)
     link_base = default_link_base(ft.context.page)
     draft = events.shown_draft(FormatDraft.house)
     tiles: list[ft.Control] = [
@@ -121,7 +153,8 @@ def EventsScreen() -> ft.View:
             format_editor(events, FormatDraft.house, format_plan(draft.build, None), cap_key="event-cap"),
             big_button("Create the tournament", on(events.create, link_base), key="create-event", icon=ft.Icons.ADD),
         ),
-        section("Tournaments on this device", *(tiles or [ft.Text("None yet." if events.loaded else "…")])),
+        section("Tournaments on this device", *(tiles or [ft.Text("None yet." if events.loaded else "…")]),
+                *open_copy_button(events, picker_ref.current)),
     ]
     if events.unreadable:
         controls.append(notice_banner(events.unreadable, error=True, key="unreadable-events"))
