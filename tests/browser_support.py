@@ -314,6 +314,10 @@ class FlutterPage:
         focused = ("(name) => { const e = document.activeElement;"
                    " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
                    " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }")
+        # Landed: the field (found by its label, wherever the focus went since) holds the text.
+        landed = ("([name, text]) => Array.from(document.querySelectorAll('input, textarea')).some("
+                  "e => (e.getAttribute('aria-label') || '').startsWith(name) && (e.value || '').includes(text))")
+        wanted = text.splitlines()[-1] if text.strip() else text
         for attempt in range(TYPING_ATTEMPTS):
             # A focused field names itself by its label and its hint: click it only when it is not focused.
             if attempt == 0 or not self.page.evaluate(focused, name):
@@ -325,15 +329,14 @@ class FlutterPage:
                 self.page.keyboard.press("Delete")
             self.page.keyboard.insert_text(text)
             try:
-                self.page.wait_for_function(
-                    "(text) => { const e = document.activeElement; return !!e && (e.value || '').includes(text); }",
-                    arg=text.splitlines()[-1] if text.strip() else text,
-                    timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms,
-                )
+                self.page.wait_for_function(landed, arg=[name, wanted],
+                                            timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
                 return
             except PlaywrightTimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:
                     raise
+                if self.page.evaluate(landed, [name, wanted]):  # it landed late: typing again would double it
+                    return
 
     def press(self, key: str) -> None:
         """A key on the physical keyboard (``"Enter"``, ``"Digit5"``...)."""
