@@ -146,12 +146,17 @@ def xvfb_display(log: Path) -> Iterator[str]:
         yield f":{number.decode().strip()}"
     finally:
         os.close(read_end)
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a helper process: politely, then for good after 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @contextmanager
@@ -176,12 +181,7 @@ def webkit_driver(display: str, log: Path) -> Iterator[str]:
         wait_until(ready, 20, f"WebKitWebDriver did not answer on {url}")
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @contextmanager
