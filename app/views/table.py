@@ -9,9 +9,8 @@ scorekeeper, which stores it before the screen shows it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import flet as ft
 
@@ -31,7 +30,8 @@ from app.views.table_panels import (
 )
 from app.views.game_over import GameOver
 from app.views.widgets import icon_button, notice_banner, on, screen_view
-from engine import Advice, FarkleError, Game, GameState, advise, catch_up_chance, format_dice, prepared, step_of
+from engine import Advice, FarkleError, Game, GameState, Notice, advise, catch_up_chance, format_dice, prepared, step_of
+from engine.events import Event as GameEvent
 
 __all__ = ["TableScreen", "TableState"]
 
@@ -51,7 +51,7 @@ class TableState(ft.Observable):
     refusal: str | None = None
     roll_off_faces: dict[int, int] = field(default_factory=dict)
     rules_draft: tuple[bool, bool] | None = None  # (progressive, steal) while the rules dialog is open
-    undone: list[dict[str, Any]] = field(default_factory=list)  # undone events, the latest last: for Redo
+    undone: list[GameEvent] = field(default_factory=list)  # undone events, the latest last: for Redo
     last_undo: str | None = None  # what the last Undo took back, in words
     confirming_undo: bool = False  # asking before Undo takes back a win
     typed_throw: tuple[int, ...] = ()  # the last throw entered here, in the order its faces were typed
@@ -292,16 +292,16 @@ class TableState(ft.Observable):
             self.confirming_undo = True
             return
         self.confirming_undo = False
-        after = game.state
-        taken: list[dict[str, Any]] = []
+        taken: list[tuple[GameEvent, Notice]] = []
 
         def take_back(game: Game) -> None:
-            taken.append(game.peek())  # the one event, not the whole log
-            game.undo()
+            event = game.peek()
+            taken.append((event, game.undo()))
 
         if await self.act(take_back, redoable=True):
-            self.undone.append(taken[0])
-            self.last_undo = "Undone: " + undone_words(taken[0], self.game.state, after)
+            event, notice = taken[0]
+            self.undone.append(event)
+            self.last_undo = notice.text
 
     def cancel_undo(self) -> None:
         self.confirming_undo = False
@@ -458,28 +458,6 @@ def TableScreen(game_id: str) -> ft.View:
     else:
         controls = [*card, scoreboard(state, lead_chances=table.lead_chances()), *notices, *panel]
     return screen_view(route, title, controls, actions=actions, on_home=home, scrolls=not landscape)
-
-
-def undone_words(event: Mapping[str, Any], before: GameState, after: GameState) -> str:
-    """What an undone event was, for the table: "Bob's bank of 650"."""
-    kind = event.get("type")
-    name = before.players[before.current]
-    if kind == "rolled":
-        dice = format_dice(event.get("dice", ()))
-        ended = len(after.history) > len(before.history)
-        return f"{name}'s farkle on {dice}" if ended else f"{name}'s throw {dice}"
-    if kind == "kept":
-        return f"{name} setting aside {format_dice(event.get('dice', ()))}"
-    if kind == "banked" and after.history:
-        turn = after.history[-1]
-        return f"{before.players[turn.seat]}'s bank of {turn.points:,}"
-    if kind == "built" and before.offer is not None:
-        return f"{name} building on {before.offer.points:,}"
-    if kind == "rules_changed":
-        return "the change of rules"
-    if kind == "rolled_off":
-        return "the roll-off"
-    return f"the last action ({kind})"
 
 
 def undo_banner(table: TableState) -> ft.Control:

@@ -25,8 +25,9 @@ from engine.events import (
     RolledOff,
     RulesChanged,
     event_from_dict,
+    event_to_dict,
 )
-from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start
+from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start, undone
 from engine.ranking import places_from, ranked_seats
 from engine.rules import Rules
 from engine.scoring import breakdown, scoring_dice
@@ -103,22 +104,22 @@ class Game:
             raise InvalidInput(f"A roll-off is a die face for each tied seat, not {faces!r}.") from error
         self._push(RolledOff(pairs))
 
-    def undo(self) -> None:
-        """Take back the last action; repeatable back to the start of the game."""
-        if len(self._events) == 1:
-            raise IllegalAction("Nothing to undo: the game has just started.")
+    def undo(self) -> Notice:
+        """Take back the last action; repeatable back to the start of the game. What it took
+        back, to be shown: ``Undone: Bob's bank of 650``."""
+        event = self.peek()
         self._events.pop()
-        self._states.pop()
+        after = self._states.pop()
+        return undone(event, self._states[-1], after)
 
-    def peek(self) -> dict[str, Any]:
-        """The last event as :attr:`events` gives it (only that one is serialised): what an
-        :meth:`undo` takes back and a :meth:`redo` plays again.
+    def peek(self) -> Event:
+        """The last event: what an :meth:`undo` takes back and a :meth:`redo` plays again.
 
         :raises IllegalAction: nothing has been played since the start.
         """
         if len(self._events) == 1:
             raise IllegalAction("Nothing to undo: the game has just started.")
-        return self._events[-1].to_dict()
+        return self._events[-1]
 
     def copy(self) -> Game:
         """The same game, to act on while this one stays as it is: the states are immutable
@@ -132,14 +133,17 @@ class Game:
         twin._events, twin._states = list(self._events), list(self._states)
         return twin
 
-    def redo(self, event: dict[str, Any]) -> None:
-        """Play an event again from its dict (as :attr:`events` gives it): redo after undo.
+    def redo(self, event: Event | Mapping[str, Any]) -> None:
+        """Play an event again (as :meth:`peek` gave it, or as logged in :attr:`events`):
+        redo after undo, or a log played step by step.
 
         Refused like the action itself if it no longer fits the game.
         """
-        if event.get("type") == "started":
+        if isinstance(event, Mapping):
+            event = event_from_dict(event)
+        if isinstance(event, GameStarted):
             raise IllegalAction("A game starts only once: its start cannot be played again.")
-        self._push(event_from_dict(event))
+        self._push(event)
 
     def _push(self, event: Event) -> None:
         state = apply(self._states[-1], event)
@@ -155,7 +159,7 @@ class Game:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
-        return [event.to_dict() for event in self._events]
+        return [event_to_dict(event) for event in self._events]
 
     @property
     def players(self) -> tuple[str, ...]:

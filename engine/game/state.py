@@ -41,6 +41,7 @@ __all__ = [
     "apply",
     "bank_refusal",
     "start",
+    "undone",
 ]
 
 MIN_PLAYERS = 2
@@ -91,7 +92,7 @@ class Notice:
 
     kind: Literal[
         "farkle", "penalty", "hot_dice", "banked", "on_board", "offer", "built",
-        "final_round", "tie", "roll_off", "won", "rules",
+        "final_round", "tie", "roll_off", "won", "rules", "undone",
     ]
     text: str
 
@@ -473,6 +474,29 @@ def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
     winner = still[0]
     notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
     return _evolve(state, tied=(), winner=winner, notices=(notice,))
+
+
+def undone(event: Event, before: GameState, after: GameState) -> Notice:
+    """What Undo took back, for the table: ``Undone: Bob's bank of 650``; ``before`` and
+    ``after`` are the states either side of ``event``."""
+    name = before.name(before.current)
+    if isinstance(event, Rolled):
+        ended = len(after.history) > len(before.history)
+        words = f"{name}'s farkle on {format_dice(event.dice)}" if ended else f"{name}'s throw {format_dice(event.dice)}"
+    elif isinstance(event, Kept):
+        words = f"{name} setting aside {format_dice(event.dice)}"
+    elif isinstance(event, Banked):
+        turn = after.history[-1]
+        words = f"{before.name(turn.seat)}'s bank of {turn.points:,}"
+    elif isinstance(event, Built) and before.offer is not None:
+        words = f"{name} building on {before.offer.points:,}"
+    elif isinstance(event, RulesChanged):
+        words = "the change of rules"
+    elif isinstance(event, RolledOff):
+        words = "the roll-off"
+    else:
+        words = f"the last action ({event.TYPE})"
+    return Notice("undone", f"Undone: {words}")
 
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
