@@ -8,8 +8,9 @@ frame when a page opens the camera; the file is fixed when the browser starts.
 from __future__ import annotations
 
 import io
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,10 +20,13 @@ from PIL import Image
 from tests.browser_support import CHROMIUM_ARGS, PHONE_VIEWPORT, FlutterPage
 from tests.pwa_harness import CHROMIUM, cut_network
 
-__all__ = ["FAKE_CAMERA_ARGS", "Phone", "launch_phone", "picture_of", "write_y4m"]
+__all__ = ["FAKE_CAMERA_ARGS", "SETUP_CARD_TABLE", "Phone", "launch_phone", "is_setup_card", "picture_of",
+           "qr_on_screen", "setup_card_photo", "write_y4m"]
 
 FAKE_CAMERA_ARGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
 FRAME_SIZE = (640, 480)
+SETUP_CARD_TABLE = "MAYOR-26 · Round 1 · Table 3"
+"""What a table that joined by :func:`setup_card_photo` shows."""
 
 
 def write_y4m(pictures: Sequence[Image.Image], path: Path, seconds_each: float = 1.0, fps: int = 10,
@@ -103,8 +107,57 @@ def picture_of(flutter: FlutterPage, image_name: str, margin: int = 16, timeout_
             "width": box["width"] + 2 * margin, "height": box["height"] + 2 * margin}
     previous = b""
     while True:
+        # Two frames drawn since the list moved: a screenshot before then may show the page as
+        # it was painted before the scroll, where the image's place now holds something else.
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         shot = page.screenshot(clip=clip)
-        if shot == previous:
+        if shot == previous and image.bounding_box() == box:
             return Image.open(io.BytesIO(shot))
         assert time.monotonic() < deadline, f"{image_name} never stopped changing"
+        if image.bounding_box() != box:  # still moving: measure it again
+            return picture_of(flutter, image_name, margin, max(1.0, deadline - time.monotonic()))
         previous = shot
+
+
+def qr_on_screen(flutter: FlutterPage, image_name: str, wanted: Callable[[str], bool] = lambda _: True,
+                 timeout_s: float = 30) -> tuple[Image.Image, str]:
+    """The QR code a screen reader calls ``image_name``, pictured and read as a camera held to
+    the screen reads it: looked at again until it reads as one code that is the ``wanted`` one
+    (a phone's camera does the same; a picture taken while a long list still settles can hold
+    the card above), or the reads seen are the failure."""
+    from app.qr import read_qr_texts
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        picture = picture_of(flutter, image_name, timeout_s=max(1.0, deadline - time.monotonic()))
+        buffer = io.BytesIO()
+        picture.save(buffer, format="PNG")
+        texts = read_qr_texts(buffer.getvalue())
+        if len(texts) == 1 and wanted(texts[0]):
+            return picture, texts[0]
+        assert time.monotonic() < deadline, f"{image_name} never read as one QR code: read as {texts}"
+
+
+def is_setup_card(link: str, round_number: int, table: int) -> bool:
+    """A join link (``http://host/join/FT1-...``, any case, ``#/join/`` too) holding the setup
+    of this round's table."""
+    from engine import decode_setup
+
+    found = re.search(r"/join/(FT1-.+)$", link, re.IGNORECASE)
+    if not found:
+        return False
+    setup = decode_setup(found.group(1))
+    return (setup.round, setup.table) == (round_number, table)
+
+
+def setup_card_photo(path: Path) -> Path:
+    """A phone's photo (JPEG) of a table's setup card: the QR of tests/pwa_links_support.py's
+    setup code (event MAYOR-26, round 1, table 3, Ann, Bob, Zoë and Di) on a larger grey
+    picture, as the join screen's "Read a photo of the setup code" takes it."""
+    from app.qr import qr_image
+    from tests.pwa_links_support import setup_code
+
+    photo = Image.new("RGB", (1200, 900), (235, 235, 228))
+    photo.paste(Image.open(io.BytesIO(qr_image(setup_code()).png)), (300, 150))
+    photo.save(path, "JPEG", quality=85)
+    return path

@@ -28,7 +28,7 @@ import pytest
 from PIL import Image
 
 from tests.browser_support import FlutterPage, screenshots_dir, throw
-from tests.fake_camera import Phone, launch_phone, picture_of, write_y4m
+from tests.fake_camera import Phone, is_setup_card, launch_phone, qr_on_screen, write_y4m
 from tests.pwa_harness import BOOT_TIMEOUT_MS, app_ready, load_build_module, serving, wait_precached
 
 pytestmark = pytest.mark.browser
@@ -124,7 +124,9 @@ def test_a_whole_event_runs_on_phones_alone_with_every_code_read_through_the_cam
         organizer = launch_phone(playwright, tmp_path / "organizer")
         visit_once_then_go_offline(organizer, host.url, site)
         organize(organizer.flutter)
-        setup_pictures = [picture_of(organizer.flutter, f"Setup QR code for table {n}") for n in range(1, TABLES + 1)]
+        setup_pictures = [qr_on_screen(organizer.flutter, f"Setup QR code for table {n}",
+                                       wanted=lambda link, n=n: is_setup_card(link, 1, n))[0]
+                          for n in range(1, TABLES + 1)]
         organizer.close()
 
         result_pictures: list[Image.Image] = []
@@ -153,7 +155,7 @@ def test_a_whole_event_runs_on_phones_alone_with_every_code_read_through_the_cam
                 phone.click_button("Start the table's game")
                 totals |= play_table(phone, number, names)
                 confirm_and_show_result(phone)
-                result_pictures.append(picture_of(phone, f"Result QR code for {EVENT} · Round 1 · Table {number}"))
+                result_pictures.append(qr_on_screen(phone, f"Result QR code for {EVENT} · Round 1 · Table {number}")[0])
                 assert table.outside_requests() == []
             except Exception:
                 table.flutter.screenshot(tmp_path / f"table-{number}-failed.png")
