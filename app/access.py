@@ -579,13 +579,13 @@ class OrganizerEvents(Protocol):
 class RouteAccess:
     """What an organizer route shows this device.
 
-    ``status``: ``open``; ``sign_in`` (the passphrase is asked first, with ``notice`` saying
+    ``status``: ``open``; ``sign_in`` (the passphrase is asked first, with ``refusal`` saying
     so when sign-in is paused for this device or event); ``no_passphrase`` (the event has
     none yet: only an organizer address opens it).
     """
 
     status: str
-    notice: str = ""
+    refusal: str = ""
 
 
 async def route_target(parts: tuple[str, ...], events: OrganizerEvents) -> str | None:
@@ -614,7 +614,7 @@ async def route_access(access: DeviceAccess, events: OrganizerEvents, parts: tup
         status = "no_passphrase"
     else:
         status = "open" if await access.allows(target, hashes[target]) else "sign_in"
-    notice = ""
+    refusal = ""
     if status == "sign_in":  # told before typing when the event is under attack
-        notice = access.guard.refusal(access.address or "", [target] if target else []) or ""
-    return RouteAccess(status, notice)
+        refusal = access.guard.refusal(access.address or "", [target] if target else []) or ""
+    return RouteAccess(status, refusal)

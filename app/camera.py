@@ -311,12 +311,12 @@ async def read_photo(picture: bytes | None, what: str, wanted: Callable[[str], b
 @dataclass
 class ScanState(ft.Observable):
     """What the scan area shows: scanning or not (and how), what the scan sees, how the last one
-    ended, and the signal of the last code a continuous scan read."""
+    ended (``refusal``: why no code came of it), and the signal of the last code a continuous scan read."""
 
     scanning: bool = False
     continuous: bool = False
     status: str = ""
-    message: str | None = None
+    refusal: str | None = None
     reads: int = 0
     signal: str | None = None
     signal_error: bool = False
@@ -324,7 +324,7 @@ class ScanState(ft.Observable):
 
     def start(self, continuous: bool = False) -> None:
         if not self.scanning:
-            self.scanning, self.continuous, self.status, self.message = True, continuous, "Starting the camera…", None
+            self.scanning, self.continuous, self.status, self.refusal = True, continuous, "Starting the camera…", None
             self.reads, self.signal, self.signal_error = 0, None, False
 
     def see(self, text: str) -> None:
@@ -336,9 +336,9 @@ class ScanState(ft.Observable):
         self.signal, self.signal_error = f"Code {self.reads} read: {reply.text}", reply.error
 
     def end(self, outcome: ScanOutcome) -> None:
-        self.scanning, self.message = False, outcome.message
+        self.scanning, self.refusal = False, outcome.message
 
-    def photo(self, reading: bool, message: str | None = None) -> None:
-        self.reading_photo, self.message = reading, message
+    def photo(self, reading: bool, refusal: str | None = None) -> None:
+        self.reading_photo, self.refusal = reading, refusal
 
 

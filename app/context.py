@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 import flet as ft
 
 from app.camera import DEFAULT_TIMING, ScanTiming
+from app.desk import Desk
 from app.scorekeeper import Scorekeeper
 from app.storage import Store
 
@@ -45,6 +46,7 @@ class Services:
     :param platform: the page's one service of a kind (``ft.Clipboard``, ``ft.FilePicker``),
         created on first use.
     :param toggle_theme: switch light and dark, remembered in the settings.
+    :param desk: the organizer's side of the session (the open event, what outlives its screens).
     :param route_keys: where the page's key presses go; set through :func:`use_keys`.
     :param scan_timing: the camera scans' clock and pace (a test gives a fake clock).
     """
@@ -53,6 +55,7 @@ class Services:
     navigate: Callable[[str], Awaitable[None]]
     platform: Callable[[type[Any]], Any]
     toggle_theme: Callable[[], Awaitable[None]]
+    desk: Desk
     route_keys: KeyRoute = field(default_factory=KeyRoute)
     scan_timing: ScanTiming = DEFAULT_TIMING
 

@@ -19,8 +19,11 @@ from typing import Any
 
 import flet as ft
 
+from app.access import DeviceAccess
 from app.camera import DEFAULT_TIMING, ScanTiming
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
+from app.desk import Desk
+from app.organizer import Organizer
 from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
@@ -180,8 +183,9 @@ async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_T
         page.theme_mode = ft.ThemeMode.DARK if dark else ft.ThemeMode.LIGHT
         page.update()
 
+    access = DeviceAccess.of_page(page, prefs=lambda: _service(page, ft.SharedPreferences))
     services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
-                        toggle_theme=toggle_theme, scan_timing=scan_timing)
+                        toggle_theme=toggle_theme, desk=Desk(Organizer(store), access), scan_timing=scan_timing)
     page.render_views(App, services, parse_route(page.route or "/"))
 
 

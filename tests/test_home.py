@@ -287,6 +287,6 @@ def test_home_state_deletes_a_game_only_once_it_is_confirmed_without_any_ui() ->
         home.ask_delete(game)
         await home.confirm()
         assert await store.list_ids("games") == [] and home.games == []
-        assert home.message == "Deleted the game Ann 0, Bob 0." and not home.message_is_error
+        assert home.done == "Deleted the game Ann 0, Bob 0." and home.refusal is None
 
     asyncio.run(scenario())

@@ -24,27 +24,27 @@ __all__ = ["GameOver", "result_text", "standing_lines"]
 
 @dataclass
 class ShareState(ft.Observable):
-    """What the last share did, told under the buttons."""
+    """What the last share did (``done``), or why it failed (``refusal``), told under the buttons."""
 
-    note: str | None = None
-    failed: bool = False
+    refusal: str | None = None
+    done: str | None = None
 
     async def copy_text(self, services: Services, text: str) -> None:
         try:
             await services.service(ft.Clipboard).set(text)
         except Exception as problem:  # the browser may refuse the clipboard: say so, keep the text shown
-            self.note, self.failed = f"The clipboard refused the text ({problem}); it is shown above.", True
+            self.refusal, self.done = f"The clipboard refused the text ({problem}); it is shown above.", None
             return
-        self.note, self.failed = "The result is copied: paste it into any message.", False
+        self.refusal, self.done = None, "The result is copied: paste it into any message."
 
     async def save_image(self, services: Services, shot: ft.Screenshot, file_name: str) -> None:
         try:
             picture = await shot.capture(pixel_ratio=2)
             await services.service(ft.FilePicker).save_file(file_name=file_name, src_bytes=picture)
         except Exception as problem:  # no canvas capture or no download on this device
-            self.note, self.failed = f"The picture could not be saved here: {problem}", True
+            self.refusal, self.done = f"The picture could not be saved here: {problem}", None
             return
-        self.note, self.failed = f"Saved the picture as {file_name}.", False
+        self.refusal, self.done = None, f"Saved the picture as {file_name}."
 
 
 @dataclass
@@ -52,13 +52,14 @@ class ReviewState(ft.Observable):
     """Each player's costliest decisions, once judged (off the tap path)."""
 
     decisions: dict[int, tuple[CostlyDecision, ...]] | None = None
-    failed: str | None = None
+    refusal: str | None = None
+    """Why the decisions could not be looked over."""
 
     async def judge(self, game: Game) -> None:
         try:
             self.decisions = await review_decisions(game)
         except Exception as problem:  # noqa: BLE001 - the review is a bonus: say it failed, keep the screen
-            self.failed = f"The decisions could not be looked over ({problem})."
+            self.refusal = f"The decisions could not be looked over ({problem})."
 
 
 @ft.component
@@ -72,8 +73,8 @@ def DecisionReview(game: Game) -> ft.Control:
 
     ft.on_mounted(judge)
     lines: list[ft.Control] = []
-    if review.failed:
-        lines.append(ft.Text(review.failed, key="review-failed"))
+    if review.refusal:
+        lines.append(ft.Text(review.refusal, key="review-failed"))
     elif review.decisions is None:
         lines.append(ft.Text("Looking over every decision…", key="review-working"))
     else:
@@ -149,8 +150,9 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
         controls.append(DecisionReview(game))  # casual games only: a tournament table gets no advice
     buttons.append(big_button("Home", on(services.navigate, "/"), filled=False, key="over-home"))
     controls.append(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8))
-    if share.note:
-        controls.append(ft.Text(share.note, color=ft.Colors.ERROR if share.failed else None, key="share-note"))
+    said = share.refusal or share.done
+    if said:
+        controls.append(ft.Text(said, color=ft.Colors.ERROR if share.refusal else None, key="share-note"))
     controls.append(ft.Row(
         [ft.TextButton(f"{name}'s games", on_click=on(services.navigate, f"/player/{quote(name, safe='')}"), key=f"player-{seat}",
                        height=48)

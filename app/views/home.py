@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.access import DeviceAccess
 from app.context import use_model, use_services
 from app.export import KeyPolicy, signing_events
 from app.scorekeeper import GameSummary, Scorekeeper
@@ -51,8 +50,9 @@ class HomeState(ft.Observable):
     games: list[GameSummary] = field(default_factory=list)
     usage: StorageUsage | None = None
     loaded: bool = False
-    message: str | None = None
-    message_is_error: bool = False
+    refusal: str | None = None
+    """Why the last action was refused, shown as an error; ``done``: what it did."""
+    done: str | None = None
     confirmation: Confirmation | None = None
 
     @property
@@ -94,8 +94,11 @@ class HomeState(ft.Observable):
             size += f" · {_amount(self.usage.quota_bytes - self.usage.bytes_used)} free on its disk"
         return f"{games} kept in the app's data folder · {size}"
 
-    def tell(self, text: str, *, error: bool = False) -> None:
-        self.message, self.message_is_error = text, error
+    def tell(self, text: str) -> None:
+        self.refusal, self.done = None, text
+
+    def refuse(self, text: str) -> None:
+        self.refusal, self.done = text, None
 
     async def load(self) -> None:
         """Read the game lists and the storage figures afresh."""
@@ -103,7 +106,7 @@ class HomeState(ft.Observable):
             self.games = await self.keeper.summaries()
             self.usage = await self.keeper.store.usage()
         except StoreError as failure:
-            self.tell(f"The games could not be read: {failure}", error=True)
+            self.refuse(f"The games could not be read: {failure}")
         self.loaded = True
 
     # -- deleting, after a yes -------------------------------------------------------
@@ -143,7 +146,7 @@ class HomeState(ft.Observable):
                 games = "1 finished game" if count == 1 else f"{count} finished games"
                 self.tell(f"Deleted {games}; unfinished games are kept.")
         except StoreError as failure:
-            self.tell(f"Nothing was deleted: {failure}", error=True)
+            self.refuse(f"Nothing was deleted: {failure}")
         await self.load()
 
     # -- export and theme --------------------------------------------------------------
@@ -154,12 +157,12 @@ class HomeState(ft.Observable):
         try:
             export = await self.keeper.export_games(await may_carry_keys())
         except StoreError as failure:
-            self.tell(f"The games could not be read for the export: {failure}", error=True)
+            self.refuse(f"The games could not be read for the export: {failure}")
             return
         try:
             saved = await save(export.data)
         except Exception as error:  # noqa: BLE001 - no file dialog on this device
-            self.tell(f"The export could not be saved here ({error}).", error=True)
+            self.refuse(f"The export could not be saved here ({error}).")
             return
         told = f"Every game saved as {saved or EXPORT_FILE} ({len(export.data):,} bytes)."
         if export.keys_withheld:
@@ -172,12 +175,11 @@ class HomeState(ft.Observable):
     async def toggle_theme(self, toggle: Callable[[], Awaitable[None]]) -> None:
         try:
             await toggle()
-            if self.message_is_error:
-                self.message = None  # a refusal from before is no longer true
+            self.refusal = None  # a refusal from before is no longer true
         except StorageFullError as full:
-            self.tell(f"The theme was not switched: {failure_in_words(full, 'switch it again')}", error=True)
+            self.refuse(f"The theme was not switched: {failure_in_words(full, 'switch it again')}")
         except StoreError as failure:
-            self.tell(f"The theme was not switched: it could not be saved ({failure}).", error=True)
+            self.refuse(f"The theme was not switched: it could not be saved ({failure}).")
 
 
 @ft.component
@@ -185,11 +187,9 @@ def HomeScreen() -> ft.View:
     services = use_services()
     home = use_model(lambda: HomeState(services.keeper))
     ft.on_mounted(home.load)
-    page = ft.context.page
 
     async def keys_this_device_may_take() -> KeyPolicy:
-        access = DeviceAccess.of_page(page, prefs=lambda: services.service(ft.SharedPreferences))
-        return await signing_events(services.store, access)
+        return await signing_events(services.store, services.desk.access)
 
     async def save_export(data: bytes) -> str | None:
         picker = services.service(ft.FilePicker)
@@ -210,8 +210,9 @@ def HomeScreen() -> ft.View:
     warnings = home.warnings()
     if warnings:
         controls.append(notice_banner(warnings, error=True, key="store-problems"))
-    if home.message:
-        controls.append(notice_banner([home.message], error=home.message_is_error, key="home-message"))
+    said = home.refusal or home.done
+    if said:
+        controls.append(notice_banner([said], error=bool(home.refusal), key="home-message"))
     controls += [
         ft.Row([
             big_button("New game", on(go, "/new"), key="new-game", icon=ft.Icons.ADD, expand=True),

@@ -168,8 +168,8 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
             disabled=scan.reading_photo,
             height=TAP_HEIGHT,
         ))
-    if scan.message and not scan.scanning:
-        controls.append(ft.Text(scan.message, key=f"{prefix}-message", color=ft.Colors.ERROR))
+    if scan.refusal and not scan.scanning:
+        controls.append(ft.Text(scan.refusal, key=f"{prefix}-message", color=ft.Colors.ERROR))
     if scan.signal and not scan.scanning and scan.continuous:
         controls.append(ft.Text(f"Last: {scan.signal}", key=f"{prefix}-last", size=13))
     if not controls:

@@ -36,7 +36,8 @@ import flet as ft
 from app.access import PassphraseRefused, route_access, route_target
 from app.context import use_model, use_services
 from app.organizer import describe_error
-from app.views.organizer.common import Desk, desk_of, not_found_view
+from app.desk import Desk
+from app.views.organizer.common import not_found_view
 from app.views.organizer.event import EventScreen
 from app.views.organizer.events import EventsScreen
 from app.views.organizer.final import FinalScreen
@@ -97,13 +98,14 @@ class GateState(ft.Observable):
     """Whether this device may open the organizer route ``parts``, and the passphrase it types.
 
     ``status``: ``open``; ``checking``; ``sign_in`` (the passphrase is asked); ``no_passphrase``
-    (the event has none yet: only an organizer address opens it).
+    (the event has none yet: only an organizer address opens it). ``refusal``: why the last
+    passphrase did not open it.
     """
 
     desk: Desk
     parts: tuple[str, ...]
     status: str = "checking"
-    notice: str = ""
+    refusal: str = ""
     fields: dict[str, str] = field(default_factory=dict)
 
     def value(self, name: str) -> str:
@@ -120,7 +122,7 @@ class GateState(ft.Observable):
         decision = await route_access(self.desk.access, self.desk.organizer, self.parts)
         self.status = decision.status
         if decision.status == "sign_in":
-            self.notice = decision.notice
+            self.refusal = decision.refusal
 
     async def sign_in(self) -> None:
         """Try the typed passphrase (unless sign-in is paused); open the route if it unlocks it."""
@@ -129,14 +131,14 @@ class GateState(ft.Observable):
                                                      await self.desk.organizer.passphrase_hashes(),
                                                      await route_target(self.parts, self.desk.organizer))
         except PassphraseRefused as refused:
-            self.notice = str(refused)
+            self.refusal = str(refused)
         except Exception as error:  # noqa: BLE001 - shown, never a crash
-            self.notice = describe_error(error)
+            self.refusal = describe_error(error)
         else:
-            self.notice = ""
+            self.refusal = ""
             await self.check()
             if self.status != "open":
-                self.notice = (f"That passphrase opens {len(matched)} other event(s) here, not this one.")
+                self.refusal = (f"That passphrase opens {len(matched)} other event(s) here, not this one.")
         self.fields.pop("passphrase", None)
         self.notify()  # type: ignore[no-untyped-call]
 
@@ -147,8 +149,7 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
     services = use_services()
 
     def first() -> GateState:
-        desk = desk_of(services)
-        return GateState(desk, parts, "open" if desk.access.organizer else "checking")
+        return GateState(services.desk, parts, "open" if services.desk.access.organizer else "checking")
 
     gate: GateState = use_model(first)
 
@@ -189,6 +190,6 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
         passphrase,
         big_button("Open", submit, key="gate-sign-in", icon=ft.Icons.LOCK_OPEN),
     ]
-    if gate.notice:
-        controls.insert(0, notice_banner([gate.notice], error=True, key="gate-notice"))
+    if gate.refusal:
+        controls.insert(0, notice_banner([gate.refusal], error=True, key="gate-notice"))
     return screen_view(gate.route, "Organizer sign-in", controls, on_home=home)

@@ -1,12 +1,12 @@
-"""What every organizer screen shares: the session's organizer, a screen's plain state, the frame.
+"""What every organizer screen shares: a screen's plain state over the session's desk, and the frame.
 
-One :class:`Desk` per app session holds the :class:`app.organizer.Organizer` (the open
-event, read again from the store whenever a screen opens) and what outlives a screen:
-a notice for the screen an action led to, and the result links already imported. A
-screen's own state is an :class:`EventState` (or a subclass): the texts typed into its
-fields, its notice; it holds no control. Every action goes through :meth:`EventState.do`:
-the refusal (the engine's words, the store's failure, another screen's change) is shown
-and nothing changes.
+The session's :class:`app.desk.Desk` (in the services, see :mod:`app.context`) holds the
+:class:`app.organizer.Organizer` (the open event, read again from the store whenever a
+screen opens) and what outlives a screen. A screen's own state is an :class:`EventState`
+(or a subclass): the texts typed into its fields, what the last action did (``done``) or
+why it was refused (``refusal``); it holds no control. Every action goes through
+:meth:`EventState.do`: the refusal (the engine's words, the store's failure, another
+screen's change) is shown and nothing changes.
 """
 
 from __future__ import annotations
@@ -16,21 +16,20 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
-from weakref import WeakKeyDictionary
 
 import flet as ft
 
-from app.access import DeviceAccess, check_new_passphrase, hash_passphrase, meets_rule
+from app.access import check_new_passphrase, hash_passphrase, meets_rule
 from app.context import Services, use_model, use_services
+from app.desk import Desk, Reply
 from app.event_copy import copy_due
 from app.organizer import Organizer, describe_error
-from app.scorekeeper import Scorekeeper
 from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
 from engine import TableResult, Tournament
 
 __all__ = [
-    "Desk", "Notice", "EventState", "PAGES", "desk_of", "use_model", "use_event", "event_view", "text_field",
-    "notices", "notice_at", "nav_row", "waiting_view", "not_found_view",
+    "EventState", "PAGES", "use_model", "use_event", "event_view", "text_field", "notices", "notice_at", "nav_row",
+    "waiting_view", "not_found_view",
 ]
 
 StateT = TypeVar("StateT", bound="EventState")
@@ -46,76 +45,35 @@ PAGES: Final = (
 """The pages of an event, in the order of its navigation row: (route part, title, icon)."""
 
 
-@dataclass(frozen=True)
-class Notice:
-    """What an action did, or why it was refused, for the screen at ``route``."""
-
-    route: str
-    lines: tuple[str, ...]
-    error: bool = False
-    place: str = ""
-    """The form or button it answers, where the screen shows it (:func:`notice_at`); "" for the top."""
-
-
-@dataclass
-class Desk:
-    """The organizer's side of one app session (one browser tab): outlives the screens."""
-
-    organizer: Organizer
-    services: Services
-    flash: Notice | None = None
-    """A notice for the next screen shown at its route (the screen an action led to)."""
-    links_done: dict[str, str] = field(default_factory=dict)
-    """Result links opened so far: the tournament each was imported into ("" if it was not)."""
-    access: DeviceAccess = field(default_factory=lambda: DeviceAccess("", False))
-    """What this device opens without a passphrase, and its sessions (see :mod:`app.access`)."""
-
-    def take_flash(self, route: str) -> Notice | None:
-        flash, self.flash = self.flash, None
-        return flash if flash is not None and flash.route == route else None
-
-
-_desks: WeakKeyDictionary[Scorekeeper, Desk] = WeakKeyDictionary()
-
-
-def desk_of(services: Services) -> Desk:
-    """This session's desk (one per scorekeeper, i.e. per app session)."""
-    desk = _desks.get(services.keeper)
-    if desk is None:
-        access = DeviceAccess.of_page(ft.context.page, prefs=lambda: services.service(ft.SharedPreferences))
-        desk = _desks[services.keeper] = Desk(Organizer(services.store), services, access=access)
-    return desk
-
-
-
-
 @dataclass
 class EventState(ft.Observable):
-    """One screen of one event: its fields' texts, its notice, and the event once read.
+    """One screen of one event: its fields' texts, what it says, and the event once read.
 
     :param page: the route part after the event's id ("" for the event page).
+    :param refusal: why the last action was refused (shown as an error); ``done``: what it did.
     """
 
-    desk: Desk
+    services: Services
     tournament_id: str
     page: str = ""
     loaded: bool = False
     missing: bool = False
-    notice: Notice | None = None
+    refusal: Reply | None = None
+    done: Reply | None = None
     fields: dict[str, str] = field(default_factory=dict)
 
     # -- what the screen shows ----------------------------------------------------------
 
     @property
+    def desk(self) -> Desk:
+        return self.services.desk
+
+    @property
     def organizer(self) -> Organizer:
         return self.desk.organizer
 
-    @property
-    def services(self) -> Services:
-        return self.desk.services
-
     async def navigate(self, route: str) -> None:
-        await self.desk.services.navigate(route)
+        await self.services.navigate(route)
 
     @property
     def tournament(self) -> Tournament:
@@ -148,11 +106,17 @@ class EventState(ft.Observable):
     # -- changes ------------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Read the event as stored now; the notice an action left for this screen."""
+        """Read the event as stored now; what an action left for this screen to say."""
         self.missing = await self.organizer.open(self.tournament_id) is None
-        self.notice = self.desk.take_flash(self.route) or self.notice
+        self.take_flash()
         self.loaded = True
         self.changed()
+
+    def take_flash(self) -> None:
+        """What the action that led here left for this screen to say, if anything."""
+        flash = self.desk.take_flash(self.route)
+        if flash is not None:
+            self.refusal, self.done = None, flash
 
     def changed(self) -> None:
         """Show the screen again: the event changed though no field of this state did."""
@@ -161,9 +125,16 @@ class EventState(ft.Observable):
     def set_field(self, name: str, value: Any) -> None:
         self.fields[name] = "" if value is None else str(value)
 
-    def tell(self, lines: str | Iterable[str], error: bool = False, place: str = "") -> None:
-        """Show ``lines`` beside the form ``place`` names (at the top for ""): where the eye is."""
-        self.notice = Notice(self.route, (lines,) if isinstance(lines, str) else tuple(lines), error, place)
+    def tell(self, lines: str | Iterable[str], place: str = "") -> None:
+        """Say what an action did beside the form ``place`` names (at the top for ""): where the eye is."""
+        self.refusal, self.done = None, self.reply(lines, place)
+
+    def refuse(self, lines: str | Iterable[str], place: str = "") -> None:
+        """Say why an action was refused, beside the form ``place`` names (at the top for "")."""
+        self.refusal, self.done = self.reply(lines, place), None
+
+    def reply(self, lines: str | Iterable[str], place: str) -> Reply:
+        return Reply(self.route, (lines,) if isinstance(lines, str) else tuple(lines), place)
 
     async def do(self, action: Callable[[], Awaitable[Any]],
                  success: Callable[[Any], str | list[str]] | None = None, clear: Iterable[str] = (),
@@ -173,7 +144,7 @@ class EventState(ft.Observable):
         try:
             value = await action()
         except Exception as error:  # noqa: BLE001 - every failure is shown (engine or store), none crashes
-            self.tell(describe_error(error), error=True, place=place)
+            self.refuse(describe_error(error), place=place)
             self.changed()
             return False
         for name in clear:
@@ -200,7 +171,7 @@ class EventState(ft.Observable):
                 dialog_title="Save a copy of the event", file_name=copy.file_name(), src_bytes=data,
                 allowed_extensions=["json"])
         except Exception as error:  # noqa: BLE001 - no file dialog on this device
-            self.tell(f"The copy could not be saved here ({error}): nothing changed.", error=True)
+            self.refuse(f"The copy could not be saved here ({error}): nothing changed.")
             self.changed()
             return
         await self.do(lambda: self.organizer.copy_saved(copy),
@@ -225,10 +196,10 @@ class EventState(ft.Observable):
                       clear=("new_passphrase", "new_passphrase_again"))
 
 
-def use_event(factory: Callable[[Desk, str, str], StateT], tournament_id: str, page: str) -> StateT:
+def use_event(factory: Callable[[Services, str, str], StateT], tournament_id: str, page: str) -> StateT:
     """The state of an event's screen, made once and read from the store when the screen opens."""
     services = use_services()
-    state = use_model(lambda: factory(desk_of(services), tournament_id, page))
+    state = use_model(lambda: factory(services, tournament_id, page))
     ft.on_mounted(state.load)
     return state
 
@@ -260,16 +231,18 @@ def text_field(state: EventState, name: str, label: str, *, key: str | None = No
 NOTICE_KEY: Final = "organizer-notice"
 
 
-def notices(notice: Notice | None, route: str) -> list[ft.Control]:
-    if notice is None or notice.route != route:
+def notices(state: EventState) -> list[ft.Control]:
+    """What the screen says (the refusal in the error colour, or what was done), if it is for this route."""
+    reply = state.refusal or state.done
+    if reply is None or reply.route != state.route:
         return []
-    return [notice_banner(list(notice.lines), error=notice.error, key=NOTICE_KEY)]
+    return [notice_banner(list(reply.lines), error=reply is state.refusal, key=NOTICE_KEY)]
 
 
 def notice_at(state: EventState, place: str) -> list[ft.Control]:
-    """The notice, if it answers the form ``place`` names: put beside that form."""
-    notice = state.notice
-    return notices(notice, state.route) if notice is not None and notice.place == place else []
+    """What the screen says, if it answers the form ``place`` names: put beside that form."""
+    reply = state.refusal or state.done
+    return notices(state) if reply is not None and reply.place == place else []
 
 
 def _shows_notice(controls: Iterable[Any]) -> bool:
@@ -306,7 +279,7 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
     if state.page:
         actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
                                       key="organizer-back"))
-    top = [] if _shows_notice(controls) else notices(state.notice, state.route)
+    top = [] if _shows_notice(controls) else notices(state)
     head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *copy_reminder(state), *top]
     return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
                        head + controls, actions=actions, on_home=on(services.navigate, "/"))

@@ -11,11 +11,11 @@ import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
 from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
+from app.desk import Reply
 from app.event_copy import CopyOpened, CopyRefused
 from app.organizer import FormatDraft, TournamentSummary
 from app.venue import for_phones
 from app.views.organizer.common import (
-    Notice,
     notices,
     passphrase_field,
     text_field,
@@ -49,7 +49,7 @@ class EventsState(FormatEditing):
         if self.desk.access.organizer:
             self.unreadable = [problem.message() for problem in self.organizer.store.problems
                                if "tournaments" in problem.location]
-        self.notice = self.desk.take_flash(self.route) or self.notice
+        self.take_flash()
         self.loaded = True
 
     async def create(self, link_base: str) -> None:
@@ -66,7 +66,7 @@ class EventsState(FormatEditing):
 
         if await self.do(create, clear=("event_name", "event_code", "event_passphrase", "event_passphrase_again")):
             players = f"/organizer/{self.organizer.tournament_id}/players"
-            self.desk.flash = Notice(players, ("Tournament created: sign the players up.",))
+            self.desk.flash = Reply(players, ("Tournament created: sign the players up.",))
             self.draft = None
             await self.navigate(players)
 
@@ -85,7 +85,7 @@ class EventsState(FormatEditing):
 
         if await self.do(open_it):
             route = f"/organizer/{opened[0].tournament_id}"
-            self.desk.flash = Notice(route, (opened[0].words,))
+            self.desk.flash = Reply(route, (opened[0].words,))
             await self.navigate(route)
 
     async def new_passphrase_hash(self) -> str:
@@ -144,7 +144,7 @@ def EventsScreen() -> ft.View:
         for summary in events.summaries
     ]
     controls: list[ft.Control] = [
-        *notices(events.notice, ROUTE),
+        *notices(events),
         section(
             "New tournament",
             text_field(events, "event_name", "Tournament name", key="event-name"),

@@ -49,7 +49,7 @@ class FormatEditing(EventState):
         try:
             replaced = change(draft, value)
         except FarkleError as why:
-            self.tell(str(why), error=True)
+            self.refuse(str(why))
             return
         self.draft = replaced if replaced is not None else draft
         self.edits += 1  # the draft changed inside: show it again

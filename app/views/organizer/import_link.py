@@ -48,15 +48,15 @@ class ImportPage(ResultsPage):
             tournament_id = await self.organizer.open_event_of(self.link)
         except CodeDamaged as damaged:
             self.unreadable = True
-            self.tell(str(damaged), error=True)
+            self.refuse(str(damaged))
             return ""
         except LookupError as nowhere:
-            self.tell(str(nowhere), error=True)
+            self.refuse(str(nowhere))
             return ""
         try:
             report = await self.organizer.import_code(self.link)
         except Exception as error:  # noqa: BLE001 - shown, never a crash
-            self.tell(describe_error(error), error=True)
+            self.refuse(describe_error(error))
         else:
             self.tell([report.message, "Imported from a link."])
         return tournament_id
@@ -66,13 +66,13 @@ class ImportPage(ResultsPage):
 @ft.component
 def ImportScreen(payload: str) -> ft.View:
     link = unquote(payload)
-    inbox = use_event(lambda desk, tournament_id, page: ImportPage(desk, tournament_id, page, link=link), "",
+    inbox = use_event(lambda services, tournament_id, page: ImportPage(services, tournament_id, page, link=link), "",
                       "results")
     if inbox.ready:
         return event_view(inbox, results_controls(inbox))
     if not inbox.loaded or inbox.tournament_id:
         return event_view(inbox, [])
-    lines = notices(inbox.notice, inbox.route)
+    lines = notices(inbox)
     if inbox.unreadable:
         lines.append(ft.Text("This link does not hold a readable result."))
     return screen_view(inbox.route, "Result link", lines, on_home=on(inbox.navigate, "/"))

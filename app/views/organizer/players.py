@@ -88,7 +88,7 @@ class PlayersPage(EventState):
         try:
             text = read_list_file(picked.bytes, picked.name)
         except Exception as error:  # noqa: BLE001 - the file's refusal is shown beside the list
-            self.tell(str(error), error=True, place="list")
+            self.refuse(str(error), place="list")
             self.changed()
             return
         self.edit_list(text)

@@ -39,15 +39,15 @@ class ResultsPage(EventState):
     async def import_typed(self) -> None:
         text = self.value("result_code")
         if not text.strip():
-            self.tell(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", error=True, place="code")
+            self.refuse(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", place="code")
             return
         await self.import_text(text, clear=True)
 
     async def scanned(self, text: str, outcome: ScanOutcome) -> ScanReply | None:
         """A code read by the camera or from a photo: imported; what became of it is the scan's signal."""
         await self.import_text(text, clear=False, extra=outcome.report)
-        notice = self.notice
-        return ScanReply(notice.lines[0], notice.error) if notice is not None and notice.lines else None
+        reply = self.refusal or self.done
+        return ScanReply(reply.lines[0], reply is self.refusal) if reply is not None and reply.lines else None
 
     async def import_text(self, text: str, clear: bool, extra: str | None = None) -> None:
         def report(value: ImportReport) -> list[str]:
@@ -123,8 +123,8 @@ class ResultsPage(EventState):
         faces = {n: self.roll_off_faces[f"{table}:{n}"] for n in numbers if f"{table}:{n}" in self.roll_off_faces}
         if len(faces) != len(numbers):
             missing = [self.name_of(n) for n in numbers if n not in faces]
-            self.tell(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.", error=True,
-                      place="roll-off")
+            self.refuse(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.",
+                        place="roll-off")
             return
         recorded = ", ".join(f"{self.name_of(n)} {face}" for n, face in sorted(faces.items()))
         if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}.",

@@ -51,9 +51,9 @@ class SeatingPage(EventState):
         try:
             check = self.organizer.verify_draw()
         except FarkleError as why:
-            self.tell(str(why), error=True)
+            self.refuse(str(why))
             return
-        self.tell(check.message, error=not check.same)
+        (self.tell if check.same else self.refuse)(check.message)
 
     async def cancel_draw(self) -> None:
         await self.act(lambda t: t.cancel_draw(), lambda _: "The draw was cancelled: withdraw players or draw again.")

@@ -28,7 +28,7 @@ class StandingsPage(EventState):
                 allowed_extensions=["csv"])
         except Exception as error:  # noqa: BLE001 - e.g. no file dialog here: offer the text instead
             self.shown_csv = text
-            self.tell(f"The file could not be saved ({error}); the CSV is shown below to copy.", error=True)
+            self.refuse(f"The file could not be saved ({error}); the CSV is shown below to copy.")
         else:
             self.tell(f"{what.capitalize()} saved as {saved or name}.")
 
@@ -38,7 +38,7 @@ class StandingsPage(EventState):
         try:
             await self.services.service(ft.Clipboard).set(text)
         except Exception as error:  # noqa: BLE001 - no clipboard here: the text is shown
-            self.tell(f"The clipboard is not available ({error}): the CSV is shown below.", error=True)
+            self.refuse(f"The clipboard is not available ({error}): the CSV is shown below.")
         else:
             self.tell(f"The {what} CSV is on the clipboard ({len(text.splitlines()) - 1} rows) and shown below.")
 
