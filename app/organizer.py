@@ -441,24 +441,17 @@ class Organizer:
     async def act(self, action: Callable[[Tournament], T]) -> T:
         """Apply an engine action to the open tournament and persist it before returning.
 
-        A refused action raises the engine's error and changes nothing; a failed write
-        puts back the tournament as it is stored and raises the store's error; another
-        screen's save in between shows that screen's event (:class:`EventChangedElsewhere`).
+        The action plays on a copy of the tournament (it may take several engine steps:
+        check in everyone): a refused action raises the engine's error and changes
+        nothing, a failed write keeps the tournament held before and raises the store's
+        error; another screen's save in between shows that screen's event
+        (:class:`EventChangedElsewhere`).
         """
         kept = self._kept()
-        logged = len(kept.tournament)
-        value = action(kept.tournament)
-        if len(kept.tournament) != logged:  # every action that changes the event logs or takes back events
-            try:
-                await self._save(kept)
-            except StoreError:
-                # the engine's tournament changes in place: until it is an immutable fold, the
-                # one held before is the one stored (a failed write leaves it as it was)
-                tournament_id = self.session.doc_id
-                self.session.close()
-                if tournament_id is not None:
-                    await self.open(tournament_id)
-                raise
+        trial = kept.tournament.copy()
+        value = action(trial)
+        if len(trial) != len(kept.tournament):  # every action that changes the event logs or takes back events
+            await self._save(replace(kept, tournament=trial))
         return value
 
     async def undo(self) -> str:
@@ -529,7 +522,7 @@ class Organizer:
         :raises FarkleError: the engine's refusal of the format or of the change.
         """
         fmt = draft.build()
-        Tournament.from_events(self.open_tournament.events).change_format(fmt)
+        self.open_tournament.copy().change_format(fmt)
         return fmt
 
     async def change_format(self, draft: FormatDraft) -> bool:

@@ -131,7 +131,7 @@ def test_a_paper_result_needs_whole_totals_and_a_reason_and_is_kept_with_the_rea
         with pytest.raises(InvalidInput, match="No round is being played now"):
             await organizer.enter_paper_result(1, ["10000", "0", "0"], "lost")
         await organizer.act(lambda t: t.draw_seats(3))
-        t = organizer.open_tournament
+        t = organizer.open_tournament  # the event as it is now: each stored action holds a new one
         second = t.seating()[0][1]
         with pytest.raises(InvalidInput, match=f"The total of {t.player(second).name} \\(seat 2\\) must be a whole"):
             await organizer.enter_paper_result(1, ["10,000", "lots", "0"], "lost")
@@ -139,10 +139,11 @@ def test_a_paper_result_needs_whole_totals_and_a_reason_and_is_kept_with_the_rea
             await organizer.enter_paper_result(1, ["10,000", "600", "0"], "  ")
         with pytest.raises(ResultImpossible, match="not a multiple of 50"):
             await organizer.enter_paper_result(1, ["10,000", "610", "0"], "paper sheet")
-        assert t.results() == {}
+        assert organizer.open_tournament is t and t.results() == {}
         result = await organizer.enter_paper_result(1, ["10,000", "600", "8,000"], "paper sheet")
         assert result.totals == (10_000, 600, 8_000) and result.places == (1, 3, 2)
-        assert t.result_source(1, 1) == ("entered", "paper sheet")
+        assert organizer.open_tournament.result_source(1, 1) == ("entered", "paper sheet")
+        assert t.results() == {}  # the event held before the action stays as it was
 
     asyncio.run(test())
 

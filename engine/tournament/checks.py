@@ -161,7 +161,7 @@ def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
     :raises VoidedResult: the result, or its card, was voided.
     """
     where = f"Round {round_.number}, table {result.table}"
-    voids = round_.voided.get(result.table, [])
+    voids = round_.voided.get(result.table, ())
     for voided in voids:
         if voided.recorded.result == result:
             raise VoidedResult(
@@ -178,7 +178,7 @@ def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
     recorded = round_.results.get(result.table)
     if recorded is not None and recorded.result == result:
         return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already counted (duplicate).")
-    if any(held.result == result for held in round_.held.get(result.table, [])):
+    if any(held.result == result for held in round_.held.get(result.table, ())):
         return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already held (duplicate).")
     return None
 

@@ -7,8 +7,7 @@ room saw, as the table's Undo does ("Undone: Bob's bank of 650").
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.codec import TableResult
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -28,9 +27,7 @@ from engine.tournament.events import (
     RulesSwitched,
     SeatsDrawn,
     TournamentCreated,
-    result_from_dict,
 )
-from engine.tournament.format import TournamentFormat
 from engine.tournament.state import TournamentState
 
 __all__ = ["describe"]
@@ -41,7 +38,7 @@ def describe(event: Event, state: TournamentState) -> str:
     if isinstance(event, TournamentCreated):
         return f"the creation of {event.name}"
     if isinstance(event, FormatChanged):
-        return f"the change of format to {TournamentFormat.from_dict(event.format, check_plans=False).name}"
+        return f"the change of format to {event.format.name}"
     if isinstance(event, PlayerSignedUp):
         return f"{event.name}'s sign-up (number {event.number})"
     if isinstance(event, (PlayerCheckedIn, PlayerWithdrew)):
@@ -76,8 +73,7 @@ def describe(event: Event, state: TournamentState) -> str:
     return f"the prize of {event.currency}{event.amount:,} ({shares})"
 
 
-def _totals(data: dict[str, Any], state: TournamentState) -> str:
+def _totals(result: TableResult, state: TournamentState) -> str:
     """``Ann 10,350, Bob 9,000``: a result's players by place, with their totals."""
-    result = result_from_dict(data)
     order = sorted(zip(result.places, result.numbers, result.totals))
     return ", ".join(f"{state.players[number].name} {total:,}" for _, number, total in order)

@@ -1,9 +1,10 @@
 """What the organizer did, as small past-tense events, and how the log keeps them.
 
 The log is the tournament: the organizer's device stores these events as JSON and the
-state is their replay (:mod:`engine.tournament.state`). A log written once must replay
-the same for ever, so an event only gains fields with a default, and a field left at
-``None`` is not written out: a log read back is written back unchanged.
+state is their replay (:mod:`engine.tournament.state`). They are logged as a game's
+are (:mod:`engine.event_log`), under :data:`TOURNAMENT_LOG`: typed fields, a table's
+result as its :class:`~engine.codec.TableResult`, a format as its
+:class:`~engine.tournament.format.TournamentFormat`.
 
 >>> data = event_to_dict(PlayerSignedUp(7, "Ann"))
 >>> data
@@ -14,15 +15,12 @@ PlayerSignedUp(number=7, name='Ann')
 
 from __future__ import annotations
 
-import dataclasses
-import types
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Final, Union
 
 from engine.codec import TableResult
-from engine.errors import InvalidInput
-from engine.rules import Rules
+from engine.event_log import Codec, Damaged, EventLog, kind_of, record
+from engine.tournament.format import Cut, TournamentFormat
 
 __all__ = [
     "Event",
@@ -43,10 +41,9 @@ __all__ = [
     "RoundClosed",
     "RulesSwitched",
     "PrizeAwarded",
+    "TOURNAMENT_LOG",
     "event_to_dict",
     "event_from_dict",
-    "result_to_dict",
-    "result_from_dict",
 ]
 
 
@@ -55,15 +52,15 @@ class TournamentCreated:
     TYPE: ClassVar[str] = "tournament_created"
     name: str
     event_id: str
-    secret: str
-    """The event secret in hex: each table's signing key is derived from it."""
-    format: dict[str, Any]
+    secret: bytes
+    """The event secret (logged in hex): each table's signing key is derived from it."""
+    format: TournamentFormat
 
 
 @dataclass(frozen=True)
 class FormatChanged:
     TYPE: ClassVar[str] = "format_changed"
-    format: dict[str, Any]
+    format: TournamentFormat
 
 
 @dataclass(frozen=True)
@@ -99,8 +96,8 @@ class SeatsDrawn:
     spec_index: int | None = None
     """Which round of the format was drawn (its rules, its spread); None in logs from
     before it was kept, which ask the planner."""
-    cut: tuple[str, int] | None = None
-    """The cut as scaled for the players seated (``(kind, count)``); None in logs from
+    cut: Cut | None = None
+    """The cut as scaled for the players seated (logged as ``[kind, count]``); None in logs from
     before it was kept, which scale the format's cut again."""
     keys: int | None = None
     """The scheme of the tables' keys (:mod:`engine.codec.keys`); None in logs from before
@@ -133,7 +130,7 @@ class ResultRecorded:
     TYPE: ClassVar[str] = "result_recorded"
     round: int
     table: int
-    result: dict[str, Any]
+    result: TableResult
     code: str
     """The code it came from (QR form), or "" for a result entered by the organizer."""
     reason: str = ""
@@ -145,7 +142,7 @@ class ResultHeld:
     TYPE: ClassVar[str] = "result_held"
     round: int
     table: int
-    result: dict[str, Any]
+    result: TableResult
     code: str
 
 
@@ -174,7 +171,7 @@ class ResultReplaced:
     TYPE: ClassVar[str] = "result_replaced"
     round: int
     table: int
-    result: dict[str, Any]
+    result: TableResult
     code: str
     reason: str
 
@@ -216,128 +213,26 @@ Event = Union[
     ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
     RoundClosed, RulesSwitched, PrizeAwarded,
 ]
-EVENT_TYPES: Final[dict[str, type[Any]]] = {
-    kind.TYPE: kind
-    for kind in (
-        TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
-        ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
-        RoundClosed, RulesSwitched, PrizeAwarded,
-    )
-}
-"""Each event class by the ``type`` it is logged under."""
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_json(item) for item in value]
-    return value
+def _read_format(value: Any, where: str) -> TournamentFormat:
+    """A format as logged; not checked again by today's planner (it was when put in place)."""
+    if not isinstance(value, dict):
+        raise Damaged(f"{where} is {kind_of(value)}, expected an object")
+    return TournamentFormat.from_dict(value, check_plans=False)
 
 
-def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(item) for item in value)
-    return value
+def _read_cut(value: Any, where: str) -> Cut:
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], int) and not isinstance(value[1], bool)):
+        raise Damaged(f"{where} is {kind_of(value)}, expected a list of a kind of cut and a whole number")
+    return Cut.from_list(value)
 
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    """The event as a JSON-ready dict: ``type`` and its fields (those added later only when set)."""
-    data: dict[str, Any] = {"type": event.TYPE}
-    for item in dataclasses.fields(event):
-        value = getattr(event, item.name)
-        if value is None and item.default is None:
-            continue
-        data[item.name] = _json(value)
-    return data
-
-
-MAX_TEXT: Final = 10_000
-"""The longest text a log entry keeps: names, reasons and codes are far shorter."""
-MAX_ITEMS: Final = 10_000
-"""The most items a list in a log entry holds (tables, players going on, roll-off faces)."""
-_MAX_WHOLE: Final = 2**63 - 1
 
 _LEAST: Final[dict[str, int]] = {
     "round": 1, "table": 1, "number": 1, "clashes": 0, "spec_index": 0, "keys": 1, "index": 0, "amount": 0,
 }
 """The least value of each whole-number field, by name; a roll-off's table may be 0 (a tie over all tables)."""
-
-
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return {float: "a decimal number", str: "a text", dict: "an object"}.get(type(value), type(value).__name__)
-
-
-_Check = Callable[[Any, str], "str | None"]
-"""Why a value (found at the place named) is not of one field type, or None."""
-
-
-def _expecting(expected: str, fits: Callable[[Any], bool]) -> _Check:
-    def check(value: Any, where: str) -> str | None:
-        return None if fits(value) else f"{where} is {_kind_of(value)}, expected {expected}"
-
-    return check
-
-
-def _check_of(hint: Any) -> _Check:
-    """The check of a field type as a dataclass declares it, built once per field on import.
-
-    :raises TypeError: a type this reader has no check for (a new field's): fails on import,
-        never on a stored log.
-    """
-    origin, args = get_origin(hint), get_args(hint)
-    if origin in (Union, types.UnionType):
-        options = [_check_of(option) for option in args]
-
-        def either(value: Any, where: str) -> str | None:
-            reasons = [option(value, where) for option in options]
-            return None if None in reasons else next(reason for reason in reasons if reason)
-
-        return either
-    if origin is tuple:
-        return _list_check(args)
-    simple: dict[Any, _Check] = {
-        Any: lambda value, where: None,
-        type(None): _expecting("nothing (null)", lambda value: value is None),
-        str: _expecting(f"a text of at most {MAX_TEXT:,} characters",
-                        lambda value: isinstance(value, str) and len(value) <= MAX_TEXT),
-        bool: _expecting("true or false", lambda value: isinstance(value, bool)),
-        int: _expecting("a whole number", lambda value: isinstance(value, int) and not isinstance(value, bool)
-                        and abs(value) <= _MAX_WHOLE),
-    }
-    if origin is dict:
-        return _expecting("an object", lambda value: isinstance(value, dict))
-    if hint not in simple:
-        raise TypeError(f"No log check for the field type {hint!r}: add one to _check_of.")
-    return simple[hint]
-
-
-def _list_check(args: tuple[Any, ...]) -> _Check:
-    """A JSON list of the tuple type's items: any number of one type (``X, ...``), or exactly these."""
-    shape = _expecting(f"a list of at most {MAX_ITEMS:,} items",
-                       lambda value: isinstance(value, (list, tuple)) and len(value) <= MAX_ITEMS)
-    repeated = args[-1] is Ellipsis
-    items = [_check_of(item) for item in (args[:1] if repeated else args)]
-
-    def check(value: Any, where: str) -> str | None:
-        reason = shape(value, where)
-        if reason is not None:
-            return reason
-        if not repeated and len(value) != len(items):
-            return f"{where} is a list of {len(value)} items, expected {len(items)}"
-        for position, item in enumerate(value):
-            reason = (items[0] if repeated else items[position])(item, f"{where}[{position}]")
-            if reason is not None:
-                return reason
-        return None
-
-    return check
 
 
 def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
@@ -356,74 +251,21 @@ def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
     return None
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event a log entry records, every field of the type and range its event declares.
-
-    A log is read from a file anyone may have edited: a field of another type, out of its
-    range or past its cap is :class:`InvalidInput` naming the field, never an event that
-    breaks a screen later (unknown extra fields are ignored: a newer app may add some).
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidInput(f"A tournament log entry is {_kind_of(data)}, not an object: the log is damaged.")
-    kind = EVENT_TYPES.get(str(data.get("type")))
-    if kind is None:
-        shown = str(data.get("type"))[:40]
-        raise InvalidInput(f"The tournament log has an entry of an unknown kind ({shown!r}): it is damaged.")
-    checks = _FIELD_CHECKS[kind]
-    values: dict[str, Any] = {}
-    for item in dataclasses.fields(kind):
-        if item.name not in data:
-            if item.default is dataclasses.MISSING:  # fields added later have a default: older logs lack them
-                raise InvalidInput(f"A {kind.TYPE} entry of the tournament log has no {item.name}: it is damaged.")
-            continue
-        value = data[item.name]
-        reason = checks[item.name](value, item.name) or _range_problem(kind, item.name, value)
-        if reason is not None:
-            raise InvalidInput(f"A {kind.TYPE} entry of the tournament log is damaged: {reason}.")
-        values[item.name] = value if isinstance(value, dict) else _tuples(value)
-    event: Event = kind(**values)
-    return event
-
-
-_FIELD_CHECKS: Final[dict[type[Any], dict[str, _Check]]] = {
-    kind: {name: _check_of(hint) for name, hint in get_type_hints(kind).items() if name != "TYPE"}
-    for kind in EVENT_TYPES.values()
-}
-"""Each event's field checks, from the types its dataclass declares: the schema a log entry is read with."""
-
-
-def result_to_dict(result: TableResult) -> dict[str, Any]:
-    """A checked table result as the log keeps it (the signature is not kept: it was checked).
-
-    ``confirmations`` is written only for a code that carried them, so a log of results
-    without them reads and writes exactly as before.
-    """
-    data: dict[str, Any] = {
-        "event_id": result.event_id,
-        "round": result.round,
-        "table": result.table,
-        "numbers": list(result.numbers),
-        "totals": list(result.totals),
-        "places": list(result.places),
-        "roll_offs": [[list(pair) for pair in round_] for round_ in result.roll_offs],
-        "rules": result.rules.to_dict(),
-        "digest": result.digest.hex(),
-    }
-    if result.confirmations is not None:
-        data["confirmations"] = list(result.confirmations)
-    return data
-
-
-def result_from_dict(data: Mapping[str, Any]) -> TableResult:
-    return TableResult(
-        data["event_id"],
-        data["round"],
-        data["table"],
-        tuple(data["numbers"]),
-        tuple(data["totals"]),
-        tuple(data["places"]),
-        tuple(tuple((seat, face) for seat, face in round_) for round_ in data["roll_offs"]),
-        Rules.from_dict(dict(data["rules"])),
-        bytes.fromhex(data["digest"]),
-        None if data.get("confirmations") is None else tuple(data["confirmations"]),
-    )
+TOURNAMENT_LOG: Final[EventLog[Event]] = EventLog(
+    "tournament",
+    (
+        TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
+        ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
+        RoundClosed, RulesSwitched, PrizeAwarded,
+    ),
+    values={
+        TournamentFormat: Codec(TournamentFormat.to_dict, _read_format),
+        Cut: Codec(Cut.to_list, _read_cut),
+        TableResult: record(TableResult),
+    },
+    check=_range_problem,
+)
+"""How a tournament's events are logged and read back: every field of the type and range
+its event declares (a table result's ``confirmations`` only when its code carried them)."""
+event_to_dict: Final = TOURNAMENT_LOG.to_dict
+event_from_dict: Final = TOURNAMENT_LOG.from_dict

@@ -40,7 +40,7 @@ def results_csv(state: TournamentState) -> str:
     for round_ in state.rounds:
         for table in range(1, len(round_.tables) + 1):
             entries = [("counted", round_.results[table])] if table in round_.results else []
-            entries += [("held", held) for held in round_.held.get(table, [])]
+            entries += [("held", held) for held in round_.held.get(table, ())]
             listed += [(round_.number, table, status, recorded) for status, recorded in entries]
     confirmed = any(recorded.result.confirmations is not None for *_, recorded in listed)
     writer.writerow(["Round", "Table", "Seat", "Number", "Name", "Total", "Place", "Source", "Status", "Reason"]

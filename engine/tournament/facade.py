@@ -1,8 +1,8 @@
 """The organizer's tournament: every action checked, then logged as an event and applied.
 
 Like :class:`engine.game.Game`, the state is the replay of a log
-(:mod:`engine.tournament.state`): :meth:`Tournament.from_events` rebuilds the same
-tournament and :meth:`Tournament.undo` drops the last action. This module holds the
+(:mod:`engine.tournament.state`), every state is kept: :meth:`Tournament.from_events`
+rebuilds the same tournament and :meth:`Tournament.undo` pops the last action. This module holds the
 checks that refuse an action (saying what was entered and why) and the questions the
 organizer's screens ask; the pieces are in the modules beside it.
 """
@@ -42,14 +42,13 @@ from engine.tournament.events import (
     TournamentCreated,
     event_from_dict,
     event_to_dict,
-    result_to_dict,
 )
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, read_sign_up_list
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, round_places, standings
-from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, replay
+from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, apply, replay
 
 __all__ = ["Tournament"]
 
@@ -91,9 +90,9 @@ class Tournament:
         if len(secret) < 16:
             raise InvalidInput("The event secret must be at least 16 bytes.")
         fmt = format or TournamentFormat.house()
-        self._events: list[Event] = []
-        self._state = TournamentState()
-        self._push(TournamentCreated(name, event_id, secret.hex(), fmt.to_dict()))
+        created = TournamentCreated(name, event_id, secret, fmt)
+        self._events: list[Event] = [created]
+        self._states = [apply(TournamentState(), created)]
 
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Tournament:
@@ -102,7 +101,7 @@ class Tournament:
         if not items or not isinstance(items[0], TournamentCreated):
             raise InvalidInput("A tournament log must begin with the tournament's creation.")
         tournament = cls.__new__(cls)
-        tournament._state = replay(items)
+        tournament._states = replay(items)
         tournament._events = items
         return tournament
 
@@ -117,17 +116,25 @@ class Tournament:
         return len(self._events)
 
     def undo(self) -> str:
-        """Take back the last organizer action (the state is rebuilt from the rest); what it was, in words."""
+        """Take back the last organizer action (the state before it is kept); what it was, in words."""
         if len(self._events) == 1:
             raise IllegalAction("Nothing to undo: the tournament has just been created.")
-        words = describe(self._events[-1], self._state)
-        self._events.pop()
-        self._state = replay(self._events)
-        return words
+        return describe(self._events.pop(), self._states.pop())
+
+    def copy(self) -> Tournament:
+        """The same tournament, to act on while this one stays as it is: the states are
+        immutable and shared, so it costs a copy of two lists, never a replay."""
+        twin = type(self).__new__(type(self))
+        twin._events, twin._states = list(self._events), list(self._states)
+        return twin
 
     def _push(self, event: Event) -> None:
-        self._state.apply(event)
+        self._states.append(apply(self._states[-1], event))
         self._events.append(event)
+
+    @property
+    def _state(self) -> TournamentState:
+        return self._states[-1]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tournament):
@@ -170,7 +177,7 @@ class Tournament:
             )
         if fmt.to_dict() == self.format.to_dict():
             return False
-        self._push(FormatChanged(fmt.to_dict()))
+        self._push(FormatChanged(fmt))
         return True
 
     # -- players -------------------------------------------------------------------------
@@ -185,7 +192,7 @@ class Tournament:
         return self._state.players[number]
 
     def _active_players(self) -> int:
-        return sum(not player.withdrawn for player in self._state.players.values())
+        return self._state.active
 
     def sign_up(self, name: str, number: int | None = None) -> int:
         """Sign a player up; returns their number (the next free one unless given).
@@ -221,7 +228,7 @@ class Tournament:
         Each line is tried in turn on a copy of the event, with every check of
         :meth:`sign_up` (so a name twice in the list, or past the cap, is refused there).
         """
-        trial = Tournament.from_events(self.events)
+        trial = self.copy()
         from_list: dict[int, int] = {}  # the line of each number this list signs up
         lines: list[PreviewLine] = []
         for item in read_sign_up_list(text):
@@ -246,8 +253,7 @@ class Tournament:
         try:
             return tuple(self.sign_up(name, number) for name, number in entries)
         except FarkleError:
-            del self._events[signed:]
-            self._state = replay(self._events)
+            del self._events[signed:], self._states[signed:]
             raise
 
     def check_in(self, number: int) -> None:
@@ -327,9 +333,8 @@ class Tournament:
             raise InvalidInput(f"{seed!r} is not a draw seed: a whole number, 0 or more.")
         before = self._spread_from(plan.number, plan.spec_index)
         tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, before)
-        cut = (plan.cut.kind, plan.cut.count)
         draw = secrets.token_hex(6)  # the draw's own id: its cards' keys are bound to it
-        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, cut, LATEST_KEY_SCHEME, draw))
+        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, plan.cut, LATEST_KEY_SCHEME, draw))
         return tables
 
     def rerun_draw(self, round_number: int) -> Tables:
@@ -395,7 +400,7 @@ class Tournament:
         seated_at(round_, table)
         self._need_reason(reason)
         self._push(CardRevoked(round_.number, table, " ".join(reason.split()), stamp(at)))
-        return round_.issue(table)
+        return self._state.rounds[-1].issue(table)
 
     def card_issue(self, table: int, round_number: int | None = None) -> int:
         """Which printing of its card a table signs with: 0, then 1 after its first revocation..."""
@@ -435,12 +440,12 @@ class Tournament:
         code = read_code(code)
         round_ = self._state.rounds[result.round - 1]
         if round_.results.get(result.table) is not None:
-            self._push(ResultHeld(result.round, result.table, result_to_dict(result), code))
+            self._push(ResultHeld(result.round, result.table, result, code))
             return ImportReport(
                 "held", result.round, result.table,
                 f"{where} already has a different result: this one is held for the organizer to choose.",
             )
-        self._push(ResultRecorded(result.round, result.table, result_to_dict(result), code))
+        self._push(ResultRecorded(result.round, result.table, result, code))
         confirmed = "" if result.confirmations is None else f" {_sentence(self.confirmation_of(result))}."
         return ImportReport(
             "accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).{confirmed}"
@@ -460,7 +465,7 @@ class Tournament:
         if table in round_.results:
             raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
         result = typed_result(self._state, round_, table, totals, roll_offs)
-        self._push(ResultRecorded(round_.number, table, result_to_dict(result), "", " ".join(reason.split())))
+        self._push(ResultRecorded(round_.number, table, result, "", " ".join(reason.split())))
         return result
 
     def result_source(self, round_number: int, table: int) -> tuple[str, str]:
@@ -517,7 +522,7 @@ class Tournament:
         else:
             result = typed_result(self._state, round_, table, totals or (), roll_offs)
             source = ""
-        self._push(ResultReplaced(round_.number, table, result_to_dict(result), source, reason.strip()))
+        self._push(ResultReplaced(round_.number, table, result, source, reason.strip()))
 
     def held_results(self) -> tuple[tuple[int, int, TableResult, TableResult | None], ...]:
         """(round, table, held result, result counted now) for every conflict awaiting a choice."""
@@ -532,7 +537,7 @@ class Tournament:
         """Choose between the counted result and a held one (``take=True``: the held one counts)."""
         round_ = self._open_round()
         self._need_reason(reason)
-        items = round_.held.get(table, [])
+        items = round_.held.get(table, ())
         if not 0 <= index < len(items):
             raise IllegalAction(f"Round {round_.number}, table {table} has no held result number {index + 1}.")
         self._push(HeldResultSettled(round_.number, table, index, take, reason.strip()))

@@ -108,13 +108,13 @@ def _cut(round_: RoundState, players: Mapping[int, Player]) -> Cutting:
     pending: list[RollOffNeeded] = []
     if cut.kind == "overall":
         totals = _field_totals(round_)
-        _walk(round_, 0, rank_blocks(totals, round_.roll_offs.get(0, [])), totals, cut.count, advancing, pending,
+        _walk(round_, 0, rank_blocks(totals, list(round_.roll_offs.get(0, ()))), totals, cut.count, advancing, pending,
               players)
     else:
         for table in range(1, len(round_.tables) + 1):
             result = round_.results[table].result
             totals = result.totals_by_number
-            blocks = rank_blocks(totals, list(result.roll_offs_by_number) + round_.roll_offs.get(table, []))
+            blocks = rank_blocks(totals, list(result.roll_offs_by_number) + list(round_.roll_offs.get(table, ())))
             _walk(round_, table, blocks, totals, cut.count, advancing, pending, players)
     return tuple(advancing), tuple(pending)
 
@@ -203,10 +203,10 @@ def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
     """
     keys: dict[int, tuple[int, int, int]] = {}
     if round_.cut.kind == "overall":
-        groups = [(_field_totals(round_), list(round_.roll_offs.get(0, [])))]
+        groups = [(_field_totals(round_), list(round_.roll_offs.get(0, ())))]
     else:
         groups = [
-            (recorded.result.totals_by_number, list(recorded.result.roll_offs_by_number) + round_.roll_offs.get(table, []))
+            (recorded.result.totals_by_number, list(recorded.result.roll_offs_by_number) + list(round_.roll_offs.get(table, ())))
             for table, recorded in round_.results.items()
         ]
     for totals, roll_offs in groups:

@@ -1,4 +1,9 @@
-"""The tournament as it stands: a fold of :meth:`TournamentState.apply` over the log.
+"""The tournament as it stands: a fold of :func:`apply` over the log.
+
+Like a game's (:mod:`engine.game.state`), every state is a frozen value and ``apply``
+gives the next one, so the organizer's undo is a pop. What grows (the players, each
+round's results) is a :class:`~engine.shared_map.SharedMap` the next state shares, not
+copies, so replaying a log takes time in proportion to its length.
 
 ``apply`` trusts the event: the checks were made when the organizer's action was
 recorded (:mod:`engine.tournament.facade`), so replaying a log never refuses what was
@@ -8,24 +13,24 @@ checked again by today's planner. Logs from before draws kept their round and cu
 the planner for them, as the engine of their day did, and replay as they always have.
 
 >>> from engine.tournament.events import PlayerSignedUp, TournamentCreated
->>> state = replay([TournamentCreated("Cup", "CUP-1", "00" * 16, TournamentFormat.house().to_dict()),
-...                 PlayerSignedUp(1, "Ann")])
->>> state.players[1]
+>>> states = replay([TournamentCreated("Cup", "CUP-1", bytes(16), TournamentFormat.house()), PlayerSignedUp(1, "Ann")])
+>>> states[-1].players[1]
 Player(number=1, name='Ann', checked_in=False, withdrawn=False, reason='')
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
-
 from datetime import datetime
+from typing import Any, Literal, TypeVar
 
 from engine.codec import TableResult, key_for
 from engine.errors import InvalidInput
 from engine.rules import PRESET_NAMES
+from engine.shared_map import SharedMap
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -45,14 +50,13 @@ from engine.tournament.events import (
     RulesSwitched,
     SeatsDrawn,
     TournamentCreated,
-    result_from_dict,
 )
 from engine.tournament.format import Cut, RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables
 
 __all__ = [
-    "Player", "Prize", "Correction", "Recorded", "Revocation", "Voided", "RoundState", "TournamentState", "replay",
-    "clock",
+    "Player", "Prize", "Correction", "Recorded", "Revocation", "Voided", "RoundState", "TournamentState", "apply",
+    "replay", "clock",
 ]
 
 _Value = TypeVar("_Value")
@@ -143,7 +147,7 @@ def clock(at: str | None) -> str:
         return ""
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoundState:
     """A drawn round: its seating, the results in, and who went on once it closed."""
 
@@ -153,25 +157,26 @@ class RoundState:
     seed: int
     tables: Tables
     clashes: int
-    results: dict[int, Recorded] = field(default_factory=dict)
-    held: dict[int, list[Recorded]] = field(default_factory=dict)
-    roll_offs: dict[int, list[tuple[tuple[int, int], ...]]] = field(default_factory=dict)
+    results: SharedMap[int, Recorded] = field(default_factory=SharedMap)
+    held: SharedMap[int, tuple[Recorded, ...]] = field(default_factory=SharedMap)
+    roll_offs: SharedMap[int, tuple[tuple[tuple[int, int], ...], ...]] = field(default_factory=SharedMap)
     """Roll-offs the organizer recorded, by table (0: a tie over all tables)."""
     advancing: tuple[int, ...] | None = None
     rules_switched: str | None = None
-    corrections: list[Correction] = field(default_factory=list)
+    corrections: tuple[Correction, ...] = ()
     key_scheme: int = 1
     """How the tables' keys are derived (:mod:`engine.codec.keys`): 1 in draws logged before scheme 2."""
     draw: str = ""
     """The draw's own id (scheme 2), part of every table's key."""
-    revoked: dict[int, list[Revocation]] = field(default_factory=dict)
+    revoked: SharedMap[int, tuple[Revocation, ...]] = field(default_factory=SharedMap)
     """Each table's revoked cards, first to last: the card in use is of issue ``len(revoked[table])``."""
-    voided: dict[int, list[Voided]] = field(default_factory=dict)
-    seats: dict[int, tuple[int, int]] = field(init=False, repr=False)
+    voided: SharedMap[int, tuple[Voided, ...]] = field(default_factory=SharedMap)
+    seats: Mapping[int, tuple[int, int]] = field(init=False, repr=False, compare=False)
     """(table, seat) of each player, both from 1."""
 
     def __post_init__(self) -> None:
-        self.seats = {n: (t, s) for t, table in enumerate(self.tables, 1) for s, n in enumerate(table, 1)}
+        seats = {n: (t, s) for t, table in enumerate(self.tables, 1) for s, n in enumerate(table, 1)}
+        object.__setattr__(self, "seats", seats)
 
     @property
     def closed(self) -> bool:
@@ -195,28 +200,31 @@ class RoundState:
         return len(self.revoked.get(table, ()))
 
 
+@dataclass(frozen=True)
 class TournamentState:
-    """Who signed up, the rounds drawn and their results; changed only by :meth:`apply`."""
+    """Who signed up, the rounds drawn and their results; made only by :func:`apply`."""
 
-    def __init__(self) -> None:
-        self.name = ""
-        self.event_id = ""
-        self.secret = b""
-        self.format = TournamentFormat.house(check_plans=False)
-        """Until the creation is applied: the log names the format."""
-        self.players: dict[int, Player] = {}
-        self.rounds: list[RoundState] = []
-        self.cancelled: list[RoundState] = []
-        """Draws cancelled (or drawn again), oldest first: their cards sign nothing that counts."""
-        self.prize: Prize | None = None
-        self.applied = 0
-        self._cache: dict[str, Any] = {}
+    name: str = ""
+    event_id: str = ""
+    secret: bytes = b""
+    format: TournamentFormat = field(default_factory=lambda: TournamentFormat.house(check_plans=False))
+    """Until the creation is applied: the log names the format."""
+    players: SharedMap[int, Player] = field(default_factory=SharedMap)
+    active: int = 0
+    """How many players signed up and have not withdrawn."""
+    rounds: tuple[RoundState, ...] = ()
+    cancelled: tuple[RoundState, ...] = ()
+    """Draws cancelled (or drawn again), oldest first: their cards sign nothing that counts."""
+    prize: Prize | None = None
+    applied: int = 0
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What :meth:`cached` computed for this state (standings, cuts): never part of its value."""
 
     def cached(self, key: str, compute: Callable[[], _Value]) -> _Value:
-        """``compute()``, kept until the next event (standings and cuts are asked for often)."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        value: _Value = self._cache[key]
+        """``compute()``, computed once for this state (standings and cuts are asked for often)."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        value: _Value = self.memo[key]
         return value
 
     # -- what follows from the rounds ------------------------------------------------
@@ -235,7 +243,7 @@ class TournamentState:
     def entrants(self) -> tuple[int, ...]:
         """Who would be seated in the next round, in number order."""
         if not self.rounds:
-            return tuple(n for n, p in sorted(self.players.items()) if p.checked_in and not p.withdrawn)
+            return tuple(n for n, p in self.players.items() if p.checked_in and not p.withdrawn)
         last = self.rounds[-1]
         base = last.advancing if last.closed else tuple(n for table in last.tables for n in table)
         return tuple(sorted(n for n in base or () if not self.players[n].withdrawn))
@@ -285,132 +293,168 @@ class TournamentState:
         label = self.label(number) if number in self.players else f"number {number}"
         return f"{label} (table {seat[0]})" if seat else label
 
-    # -- the fold ------------------------------------------------------------------------
 
-    def apply(self, event: Event) -> None:
-        """Fold one event into the state; the checks were made when it was recorded."""
-        self._cache.clear()
-        if isinstance(event, TournamentCreated):
-            if self.applied:
-                raise InvalidInput("A tournament is created once; the log has a second creation.")
-            self.name, self.event_id = event.name, event.event_id
-            self.secret = bytes.fromhex(event.secret)
-            self.format = TournamentFormat.from_dict(event.format, check_plans=False)
-        elif not self.applied:
-            raise InvalidInput("A tournament log must begin with the tournament's creation.")
-        elif isinstance(event, FormatChanged):
-            if self.rounds:
-                raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
-            self.format = TournamentFormat.from_dict(event.format, check_plans=False)
-        elif isinstance(event, PlayerSignedUp):
-            self._check_sign_up(event)
-            self.players[event.number] = Player(event.number, event.name)
-        elif isinstance(event, PlayerCheckedIn):
-            self.players[event.number] = dataclasses.replace(self.players[event.number], checked_in=True)
-        elif isinstance(event, PlayerWithdrew):
-            player = self.players[event.number]
-            self.players[event.number] = dataclasses.replace(player, withdrawn=True, reason=event.reason)
-        elif isinstance(event, SeatsDrawn):
-            self._seat(event)
-        elif isinstance(event, DrawCancelled):
-            self.cancelled.append(self.rounds.pop())
-        elif isinstance(event, CardRevoked):
-            round_ = self.rounds[event.round - 1]
-            round_.revoked.setdefault(event.table, []).append(Revocation(event.table, event.reason, event.at))
-        elif isinstance(event, RulesSwitched):
-            if event.rules not in PRESET_NAMES:
-                raise InvalidInput(f"Round {event.round} is switched to rules {event.rules[:40]!r}, which are no preset.")
-            self.rounds[event.round - 1].rules_switched = event.rules
-        elif isinstance(event, RoundClosed):
-            round_ = self.rounds[event.round - 1]
-            strangers = [n for n in event.advancing if n not in round_.seats]
-            if strangers:
-                raise InvalidInput(
-                    f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it."
-                )
-            round_.advancing = event.advancing
-        elif isinstance(event, PrizeAwarded):
-            self.prize = Prize(self.champion or 0, event.amount, event.currency, event.split, event.note)
-        else:
-            self._apply_result(event)
-        self.applied += 1
+_State = TypeVar("_State", RoundState, TournamentState)
 
-    def _check_sign_up(self, event: PlayerSignedUp) -> None:
-        """A sign-up as the organizer's device records one: before the draw, under the cap, a new number."""
-        if self.rounds:
-            raise InvalidInput(f"Number {event.number} signs up after round 1 was drawn.")
-        if event.number in self.players:
-            raise InvalidInput(f"Number {event.number} signs up twice.")
-        active = sum(not player.withdrawn for player in self.players.values())
-        if active >= self.format.cap:
-            raise InvalidInput(
-                f"Number {event.number} signs up when the event is full ({self.format.cap} players)."
-            )
 
-    def _seat(self, event: SeatsDrawn) -> None:
-        if event.spec_index is None:  # a log from before draws kept their round of the format
-            spec_index = self.plan()[event.round - 1].spec_index
-        elif 0 <= event.spec_index < len(self.format.rounds):
-            spec_index = event.spec_index
-        else:
-            raise InvalidInput(
-                f"The draw of round {event.round} names round {event.spec_index} of the format, "
-                f"which has rounds 0 to {len(self.format.rounds) - 1}: the log is damaged."
-            )
-        strangers = [n for table in event.tables for n in table if n not in self.players]
-        if strangers or not event.tables or not 1 <= event.round <= len(self.rounds) + 1:
-            raise InvalidInput(
-                f"The draw of round {event.round} seats "
-                + (f"number {strangers[0]}, who never signed up" if strangers else "tables no round can have")
-                + "."
-            )
-        players = sum(len(table) for table in event.tables)
-        cut = self.format.scaled_cut(spec_index, players) if event.cut is None else Cut.from_list(event.cut)
-        if len(self.rounds) >= event.round:
-            self.cancelled.append(self.rounds.pop())
-        self.rounds.append(
-            RoundState(
-                event.round, spec_index, cut, event.seed, event.tables, event.clashes,
-                key_scheme=event.keys or 1, draw=event.draw or "",
-            )
+def _evolve(value: _State, **changes: Any) -> _State:
+    """``value`` with ``changes``: :func:`dataclasses.replace` without its checks and
+    ``__post_init__`` (a round's seats are shared, not worked out again); a state's memo
+    starts empty."""
+    new = object.__new__(type(value))
+    new.__dict__.update(value.__dict__)
+    if isinstance(value, TournamentState):
+        new.__dict__["memo"] = {}
+    new.__dict__.update(changes)
+    return new
+
+
+_Item = TypeVar("_Item")
+
+
+def _appended(items: SharedMap[int, tuple[_Item, ...]], key: int, item: _Item) -> SharedMap[int, tuple[_Item, ...]]:
+    return items.set(key, items.get(key, ()) + (item,))
+
+
+def apply(state: TournamentState, event: Event) -> TournamentState:
+    """The state after ``event``; the checks were made when it was recorded."""
+    if isinstance(event, TournamentCreated):
+        if state.applied:
+            raise InvalidInput("A tournament is created once; the log has a second creation.")
+        state = _evolve(state, name=event.name, event_id=event.event_id, secret=event.secret, format=event.format)
+    elif not state.applied:
+        raise InvalidInput("A tournament log must begin with the tournament's creation.")
+    elif isinstance(event, FormatChanged):
+        if state.rounds:
+            raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
+        state = _evolve(state, format=event.format)
+    elif isinstance(event, (PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew)):
+        state = _player(state, event)
+    elif isinstance(event, SeatsDrawn):
+        state = _seat(state, event)
+    elif isinstance(event, DrawCancelled):
+        if not state.rounds:
+            raise InvalidInput("The tournament log cancels a draw before any: it is damaged.")
+        state = _evolve(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
+    elif isinstance(event, PrizeAwarded):
+        state = _evolve(state, prize=Prize(state.champion or 0, event.amount, event.currency, event.split, event.note))
+    else:
+        round_ = state.rounds[event.round - 1]
+        state = _with_round(state, _round_after(state, round_, event))
+    return _evolve(state, applied=state.applied + 1)
+
+
+def _with_round(state: TournamentState, round_: RoundState) -> TournamentState:
+    index = round_.number - 1
+    return _evolve(state, rounds=state.rounds[:index] + (round_,) + state.rounds[index + 1 :])
+
+
+def _player(state: TournamentState, event: PlayerSignedUp | PlayerCheckedIn | PlayerWithdrew) -> TournamentState:
+    if isinstance(event, PlayerSignedUp):
+        _check_sign_up(state, event)
+        return _evolve(state, players=state.players.set(event.number, Player(event.number, event.name)),
+                       active=state.active + 1)
+    player = state.players[event.number]
+    if isinstance(event, PlayerCheckedIn):
+        return _evolve(state, players=state.players.set(event.number, dataclasses.replace(player, checked_in=True)))
+    changed = dataclasses.replace(player, withdrawn=True, reason=event.reason)
+    return _evolve(state, players=state.players.set(event.number, changed), active=state.active - (not player.withdrawn))
+
+
+def _check_sign_up(state: TournamentState, event: PlayerSignedUp) -> None:
+    """A sign-up as the organizer's device records one: before the draw, under the cap, a new number."""
+    if state.rounds:
+        raise InvalidInput(f"Number {event.number} signs up after round 1 was drawn.")
+    if event.number in state.players:
+        raise InvalidInput(f"Number {event.number} signs up twice.")
+    if state.active >= state.format.cap:
+        raise InvalidInput(f"Number {event.number} signs up when the event is full ({state.format.cap} players).")
+
+
+def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
+    if event.spec_index is None:  # a log from before draws kept their round of the format
+        spec_index = state.plan()[event.round - 1].spec_index
+    elif 0 <= event.spec_index < len(state.format.rounds):
+        spec_index = event.spec_index
+    else:
+        raise InvalidInput(
+            f"The draw of round {event.round} names round {event.spec_index} of the format, "
+            f"which has rounds 0 to {len(state.format.rounds) - 1}: the log is damaged."
         )
-
-    def _apply_result(self, event: Event) -> None:
-        if isinstance(event, RollOffRecorded):
-            self.rounds[event.round - 1].roll_offs.setdefault(event.table, []).append(event.faces)
-            return
-        if not isinstance(event, (ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced)):
-            raise InvalidInput(f"{event!r} is not a tournament event.")
-        round_ = self.rounds[event.round - 1]
-        table = event.table
-        if not 1 <= table <= len(round_.tables):
-            raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
-        if isinstance(event, ResultRecorded):
-            round_.results[table] = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
-        elif isinstance(event, ResultHeld):
-            round_.held.setdefault(table, []).append(Recorded(_result_at(round_, table, event.result), event.code, "", round_.issue(table)))
-        elif isinstance(event, HeldResultSettled):
-            held = round_.held[table].pop(event.index)
-            if not round_.held[table]:
-                del round_.held[table]
-            if event.taken:
-                round_.results[table] = held
-            kind: Literal["held result taken", "held result dismissed"] = (
-                "held result taken" if event.taken else "held result dismissed"
-            )
-            round_.corrections.append(Correction(round_.number, table, kind, event.reason, round_.closed))
-        elif isinstance(event, ResultVoided):
-            voided = round_.results.pop(table)
-            round_.voided.setdefault(table, []).append(Voided(voided, event.reason, event.at))
-            round_.corrections.append(Correction(round_.number, table, "voided", event.reason, round_.closed))
-        else:
-            round_.results[table] = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
-            round_.corrections.append(Correction(round_.number, table, "replaced", event.reason, round_.closed))
+    strangers = [n for table in event.tables for n in table if n not in state.players]
+    if strangers or not event.tables or not 1 <= event.round <= len(state.rounds) + 1:
+        raise InvalidInput(
+            f"The draw of round {event.round} seats "
+            + (f"number {strangers[0]}, who never signed up" if strangers else "tables no round can have")
+            + "."
+        )
+    players = sum(len(table) for table in event.tables)
+    cut = state.format.scaled_cut(spec_index, players) if event.cut is None else event.cut
+    drawn = RoundState(
+        event.round, spec_index, cut, event.seed, event.tables, event.clashes,
+        key_scheme=event.keys or 1, draw=event.draw or "",
+    )
+    if len(state.rounds) >= event.round:  # drawn again: the draw before is cancelled
+        state = _evolve(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
+    return _evolve(state, rounds=state.rounds + (drawn,))
 
 
-def _result_at(round_: RoundState, table: int, data: Mapping[str, Any]) -> TableResult:
+def _round_after(state: TournamentState, round_: RoundState, event: Event) -> RoundState:
+    """``round_`` after an event of one of its tables (a result, a roll-off, a revoked card) or of the round."""
+    if isinstance(event, RulesSwitched):
+        if event.rules not in PRESET_NAMES:
+            raise InvalidInput(f"Round {event.round} is switched to rules {event.rules[:40]!r}, which are no preset.")
+        return _evolve(round_, rules_switched=event.rules)
+    if isinstance(event, RoundClosed):
+        strangers = [n for n in event.advancing if n not in round_.seats]
+        if strangers:
+            raise InvalidInput(f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it.")
+        return _evolve(round_, advancing=event.advancing)
+    if isinstance(event, RollOffRecorded):
+        return _evolve(round_, roll_offs=_appended(round_.roll_offs, event.table, event.faces))
+    if isinstance(event, CardRevoked):
+        return _evolve(round_, revoked=_appended(round_.revoked, event.table, Revocation(event.table, event.reason, event.at)))
+    if not isinstance(event, (ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced)):
+        raise InvalidInput(f"{event!r} is not a tournament event.")
+    table = event.table
+    if not 1 <= table <= len(round_.tables):
+        raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
+    if isinstance(event, ResultRecorded):
+        recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
+        return _evolve(round_, results=round_.results.set(table, recorded))
+    if isinstance(event, ResultHeld):
+        held = Recorded(_result_at(round_, table, event.result), event.code, "", round_.issue(table))
+        return _evolve(round_, held=_appended(round_.held, table, held))
+    if isinstance(event, HeldResultSettled):
+        items = round_.held[table]
+        taken, left = items[event.index], items[: event.index] + items[event.index + 1 :]
+        kind: Literal["held result taken", "held result dismissed"] = (
+            "held result taken" if event.taken else "held result dismissed"
+        )
+        return _evolve(
+            round_,
+            held=round_.held.set(table, left) if left else round_.held.without(table),
+            results=round_.results.set(table, taken) if event.taken else round_.results,
+            corrections=round_.corrections + (Correction(round_.number, table, kind, event.reason, round_.closed),),
+        )
+    if isinstance(event, ResultVoided):
+        voided = Voided(round_.results[table], event.reason, event.at)
+        return _evolve(
+            round_,
+            results=round_.results.without(table),
+            voided=_appended(round_.voided, table, voided),
+            corrections=round_.corrections + (Correction(round_.number, table, "voided", event.reason, round_.closed),),
+        )
+    recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
+    return _evolve(
+        round_,
+        results=round_.results.set(table, recorded),
+        corrections=round_.corrections + (Correction(round_.number, table, "replaced", event.reason, round_.closed),),
+    )
+
+
+def _result_at(round_: RoundState, table: int, result: TableResult) -> TableResult:
     """A logged result, which must be for the table it is logged at and for the players seated there."""
-    result = result_from_dict(data)
     if (result.round, result.table, result.numbers) != (round_.number, table, round_.tables[table - 1]):
         raise InvalidInput(
             f"A result logged for round {round_.number}, table {table} is for round {result.round}, "
@@ -419,16 +463,24 @@ def _result_at(round_: RoundState, table: int, data: Mapping[str, Any]) -> Table
     return result
 
 
-def replay(events: Iterable[Event]) -> TournamentState:
-    """The state after ``events``; :class:`InvalidInput` naming the entry where a log is damaged."""
+def replay(events: Iterable[Event]) -> list[TournamentState]:
+    """The state after each of ``events``; :class:`InvalidInput` naming the entry where a log is damaged."""
+    states: list[TournamentState] = []
     state = TournamentState()
-    for position, event in enumerate(events, 1):
-        try:
-            state.apply(event)
-        except InvalidInput as refusal:
-            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
-        except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
-            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
-    if not state.applied:
+    collecting = gc.isenabled()
+    gc.disable()  # a replay makes no reference cycles: the collector would walk the growing log over and over
+    try:
+        for position, event in enumerate(events, 1):
+            try:
+                state = apply(state, event)
+            except InvalidInput as refusal:
+                raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
+            except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
+                raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
+            states.append(state)
+    finally:
+        if collecting:
+            gc.enable()
+    if not states:
         raise InvalidInput("A tournament log must begin with the tournament's creation.")
-    return state
+    return states
