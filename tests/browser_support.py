@@ -298,8 +298,28 @@ class FlutterPage:
         return self.page.get_by_role("button", name=name, exact=exact)
 
     def click_button(self, name: str, exact: bool = True, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
-        """Press the button a screen reader calls ``name``."""
+        """Press the button a screen reader calls ``name``, where it is drawn once the screen has
+        settled (a person taps what they see, not where it was a frame ago)."""
+        self.settle(timeout_ms)
         self.button(name, exact).click(timeout=timeout_ms)
+
+    def settle(self, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Wait until every node of the accessibility tree keeps its place for 50 ms: after typing grows a field or a list arrives, Flutter lays the screen out again, and
+        a tap aimed at the old place of a button would land on whatever moved there."""
+        self.page.evaluate("() => { delete window.__farkleSettle; }")
+        self.page.wait_for_function(  # looked at every 25 ms: true once the places held for two looks
+            """() => {
+                const places = Array.from(document.querySelectorAll('flt-semantics'), node => {
+                    const r = node.getBoundingClientRect();
+                    return `${r.x},${r.y},${r.width},${r.height}`;
+                }).join(';');
+                const seen = window.__farkleSettle;
+                window.__farkleSettle = seen && seen.places === places
+                    ? { places, frames: seen.frames + 1 } : { places, frames: 0 };
+                return window.__farkleSettle.frames >= 2;
+            }""",
+            timeout=timeout_ms, polling=25,
+        )
 
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
@@ -331,11 +351,13 @@ class FlutterPage:
             try:
                 self.page.wait_for_function(landed, arg=[name, wanted],
                                             timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
+                self.settle(timeout_ms)
                 return
             except PlaywrightTimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:
                     raise
                 if self.page.evaluate(landed, [name, wanted]):  # it landed late: typing again would double it
+                    self.settle(timeout_ms)
                     return
 
     def press(self, key: str) -> None:
