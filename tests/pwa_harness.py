@@ -9,7 +9,7 @@ import contextlib
 import fcntl
 import functools
 import http.server
-import importlib.util
+import importlib
 import re
 import shutil
 import sys
@@ -31,12 +31,11 @@ BOOT_TIMEOUT_MS = 90_000
 
 
 def load_build_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_pwa", ROOT / "build" / "build_pwa.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("build_pwa", module)
-    spec.loader.exec_module(module)
-    return module
+    """build/build_pwa.py, the build's API; its modules import each other from build/, the
+    script's folder when it runs, so build/ goes on sys.path as it does then."""
+    if str(ROOT / "build") not in sys.path:
+        sys.path.insert(0, str(ROOT / "build"))
+    return importlib.import_module("build_pwa")
 
 
 def built_site(app_dir: Path = ROOT / "app", engine_dir: Path = ROOT / "engine",
