@@ -6,7 +6,7 @@ only keeps score does not pay for them at start-up (it matters in the browser bu
 """
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.dice import format_dice, parse_dice
 from engine.errors import FarkleError, IllegalAction, InvalidInput
@@ -24,85 +24,38 @@ from engine.scoring import (
     scoring_options,
 )
 
-if TYPE_CHECKING:
-    from engine.advice import (
-        Advice,
-        CostlyDecision,
-        KeepChoice,
-        advise,
-        bank_thresholds,
-        catch_up_chance,
-        costliest,
-        costly_decisions,
-        judge_decisions,
-        expected_turn,
-        keep_chances,
-        keep_values,
-        prepare,
-        prepared,
-        roll_value,
-        step_of,
-        throw_advice,
-        turn_advice,
-    )
-    from engine.codec import (
-        B45_ALPHABET,
-        LINK_ROUTE,
-        RESULT_PREFIX,
-        SETUP_PREFIX,
-        CodeAltered,
-        CodeDamaged,
-        ResultImpossible,
-        SeatedPlayer,
-        SignedResult,
-        TableResult,
-        TableSetup,
-        decode_result,
-        decode_setup,
-        encode_result,
-        encode_setup,
-        link_form,
-        read_code,
-        read_sealed_result,
-        result_from_game,
-        safe_form,
-        typing_form,
-    )
-    from engine.tournament import (
-        Correction,
-        Cut,
-        Flag,
-        ImportReport,
-        Player,
-        PlayerLookup,
-        Prize,
-        RollOffNeeded,
-        RoundPlan,
-        RoundSpec,
-        StandingRow,
-        Tournament,
-        TournamentFormat,
-        WrongEvent,
-        WrongPlayers,
-        WrongRound,
-        WrongTable,
-        RevokedCard,
-        VoidedResult,
-        Revocation,
-        check_possible,
-        table_sizes,
-    )
-
-_LAZY_MODULES = {
-    **{name: "engine.advice" for name in ("expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise", "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "prepare", "prepared", "turn_advice", "throw_advice", "judge_decisions", "costliest", "step_of")},
-    **{name: "engine.codec" for name in ("B45_ALPHABET", "LINK_ROUTE", "RESULT_PREFIX", "SETUP_PREFIX", "CodeAltered", "CodeDamaged", "ResultImpossible", "SeatedPlayer", "SignedResult", "TableResult", "TableSetup", "decode_result", "decode_setup", "encode_result", "encode_setup", "link_form", "read_code", "read_sealed_result", "result_from_game", "safe_form", "typing_form")},
-    **{name: "engine.tournament" for name in ("Correction", "Cut", "Flag", "ImportReport", "Player", "PlayerLookup", "Prize", "RollOffNeeded", "RoundPlan", "RoundSpec", "StandingRow", "Tournament", "TournamentFormat", "WrongEvent", "WrongPlayers", "WrongRound", "WrongTable", "RevokedCard", "VoidedResult", "Revocation", "check_possible", "table_sizes")},
+_LAZY: Final[dict[str, tuple[str, ...]]] = {
+    # play advice, solved exactly under a table's rules
+    "engine.advice": (
+        "expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise",
+        "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "judge_decisions", "costliest", "step_of",
+        "prepare", "prepared", "turn_advice", "throw_advice",
+    ),
+    # the tournament and the codes tables hand to the organizer
+    "engine.tournament": (
+        "Tournament", "TournamentFormat", "RoundSpec", "Cut", "RoundPlan", "Player", "ImportReport", "RollOffNeeded",
+        "Correction", "Flag", "StandingRow", "PlayerLookup", "Prize", "WrongEvent", "WrongRound", "WrongTable",
+        "WrongPlayers", "RevokedCard", "VoidedResult", "Revocation", "table_sizes", "check_possible",
+    ),
+    "engine.codec": (
+        "TableSetup", "TableResult", "SeatedPlayer", "SignedResult", "CodeDamaged", "CodeAltered", "ResultImpossible",
+        "encode_setup", "decode_setup", "encode_result", "decode_result", "read_sealed_result", "result_from_game",
+        "read_code", "safe_form", "typing_form", "link_form", "LINK_ROUTE", "SETUP_PREFIX", "RESULT_PREFIX",
+        "B45_ALPHABET",
+    ),
 }
+"""The names loaded on first use, by the module that has them (each of them in its ``__all__``)."""
+_MODULE_OF: Final = {name: module for module, names in _LAZY.items() for name in names}
+
+if TYPE_CHECKING:  # the checker reads each module's names; they import only when first asked for
+    from engine.advice import *  # noqa: F403
+    from engine.codec import *  # noqa: F403
+    from engine.tournament import *  # noqa: F403
 
 
 def __getattr__(name: str) -> Any:
     """Import the tournament, codec and advice names when first asked for (PEP 562)."""
-    module = _LAZY_MODULES.get(name)
+    module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'engine' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
@@ -139,67 +92,5 @@ __all__ = [
     "bank_refusal",
     "clean_name",
     "NAME_LONGEST",
-    # play advice, solved exactly under a table's rules
-    "expected_turn",
-    "bank_thresholds",
-    "catch_up_chance",
-    "roll_value",
-    "keep_values",
-    "keep_chances",
-    "advise",
-    "Advice",
-    "KeepChoice",
-    "costly_decisions",
-    "CostlyDecision",
-    "judge_decisions",
-    "costliest",
-    "step_of",
-    "prepare",
-    "prepared",
-    "turn_advice",
-    "throw_advice",
-    # the tournament and the codes tables hand to the organizer
-    "Tournament",
-    "TournamentFormat",
-    "RoundSpec",
-    "Cut",
-    "RoundPlan",
-    "Player",
-    "ImportReport",
-    "RollOffNeeded",
-    "Correction",
-    "Flag",
-    "StandingRow",
-    "PlayerLookup",
-    "Prize",
-    "WrongEvent",
-    "WrongRound",
-    "WrongTable",
-    "WrongPlayers",
-    "RevokedCard",
-    "VoidedResult",
-    "Revocation",
-    "table_sizes",
-    "TableSetup",
-    "TableResult",
-    "SeatedPlayer",
-    "SignedResult",
-    "CodeDamaged",
-    "CodeAltered",
-    "ResultImpossible",
-    "encode_setup",
-    "decode_setup",
-    "encode_result",
-    "decode_result",
-    "read_sealed_result",
-    "result_from_game",
-    "read_code",
-    "safe_form",
-    "typing_form",
-    "link_form",
-    "LINK_ROUTE",
-    "SETUP_PREFIX",
-    "RESULT_PREFIX",
-    "B45_ALPHABET",
-    "check_possible",
+    *_MODULE_OF,
 ]

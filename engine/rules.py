@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
 from engine.errors import InvalidInput
 
@@ -18,9 +20,6 @@ N_OF_A_KIND_MODELS: tuple[NOfAKind, ...] = ("fixed", "double", "multiply", "none
 ``multiply``: three of a kind x2, x3, x4; ``none``: no such sets, extra dice score only
 as single 1s or 5s (six of a face is two triples).
 """
-
-PRESET_NAMES = ("house", "progressive", "official", "classic")
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -63,10 +62,7 @@ class Rules:
     @property
     def preset_name(self) -> str | None:
         """The preset these rules are exactly, or None for a table's own variant."""
-        for name in PRESET_NAMES:
-            if _PRESETS[name] == self:
-                return name
-        return None
+        return next((name for name, rules in _PRESETS.items() if rules == self), None)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -147,7 +143,7 @@ _N_OF_A_KIND_TEXT: dict[str, str] = {
 }
 
 _HOUSE = Rules()
-_PRESETS: dict[str, Rules] = {
+_PRESETS: Final[Mapping[str, Rules]] = MappingProxyType({
     "house": _HOUSE,
     "progressive": dataclasses.replace(_HOUSE, progressive=True),
     "official": Rules(
@@ -166,4 +162,6 @@ _PRESETS: dict[str, Rules] = {
         two_triplets=None,
         progressive=True,
     ),
-}
+})
+"""The rule presets by name, in the order a table is offered them: the one registry."""
+PRESET_NAMES: Final = tuple(_PRESETS)

@@ -27,6 +27,11 @@ def test_every_public_name_of_the_engine_resolves(name: str) -> None:
     assert getattr(engine, name) is not None
 
 
+@pytest.mark.parametrize("name", engine.__all__)
+def test_every_public_name_of_the_engine_is_listed_once(name: str) -> None:
+    assert engine.__all__.count(name) == 1
+
+
 @pytest.mark.parametrize("name", TOURNAMENT_NAMES)
 def test_every_name_imported_from_the_tournament_module_is_still_there(name: str) -> None:
     tournament = importlib.import_module("engine.tournament")
