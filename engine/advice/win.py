@@ -1,0 +1,489 @@
+"""The chance to win a two-player game when both play to win, solved by value iteration.
+
+A game of two is a Markov decision process over (mover's score, other's score, turn
+total, dice to throw), solved as Neller & Presser solve Pig ("Optimal Play of the Dice
+Game Pig", UMAP Journal 2004) and Busche & Neller solve Farkle ("Optimal Play of the
+Farkle Dice Game", Advances in Computer Games 2017). ``start[i][j]`` is the chance that
+the player about to start a turn with ``i`` grid steps wins against ``j``:
+
+* within a turn the total only grows, so the turn of a fixed (i, j) is solved by backward
+  induction over its total (the keeps of every throw from :mod:`engine.advice.values`);
+* a bank leads to the other player's start at (j, i + turn), a pair of higher total, so
+  pairs are solved in descending order of i + j;
+* a farkle leads to the other player's start at (j, i): the only cycle, (i, j) <-> (j, i),
+  solved by iterating those two start values to a fixed point (secant steps: each start
+  value is piecewise linear in the other's, with slope below 1);
+* the end is the table's: a bank reaching the target gives the other player one last
+  turn (:func:`last_turn_chances`: bank more to win, the same to throw off a tie at even
+  odds), or, with ``final_round=False``, the first to bank the target wins at once
+  (Busche & Neller's rule).
+
+A turn total past the target is solved up to where banking is provably best: throwing on
+can win at most ``1 - farkle chance x (1 - farkle value)`` more, and the other player's
+last-turn chance falls fast with the lead.
+
+Supported: every scoring and entry threshold; not progressive passing, steal or a
+three-farkle penalty (the state would also need the offer or both farkle streaks).
+
+Published figures (tests/test_win_chance.py; figures in the README):
+
+* Busche & Neller 2017: simplest scoring (1 = 100, 5 = 50, three of a kind only), no entry
+  threshold, first to bank 10,000 wins: 200 points for the second player make the game
+  fairest. Reproduced by ``python -m engine.advice.win_tables --busche-neller``.
+* Busche 2016, "Maximizing Win Probability in the Game of Farkle": the first player wins
+  53.487 % under "Facebook Farkle" rules. Not reproduced: those rules let a score fall
+  below 0 by a three-farkle penalty (banked scores bounded at -2,500), which this solver
+  does not model.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import zlib
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter, mul
+from pathlib import Path
+
+from engine.advice.values import _hot_dice_escape, _level, _throws
+from engine.dice import MAX_DICE
+from engine.errors import InvalidInput
+from engine.rules import Rules
+
+__all__ = ["win_chance", "last_turn_chances", "WinTable", "solve_win_table", "win_table_ready", "supports_win_chance",
+           "read_tables", "write_tables", "TABLES_FILE"]
+
+SCALE = 65535
+"""A shipped start value is kept as round(chance x SCALE) in two bytes."""
+
+TOLERANCE = 1e-9
+"""A start value is final when one more round of the (i, j) <-> (j, i) cycle moves it less."""
+
+NEGLIGIBLE = 1e-12
+"""A last-turn chance below this counts as none: the lead it needs is never worth throwing on for."""
+
+MAX_STEPS = 60
+"""Secant steps a cycle may take; a handful always suffice (checked in the tests)."""
+SLOPE_CAP = 0.999
+"""A start value moves less than its guess does (some turns end in a bank): keeps a step finite."""
+
+Row = tuple[float, ...]
+"""After a keep at one turn total: the value with 0 (hot dice) to 5 dice left."""
+
+
+Pick = Callable[[list[float]], tuple[float, ...]]
+
+
+@dataclass(frozen=True)
+class _Throw:
+    """Throwing ``n`` dice, arranged for the turn solver's inner loop: the keeps any throw
+    may take as (grid steps gained, dice left); the throws with one keep, as chances summed
+    per keep; the throws with a choice, each its chance and the keeps it chooses from."""
+
+    keys: tuple[tuple[int, int], ...]
+    farkle: float
+    single_chances: tuple[float, ...]
+    single_pick: Pick
+    choice_chances: tuple[float, ...]
+    choice_picks: tuple[Pick, ...]
+
+
+@dataclass(frozen=True)
+class _Moves:
+    step: int
+    throws: tuple[_Throw, ...]
+    """1 to 6 dice."""
+    reach: int
+    """The most grid steps one keep adds."""
+
+
+@lru_cache(maxsize=16)
+def _moves(rules: Rules) -> _Moves:
+    outcomes = _throws(rules)
+    step = outcomes.step
+    throws = []
+    for n in range(1, MAX_DICE + 1):
+        index: dict[tuple[int, int], int] = {}
+        single: dict[int, float] = {}
+        multi = []
+        for chance, keeps in outcomes.outcomes[n]:
+            found = [index.setdefault((points // step, left), len(index)) for points, left in keeps]
+            if len(found) == 1:
+                single[found[0]] = single.get(found[0], 0.0) + chance
+            else:
+                multi.append((chance, _pick(found)))
+        farkle = 1.0 - sum(chance for chance, _ in outcomes.outcomes[n])
+        throws.append(_Throw(tuple(index), farkle, tuple(single.values()), _pick(list(single)),
+                             tuple(chance for chance, _ in multi), tuple(pick for _, pick in multi)))
+    reach = max(points // step for group in outcomes.outcomes for _, keeps in group for points, _ in keeps)
+    return _Moves(step, tuple(throws), reach)
+
+
+def _pick(keys: list[int]) -> Pick:
+    """The values at ``keys``, as a tuple however many there are."""
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda values: (values[key],)
+    return itemgetter(*keys)
+
+
+def _throw_row(moves: _Moves, rows: list[Row], at: int, farkled: float) -> list[float]:
+    """The value of throwing 1 to 6 dice (index 1..6) at row ``at``: every throw's best
+    keep, read in the rows above, and ``farkled`` for a farkle."""
+    values = [0.0]
+    for throw in moves.throws:
+        kept = [rows[at + gain][left] for gain, left in throw.keys]
+        values.append(throw.farkle * farkled + sum(map(mul, throw.single_chances, throw.single_pick(kept)))
+                      + sum(map(mul, throw.choice_chances, [max(pick(kept)) for pick in throw.choice_picks])))
+    return values
+
+
+def _after_keep(throw: Sequence[float], bank: float | None, must_roll_hot_dice: bool) -> Row:
+    """The row at a turn total from the throw values there: bank or throw on, hot dice six."""
+    best = [throw[left or MAX_DICE] if bank is None else max(bank, throw[left or MAX_DICE]) for left in range(MAX_DICE)]
+    if must_roll_hot_dice:
+        best[0] = throw[MAX_DICE]
+    return tuple(best)
+
+
+@dataclass(frozen=True)
+class _LastTurn:
+    """The last turn of the final round: ``chances[r][n]``, the best chance to win by
+    throwing ``n`` dice ``r`` grid steps short of the leader (bank more to win, the same to
+    throw off the tie at even odds)."""
+
+    chances: tuple[tuple[float, ...], ...]
+    ahead: tuple[float, ...]
+    """Throwing ``n`` dice already past the leader: any score keeps the lead."""
+
+
+@lru_cache(maxsize=16)
+def _last_turn(rules: Rules) -> _LastTurn:
+    """Solved from a tie up, as far as a chance above :data:`NEGLIGIBLE` remains."""
+    moves = _moves(rules)
+    escape = _hot_dice_escape(_throws(rules)) if rules.must_roll_after_hot_dice else 1.0
+    lead: Row = (escape,) + (1.0,) * (MAX_DICE - 1)
+    rows: list[Row] = [lead] * (moves.reach + 1)
+    ahead = tuple(_throw_row(moves, rows, 0, 0.0))
+    chances: list[tuple[float, ...]] = []
+    while not chances or chances[-1][MAX_DICE] > NEGLIGIBLE:
+        throw = _throw_row(moves, rows, 0, 0.0)
+        chances.append(tuple(throw))
+        rows[0] = _after_keep(throw, 0.5 if len(chances) == 1 else None, rules.must_roll_after_hot_dice)
+        rows.insert(0, lead)
+    return _LastTurn(tuple(chances), ahead)
+
+
+def last_turn_chances(rules: Rules, short: int, dice: int = MAX_DICE) -> float:
+    """The best chance to win a last turn of the final round by throwing ``dice`` dice,
+    ``short`` points short of a tie with the leader (negative: already ahead)."""
+    last = _last_turn(rules)
+    level = -(-short // _moves(rules).step)
+    if level < 0:
+        return last.ahead[dice]
+    return last.chances[level][dice] if level < len(last.chances) else 0.0
+
+
+def supports_win_chance(rules: Rules) -> str | None:
+    """Why the win chance cannot be solved under ``rules``, or None when it can."""
+    if rules.progressive or rules.steal:
+        return "passing dice to the next player (progressive or steal) is not solved for the win chance"
+    if rules.triple_farkle_penalty:
+        return "a three-farkle penalty is not solved for the win chance (it needs both farkle streaks)"
+    return None
+
+
+@dataclass(frozen=True)
+class WinTable:
+    """``start[i][j]``: the chance that the player starting a turn with ``i`` grid steps
+    wins against ``j`` (both below the target), both playing to win."""
+
+    rules: Rules
+    final_round: bool
+    start: tuple[tuple[float, ...], ...]
+
+    @property
+    def levels(self) -> int:
+        return len(self.start)
+
+
+@dataclass
+class _Solver:
+    """One rule set's game, solved a pair of start values at a time (see the module)."""
+
+    rules: Rules
+    final_round: bool
+    moves: _Moves = field(init=False)
+    levels: int = field(init=False)
+    entry: int = field(init=False)
+    start: list[list[float]] = field(init=False)
+    last: tuple[float, ...] = field(init=False)
+    """The other player's last-turn chance, by the steps they are short of a tie."""
+    turns: dict[tuple[int, int], list[list[float]]] = field(default_factory=dict, init=False)
+    """:meth:`throws` of the turns asked for since the table was solved."""
+    slopes: list[float] = field(default_factory=lambda: [0.0, 0.0], init=False)
+    """How much ``F`` moved with its guess in the last cycle solved (see :meth:`cycle`), off
+    the diagonal and on it (where ``F`` falls as its guess rises)."""
+
+    def __post_init__(self) -> None:
+        self.moves = _moves(self.rules)
+        step = self.moves.step
+        self.levels = -(-self.rules.target // step)
+        self.entry = -(-self.rules.entry_threshold // step)
+        self.start = [[0.0] * self.levels for _ in range(self.levels)]
+        self.last = tuple(throw[MAX_DICE] for throw in _last_turn(self.rules).chances) if self.final_round else ()
+
+    def bank(self, other: int, total: int) -> float:
+        """Banking a total of ``total`` steps against ``other``."""
+        if total < self.levels:
+            return 1.0 - self.start[other][total]
+        short = total - other
+        return 1.0 - self.last[short] if short < len(self.last) else 1.0
+
+    def top(self, other: int, farkled: float) -> int:
+        """The turn total from which banking beats throwing on whatever comes: throwing on
+        adds at most ``farkle chance x (1 - farkled)`` to a bank already won."""
+        if not self.final_round:
+            return self.levels
+        margin = self.moves.throws[-1].farkle * (1.0 - farkled)
+        short = 0
+        while short < len(self.last) and self.last[short] > margin:
+            short += 1
+        return max(self.levels, other + short)
+
+    def turn(self, mine: int, other: int, farkled: float, low: int | None = None,
+             record: list[list[float]] | None = None) -> list[float]:
+        """The value of throwing 1 to 6 dice at turn total ``low`` (the turn's start when
+        None) in a turn started with ``mine`` against ``other``; a farkle is worth
+        ``farkled``. ``record`` gets the throw values of every total from the top down."""
+        low = mine if low is None else low
+        top = self.top(other, farkled)
+        reach = self.moves.reach
+        high = max(top, low + 1)
+        must_roll = self.rules.must_roll_after_hot_dice
+        rows: list[Row] = [()] * (high - low) + [self._banked(other, total, farkled) for total in range(high, high + reach + 1)]
+        on_board = mine > 0 or self.entry == 0
+        for total in range(high - 1, low, -1):
+            throw = _throw_row(self.moves, rows, total - low, farkled)
+            if record is not None:
+                record.append(throw)
+            bankable = on_board or total - mine >= self.entry
+            rows[total - low] = _after_keep(throw, self.bank(other, total) if bankable else None, must_roll)
+        return _throw_row(self.moves, rows, 0, farkled)
+
+    def throws(self, mine: int, other: int) -> list[list[float]]:
+        """The throw values of a turn started with ``mine`` against ``other``, for every
+        turn total from the start (index 0) up to where banking is best; kept."""
+        key = (mine, other)
+        found = self.turns.get(key)
+        if found is None:
+            found = []
+            found.append(self.turn(mine, other, 1.0 - self.start[other][mine], record=found))
+            found.reverse()
+            self.turns[key] = found
+        return found
+
+    def _banked(self, other: int, total: int, farkled: float) -> Row:
+        """A row past the turn's top: bank (hot dice that must be thrown: bank once they leave dice)."""
+        value = self.bank(other, total)
+        if not self.rules.must_roll_after_hot_dice:
+            return (value,) * MAX_DICE
+        escape = _hot_dice_escape(_throws(self.rules))
+        return (escape * value + (1.0 - escape) * farkled,) + (value,) * (MAX_DICE - 1)
+
+    def solve(self) -> WinTable:
+        levels = self.levels
+        for total in range(2 * levels - 2, -1, -1):
+            for mine in range(max(0, total - levels + 1), total // 2 + 1):
+                self.cycle(mine, total - mine)
+        return WinTable(self.rules, self.final_round, tuple(tuple(row) for row in self.start))
+
+    def guess(self, mine: int, other: int) -> float:
+        """The start value of (mine, other) extrapolated from the three pairs just above it."""
+        start = self.start
+        if other + 1 < self.levels:
+            return min(1.0, max(0.0, start[mine + 1][other] + start[mine][other + 1] - start[mine + 1][other + 1]))
+        return start[mine + 1][other] if mine + 1 < self.levels else 1.0
+
+    def cycle(self, mine: int, other: int) -> None:
+        """Solve the start values of (mine, other) and (other, mine), each the other's
+        farkle value, by secant steps on ``a -> F(a)``, one round of the cycle: ``F`` is
+        piecewise linear, so two points on one piece give the fixed point exactly. The
+        first step takes the slope the pair before ended on."""
+        def once(guess: float) -> tuple[float, float]:
+            theirs = guess if mine == other else self.turn(other, mine, 1.0 - guess)[MAX_DICE]
+            return self.turn(mine, other, 1.0 - theirs)[MAX_DICE], theirs
+
+        point = self.guess(mine, other)
+        ours, theirs = once(point)
+        slope = self.slopes[mine == other]
+        for _ in range(MAX_STEPS):
+            miss = ours - point
+            if abs(miss) <= TOLERANCE:
+                break
+            following = min(1.0, max(0.0, point + miss / (1.0 - slope)))
+            if following == point:
+                break
+            previous, point = (point, miss), following
+            ours, theirs = once(point)
+            slope = min(SLOPE_CAP, max(-SLOPE_CAP, 1.0 + (ours - point - previous[1]) / (point - previous[0])))
+        self.slopes[mine == other] = slope
+        self.start[mine][other], self.start[other][mine] = ours, theirs
+
+
+ON_DEMAND_LEVELS = 30
+"""Targets up to this many grid steps (1,500 points at 50) are solved when first asked
+(seconds); larger ones only from a shipped table or :func:`solve_win_table`."""
+
+TABLES_FILE = Path(__file__).with_name("win_tables.bin")
+"""The shipped tables, written by ``python -m engine.advice.win_tables``: zlib over, per
+table, one JSON line (rules, end rule, levels) and ``levels**2`` little-endian uint16
+start values (chance x 65535), row by row."""
+
+_SOLVED: dict[tuple[Rules, bool], _Solver] = {}
+
+
+def solve_win_table(rules: Rules, final_round: bool = True) -> WinTable:
+    """Solve (or look up) every start value of a two-player game under ``rules``; kept for
+    :func:`win_chance`. Minutes for a target of thousands of points in CPython.
+
+    :raises InvalidInput: rules the win chance is not solved for.
+    """
+    _refuse_unsupported(rules)
+    solver = _SOLVED.get((rules, final_round))
+    if solver is None:
+        solver = _Solver(rules, final_round)
+        solver.solve()
+        _SOLVED[(rules, final_round)] = solver
+    return WinTable(rules, final_round, tuple(tuple(row) for row in solver.start))
+
+
+def win_table_ready(rules: Rules, final_round: bool = True) -> bool:
+    """:func:`win_chance` answers at once under ``rules``: solved already, shipped, or small."""
+    if supports_win_chance(rules) is not None:
+        return False
+    return ((rules, final_round) in _SOLVED or _shipped(rules, final_round) is not None
+            or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS)
+
+
+def _refuse_unsupported(rules: Rules) -> None:
+    reason = supports_win_chance(rules)
+    if reason is not None:
+        raise InvalidInput(f"No win chance under these rules: {reason}.")
+
+
+def _solver(rules: Rules, final_round: bool) -> _Solver:
+    _refuse_unsupported(rules)
+    solver = _SOLVED.get((rules, final_round))
+    if solver is not None:
+        return solver
+    shipped = _shipped(rules, final_round)
+    solver = _Solver(rules, final_round)
+    if shipped is not None:
+        solver.start = [list(row) for row in shipped]
+    elif solver.levels <= ON_DEMAND_LEVELS:
+        solver.solve()
+    else:
+        raise InvalidInput(f"The win chance to {rules.target:,} under these rules has no shipped table and takes "
+                           f"minutes to solve: call solve_win_table first, or ship it with "
+                           f"python -m engine.advice.win_tables.")
+    _SOLVED[(rules, final_round)] = solver
+    return solver
+
+
+@lru_cache(maxsize=1)
+def _shipped_tables() -> dict[tuple[Rules, bool], tuple[tuple[float, ...], ...]]:
+    if not TABLES_FILE.exists():
+        return {}
+    return read_tables(TABLES_FILE.read_bytes())
+
+
+def _shipped(rules: Rules, final_round: bool) -> tuple[tuple[float, ...], ...] | None:
+    return _shipped_tables().get((rules, final_round))
+
+
+def read_tables(data: bytes) -> dict[tuple[Rules, bool], tuple[tuple[float, ...], ...]]:
+    """The tables in a file written by :func:`write_tables`."""
+    raw = zlib.decompress(data)
+    tables = {}
+    at = 0
+    while at < len(raw):
+        end = raw.index(b"\n", at)
+        head = json.loads(raw[at:end])
+        levels = head["levels"]
+        values = array("H")
+        values.frombytes(raw[end + 1: end + 1 + 2 * levels * levels])
+        if sys.byteorder != "little":
+            values.byteswap()
+        scaled = [value / SCALE for value in values]
+        tables[(Rules.from_dict(head["rules"]), head["final_round"])] = tuple(
+            tuple(scaled[row * levels:(row + 1) * levels]) for row in range(levels))
+        at = end + 1 + 2 * levels * levels
+    return tables
+
+
+def write_tables(tables: Sequence[WinTable]) -> bytes:
+    """``tables`` in the shipped file's format (see :data:`TABLES_FILE`)."""
+    parts = []
+    for table in tables:
+        head = {"rules": table.rules.to_dict(), "final_round": table.final_round, "levels": table.levels}
+        values = array("H", (round(value * SCALE) for row in table.start for value in row))
+        if sys.byteorder != "little":
+            values.byteswap()
+        parts += [json.dumps(head, sort_keys=True).encode() + b"\n", values.tobytes()]
+    return zlib.compress(b"".join(parts), 9)
+
+
+def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE,
+               *, final_round: bool = True) -> float:
+    """The chance that the player ``to_move`` (0 or 1) wins a two-player game at banked
+    ``scores``, holding ``turn_points`` with ``dice`` dice to throw, when both play to win.
+
+    The end is the table's: a bank reaching the target gives the other player one last
+    turn, in which banking more wins and the same throws off a tie at even odds. With
+    the other player already at the target, this is that last turn's chance (what
+    :func:`engine.catch_up_chance` answers, a tie counted as half). ``final_round=False``:
+    the first to bank the target wins at once.
+
+    :raises InvalidInput: not two scores, a seat other than 0 or 1, a total no throw can
+        make, a game already decided, or rules the win chance is not solved for.
+    """
+    _refuse_unsupported(rules)
+    step = _moves(rules).step
+    mine, other = _scores(scores, to_move, step)
+    turn = _level(rules, turn_points, dice)
+    levels = -(-rules.target // step)
+    if mine >= levels or other >= levels and not final_round:
+        raise InvalidInput(f"{max(scores):,} has reached the target {rules.target:,}: "
+                           + ("the game is over." if not final_round or other >= levels
+                              else "the other player has the last turn."))
+    on_board = mine > 0 or rules.entry_threshold == 0
+    bankable = turn > 0 and (on_board or turn_points >= rules.entry_threshold)
+    if other >= levels:
+        banked = 1.0 if mine + turn > other else 0.5 if mine + turn == other else 0.0
+        throw_on = last_turn_chances(rules, (other - mine - turn) * step, dice)
+        return max(throw_on, banked) if bankable else throw_on
+    solver = _solver(rules, final_round)
+    if turn == 0 and dice == MAX_DICE:
+        return solver.start[mine][other]
+    throws = solver.throws(mine, other)
+    if turn < len(throws):
+        throw_on = throws[turn][dice]
+    else:
+        throw_on = solver.turn(mine, other, 1.0 - solver.start[other][mine], low=mine + turn)[dice]
+    return max(throw_on, solver.bank(other, mine + turn)) if bankable else throw_on
+
+
+def _scores(scores: Sequence[int], to_move: int, step: int) -> tuple[int, int]:
+    """The mover's and the other's score in grid steps."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 2:
+        raise InvalidInput(f"{scores!r}: the win chance is for two players, give their two scores.")
+    for value in scores:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % step:
+            raise InvalidInput(f"{value!r} is no banked score here: scores are 0 or more, in steps of {step}.")
+    if to_move not in (0, 1) or isinstance(to_move, bool):
+        raise InvalidInput(f"{to_move!r} is no seat: the player to move is 0 or 1.")
+    return scores[to_move] // step, scores[1 - to_move] // step

@@ -1,0 +1,76 @@
+"""Write the shipped win-chance tables: ``python -m engine.advice.win_tables``.
+
+Each table is every start value of a two-player game (:mod:`engine.advice.win`), solved
+in pure Python and written to :data:`engine.advice.win.TABLES_FILE`, which the app and
+the PWA read instead of solving. ``--busche-neller TARGET`` prints the fairest
+compensation for the second player under Busche & Neller's simplest scoring instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from collections.abc import Sequence
+
+from engine.advice.values import step_of
+from engine.advice.win import TABLES_FILE, WinTable, solve_win_table, win_chance, write_tables
+from engine.rules import Rules
+
+__all__ = ["SHIPPED", "busche_neller_rules", "fairest_compensation", "main"]
+
+SHIPPED: tuple[tuple[str, int], ...] = (("house", 4000), ("house", 5000))
+"""(preset, target) of the shipped tables: the presets the win chance is solved for
+(no passing, no three-farkle penalty) at the targets pure Python solves in minutes here."""
+
+
+def busche_neller_rules(target: int = 10_000) -> Rules:
+    """Busche & Neller's simplest scoring: single 1 = 100, single 5 = 50, three of a kind
+    only, no entry threshold (their first to bank ``target`` wins: ``final_round=False``)."""
+    return Rules(target=target, entry_threshold=0, n_of_a_kind="none", straight=None, three_pairs=None,
+                 two_triplets=None)
+
+
+def fairest_compensation(rules: Rules, final_round: bool = True) -> tuple[int, float]:
+    """The head start for the second player that brings the first player's chance nearest
+    one half, and that chance (the first player moves at 0 against the head start)."""
+    step = step_of(rules)
+    best = (0, win_chance(rules, (0, 0), 0, final_round=final_round))
+    points = step
+    while points < rules.target:
+        chance = win_chance(rules, (0, points), 0, final_round=final_round)
+        if abs(chance - 0.5) < abs(best[1] - 0.5):
+            best = (points, chance)
+        if chance < 0.5:
+            break
+        points += step
+    return best
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m engine.advice.win_tables", description=__doc__)
+    parser.add_argument("--busche-neller", type=int, metavar="TARGET",
+                        help="print the fairest compensation under Busche & Neller's rules to TARGET")
+    args = parser.parse_args(argv)
+    if args.busche_neller:
+        rules = busche_neller_rules(args.busche_neller)
+        started = time.perf_counter()
+        solve_win_table(rules, final_round=False)
+        points, chance = fairest_compensation(rules, final_round=False)
+        print(f"Busche & Neller to {rules.target:,}: first player {win_chance(rules, (0, 0), 0, final_round=False):.4%}; "
+              f"fairest with {points} points for the second player ({chance:.4%}); "
+              f"{time.perf_counter() - started:.0f} s")
+        return
+    tables: list[WinTable] = []
+    for name, target in SHIPPED:
+        started = time.perf_counter()
+        tables.append(solve_win_table(dataclasses.replace(Rules.preset(name), target=target)))
+        print(f"{name} to {target:,}: first player {tables[-1].start[0][0]:.4%}, "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+    data = write_tables(tables)
+    TABLES_FILE.write_bytes(data)
+    print(f"{TABLES_FILE.name}: {len(data):,} bytes")
+
+
+if __name__ == "__main__":
+    main()
