@@ -1,4 +1,4 @@
-"""Rule sets: the presets RULES.md tabulates, their options, and plain-dict round trips."""
+"""Rule sets: the presets of engine/RULES.md (§1.2, §3.6), their options (§1.4), and plain-dict round trips."""
 
 from __future__ import annotations
 

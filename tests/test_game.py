@@ -1,4 +1,5 @@
-"""Whole turns and games: the seeds' examples and every rule of RULES.md sections 2-4."""
+"""Whole turns and games: every rule of engine/RULES.md sections 2-4, and the examples it takes
+from its source texts."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ def farkle(game: Game) -> None:
 
 
 def test_the_official_example_round_banks_350():
+    """engine/RULES.md §1.6, from Farkle Official Rules."""
     game = Game(["Ann", "Bob"], OFFICIAL)
     game.roll("1 2 3 3 5 6")
     game.keep("1 5")
@@ -252,7 +254,8 @@ def test_a_die_no_keep_uses_is_refused_with_the_reason_while_a_triple_being_tapp
     assert game.set_aside_refusal([1, 2]) == "2 does not score in 1 2 3 3 3 5: set aside only dice that score."
 
 
-def test_progressive_passing_follows_the_seed_example_1600_1650_1750():
+def test_progressive_passing_follows_the_tournament_example_1600_1650_1750():
+    """engine/RULES.md §4.1, from The Tournament."""
     game = Game(["A", "B", "C"], PROGRESSIVE)
     for throw, keep in [("2 2 2 3 4 6", "2 2 2"), ("3 3 3", "3 3 3"), ("1 1 1 2 3 4", "1 1 1"), ("1 2 3", "1")]:
         game.roll(throw)
@@ -306,6 +309,7 @@ def test_the_inherited_total_counts_toward_the_entry_threshold():
 
 
 def test_the_steal_example_wins_1000_plus_50():
+    """engine/RULES.md §4.2, from Basic Farkle Rules."""
     game = Game(["Jim", "Evan"], dataclasses.replace(HOUSE, steal=True))
     game.roll("1 1 1 2 4 6")
     game.keep("1 1 1")

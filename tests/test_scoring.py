@@ -1,4 +1,5 @@
-"""Every combination under every preset, table-driven; the seeds' worked examples; options."""
+"""Every combination under every preset, table-driven (engine/RULES.md §1); the worked examples of
+its source texts (§1.6); options."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ PROGRESSIVE = Rules.preset("progressive")
 OFFICIAL = Rules.preset("official")
 CLASSIC = Rules.preset("classic")
 
-# keep, house, official, classic (RULES.md section 1)
+# keep, house, official, classic (engine/RULES.md §1.2 and §1.3)
 COMBINATIONS = [
     ("1", 100, 100, 100),
     ("5", 50, 50, 50),
@@ -106,7 +107,8 @@ def test_badly_formed_keeps_are_invalid_input():
         score([1] * 7, HOUSE)
 
 
-def test_the_seed_throw_1_2_3_3_3_5_offers_what_000_lists():
+def test_the_throw_1_2_3_3_3_5_offers_the_keeps_the_tournament_lists():
+    """engine/RULES.md §1.6, from The Tournament."""
     options = {option.keep: option for option in scoring_options("1 2 3 3 3 5", HOUSE)}
     assert options[(3, 3, 3)].points == 300 and options[(3, 3, 3)].dice_left == 3
     assert options[(1,)].points == 100 and options[(1,)].dice_left == 5
@@ -118,6 +120,7 @@ def test_the_seed_throw_1_2_3_3_3_5_offers_what_000_lists():
 
 
 def test_1_2_4_4_4_5_is_550_with_one_die_left():
+    """engine/RULES.md §1.6, from Farkle – The Exciting Dice Sport Intended for Grownups plus Little ones."""
     best = scoring_options("1 2 4 4 4 5", HOUSE)[0]
     assert (best.points, best.dice_left, best.hot_dice) == (550, 1, False)
 
@@ -142,6 +145,7 @@ def test_scoring_dice_marks_every_die_some_keep_can_use():
 
 @pytest.mark.parametrize("rules", [HOUSE, OFFICIAL, CLASSIC])
 def test_farkle_chances_are_the_exact_figures_of_rules_md(rules):
+    """engine/RULES.md §1.5."""
     percent = [round(float(farkle_chance(n, rules)) * 100, 2) for n in range(1, 7)]
     assert percent == [66.67, 44.44, 27.78, 15.74, 7.72, 2.31]
     assert farkle_chance(1, rules) == Fraction(2, 3)

@@ -81,7 +81,8 @@ def result_code(
 # -- format and scaling ------------------------------------------------------------------------
 
 
-def test_the_default_format_is_the_seeds_house_tournament() -> None:
+def test_the_default_format_is_the_house_tournament_of_the_rule_book() -> None:
+    """engine/RULES.md §5.2."""
     plans = event(40).plan()
     assert [plan.describe() for plan in plans] == [
         "Round 1: 40 players, 10 tables of 4, house rules; the 32 best totals over all tables go on.",

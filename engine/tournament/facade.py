@@ -376,7 +376,7 @@ class Tournament:
         return Rules.preset(round_.rules_switched or spec.rules)
 
     def switch_rules(self) -> None:
-        """The organizer switches the final to its alternative rules (the seed: progressive)."""
+        """The organizer switches the final to its alternative rules (engine/RULES.md §5.7: progressive)."""
         round_ = self._open_round()
         spec = self.format.rounds[round_.spec_index]
         if spec.switch_to is None:

@@ -195,7 +195,8 @@ class TournamentFormat:
 
     @classmethod
     def house(cls, *, check_plans: bool = True) -> TournamentFormat:
-        """The seed's event: 40 players; house to top 32; progressive, 2 per table; house, winners; final."""
+        """The Tournament's event (engine/RULES.md §5.2): 40 players; house to top 32; progressive, 2 per table;
+        house, winners; final."""
         return cls(
             "House tournament",
             40,
