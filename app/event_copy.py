@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 
 from app.storage import REVISION_FIELD, Document, Store
@@ -21,7 +22,9 @@ from app.storage.documents import revision_of
 from app.storage.documents import is_usable_id
 from app.storage.schema import DocumentSchema
 
-__all__ = ["COPY_KIND", "CopyRefused", "CopyMark", "EventCopy", "read_copy", "copy_due", "CopyOpened", "open_copy"]
+__all__ = [
+    "COPY_KIND", "CopyRefused", "CopyMark", "EventCopy", "read_copy", "copy_due", "copy_line", "CopyOpened", "open_copy",
+]
 
 COPY_KIND: Final = "farkle-table-event-copy"
 COPY_VERSION: Final = 1
@@ -108,6 +111,20 @@ def copy_due(actions: int, last: CopyMark | None, *, signed_up: int, round_open:
     if round_number == 0:
         return signed_up > 0
     return not round_open
+
+
+def copy_line(copied: CopyMark | None, actions: int) -> str:
+    """When the last copy of the event was saved (local time), and what happened since."""
+    if copied is None:
+        return "No copy of this event saved yet."
+    try:
+        at = datetime.fromisoformat(copied.at.replace("Z", "+00:00")).astimezone()
+        when = f"{at:%H:%M} on {at.day} {at:%b %Y}"
+    except ValueError:
+        when = copied.at
+    since = actions - copied.actions
+    after = "nothing has changed since" if since <= 0 else f"{_actions(since)} since"
+    return f"Last copy saved at {when}: {after}."
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
-__all__ = ["Serving", "serve_on", "serving", "venue_addresses", "for_phones", "venue_link_bases"]
+__all__ = ["Serving", "serve_on", "serving", "venue_addresses", "for_phones", "venue_link_bases", "link_base_of"]
 
 _EVERY_INTERFACE: Final = frozenset({"", "0.0.0.0", "::", "[::]"})
 _LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.localdomain"})
@@ -156,3 +156,12 @@ def venue_link_bases() -> tuple[str, ...]:
     if served is None or not served.every_interface:
         return ()
     return tuple(f"http://{address}:{served.port}" for address in venue_addresses())
+
+
+def link_base_of(page_url: str) -> str:
+    """Where phones on the same network reach the app a page was opened from (``http://host:port``;
+    a server session's page knows only its websocket, ``ws://host:port``); "" in the desktop window."""
+    parts = urlsplit(page_url)
+    if parts.scheme.lower() not in ("http", "https", "ws", "wss") or not parts.netloc:
+        return ""
+    return for_phones(f"{parts.scheme}://{parts.netloc}")

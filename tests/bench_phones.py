@@ -177,17 +177,14 @@ def pwa_event(site_url: str) -> PwaEvent:
     from app.organizer import Organizer
     from app.storage import MemoryPrefs, PrefsStore
     from app.tournament_table import card_link_base, result_qr_text
-    from app.views.organizer.events import default_link_base
+    from app.venue import link_base_of
     from engine import Game, decode_setup, encode_result, result_from_game
     from tests.game_play import play_game
-
-    class _Page:  # what default_link_base reads of the organizer's page
-        url = site_url
 
     async def seed() -> PwaEvent:
         prefs = MemoryPrefs()
         organizer = Organizer(await PrefsStore.open(prefs))
-        stored_base = default_link_base(_Page())  # type: ignore[arg-type]
+        stored_base = link_base_of(site_url)
         tournament_id = await organizer.create("Mayor's cup", event_id="MAYOR-26", link_base=stored_base)
         for name in NAMES:
             await organizer.act(partial(sign_up_and_check_in, name=name))

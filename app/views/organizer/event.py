@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime
 
 import flet as ft
 
 from app.access import FailedTries
-from app.event_copy import CopyMark
+from app.event_copy import copy_line
 from app.organizer import FormatDraft
 from app.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
@@ -17,7 +16,7 @@ from app.views.organizer.format_editor import FormatEditing, format_editor, form
 from app.views.widgets import big_button, on, section
 from engine import Tournament
 
-__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line", "copy_line"]
+__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line"]
 
 
 @dataclass
@@ -81,21 +80,6 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
             lines.append(big_button(f"Use {base}", on(event.use_link_base, base), filled=False,
                                     key=f"link-choice-{index}"))
     return lines
-
-
-def copy_line(copied: CopyMark | None, actions: int) -> str:
-    """When the last copy of the event was saved (local time), and what happened since."""
-    if copied is None:
-        return "No copy of this event saved yet."
-    try:
-        at = datetime.fromisoformat(copied.at.replace("Z", "+00:00")).astimezone()
-        when = f"{at:%H:%M} on {at.day} {at:%b %Y}"
-    except ValueError:
-        when = copied.at
-    since = actions - copied.actions
-    after = "nothing has changed since" if since <= 0 else \
-        f"{'1 action' if since == 1 else f'{since:,} actions'} since"
-    return f"Last copy saved at {when}: {after}."
 
 
 def state_line(t: Tournament) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
@@ -14,7 +13,7 @@ from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
 from app.desk import Reply
 from app.event_copy import CopyOpened, CopyRefused
 from app.organizer import FormatDraft, TournamentSummary
-from app.venue import for_phones
+from app.venue import link_base_of
 from app.views.organizer.common import (
     notices,
     passphrase_field,
@@ -121,22 +120,13 @@ def open_copy_button(events: EventsState, picker: ft.FilePicker) -> list[ft.Cont
                                                   allowed_extensions=["json"], with_data=True))]
 
 
-def default_link_base(page: ft.Page) -> str:
-    """Where phones on the same network reach the app this page was opened from (``http://host:port``;
-    a server session's page knows only its websocket, ``ws://host:port``); "" in the desktop window."""
-    parts = urlsplit(str(getattr(page, "url", None) or ""))
-    if parts.scheme.lower() not in ("http", "https", "ws", "wss") or not parts.netloc:
-        return ""
-    return for_phones(f"{parts.scheme}://{parts.netloc}")
-
-
 @ft.component
 def EventsScreen() -> ft.View:
     events = use_event(EventsState, "", "")
     picker_ref: MutableRef[ft.FilePicker] = ft.use_ref(None)
     if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
         picker_ref.current = ft.FilePicker(on_result=events.copy_picked)
-    link_base = default_link_base(ft.context.page)
+    link_base = link_base_of(str(getattr(ft.context.page, "url", None) or ""))
     draft = events.shown_draft(FormatDraft.house)
     tiles: list[ft.Control] = [
         ft.ListTile(title=ft.Text(summary.line), leading=ft.Icon(ft.Icons.EMOJI_EVENTS),
