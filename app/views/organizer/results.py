@@ -30,8 +30,8 @@ __all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
 class ResultsPage(EventState):
     """The inbox: the code being typed, a paper result's totals and reason, the roll-off dice tapped."""
 
-    roll_off_faces: dict[str, int] = field(default_factory=dict)
-    """The die each tied player threw, by ``"<table>:<number>"``."""
+    roll_off_faces: dict[tuple[int, int], int] = field(default_factory=dict)
+    """The die each tied player threw, by (table, player number)."""
     paper_table: int | None = None
 
     # -- result codes ---------------------------------------------------------------------
@@ -117,10 +117,10 @@ class ResultsPage(EventState):
     # -- roll-offs and closing --------------------------------------------------------------
 
     def pick_face(self, table: int, number: int, face: int) -> None:
-        self.roll_off_faces[f"{table}:{number}"] = face
+        self.roll_off_faces[table, number] = face
 
     async def record_roll_off(self, table: int, numbers: tuple[int, ...]) -> None:
-        faces = {n: self.roll_off_faces[f"{table}:{n}"] for n in numbers if f"{table}:{n}" in self.roll_off_faces}
+        faces = {n: self.roll_off_faces[table, n] for n in numbers if (table, n) in self.roll_off_faces}
         if len(faces) != len(numbers):
             missing = [self.name_of(n) for n in numbers if n not in faces]
             self.refuse(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.",
@@ -130,7 +130,7 @@ class ResultsPage(EventState):
         if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}.",
                           place="roll-off"):
             for n in numbers:
-                self.roll_off_faces.pop(f"{table}:{n}", None)
+                self.roll_off_faces.pop((table, n), None)
 
     async def close_round(self) -> None:
         def report(advancing: tuple[int, ...]) -> str:
@@ -279,7 +279,7 @@ def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
     for tie in pending:
         rows.append(ft.Text(tie.describe(), key=f"roll-off-{tie.table}", weight=ft.FontWeight.BOLD))
         for number in tie.numbers:
-            chosen = inbox.roll_off_faces.get(f"{tie.table}:{number}")
+            chosen = inbox.roll_off_faces.get((tie.table, number))
             name = inbox.name_of(number)
             rows.append(ft.Text(f"{name} (number {number})"))
             rows.append(ft.Row([
