@@ -12,7 +12,8 @@ import pytest
 
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore, StorageFullError, Store, StoreWriteError
-from app.views.new_game import NAME_LONGEST, NewGameState, parse_number
+from app.number_entry import parse_number
+from app.views.new_game import NAME_LONGEST, NewGameState
 from engine import Game, InvalidInput, Rules
 from tests.app_driver import run
 from tests.flet_harness import FletHarness

@@ -9,7 +9,6 @@ game's players and rules (a rematch).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import flet as ft
 
 from app.context import use_model, use_services
+from app.number_entry import parse_number
 from app.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
@@ -42,10 +42,8 @@ from engine import (
     clean_name,
 )
 
-__all__ = ["NewGameScreen", "NewGameState", "parse_number", "NAME_LONGEST", "MOST_DIGITS"]
+__all__ = ["NewGameScreen", "NewGameState", "NAME_LONGEST"]
 
-MOST_DIGITS = 6
-"""The most digits a number field takes (a target of 999,999 is plenty)."""
 RECENT_OFFERED = 10
 
 NUMBER_FIELDS = {
@@ -70,37 +68,6 @@ N_OF_A_KIND_TEXT = {
     "none": "None (extra 1s, 5s singly)",
 }
 PENALTIES = (0, 500, 1000)
-
-_DIGITS = re.compile(f"[0-9]{{1,{MOST_DIGITS}}}")
-_SHOWN_LONGEST = 20
-
-
-def parse_number(label: str, text: str, *, optional: bool = False) -> int | None:
-    """A number field's whole number: ASCII digits only (commas and spaces between them are
-    allowed), 1 to :data:`MOST_DIGITS` of them; empty gives None when ``optional``.
-
-    >>> parse_number("Target", "10,000")
-    10000
-    >>> parse_number("Target", "²")
-    Traceback (most recent call last):
-    ...
-    engine.errors.InvalidInput: Target: '²' is not a whole number.
-    """
-    compact = text.replace(",", "").replace(" ", "")
-    if not compact:
-        if optional:
-            return None
-        raise InvalidInput(f"{label}: enter a whole number of 1 to {MOST_DIGITS} digits.")
-    if compact.isascii() and compact.isdigit() and len(compact) > MOST_DIGITS:
-        raise InvalidInput(f"{label}: {_shown(text)} has {len(compact):,} digits: enter at most {MOST_DIGITS}.")
-    if not _DIGITS.fullmatch(compact):
-        raise InvalidInput(f"{label}: {_shown(text)} is not a whole number.")
-    return int(compact)
-
-
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= _SHOWN_LONGEST else text[:_SHOWN_LONGEST - 3] + "...")
-
 
 def _label(name: str) -> str:
     return NUMBER_FIELDS[name].split(" (")[0]
