@@ -1,7 +1,7 @@
 """Home: resume an unfinished game, browse finished ones, start a new one, keep storage in hand.
 
-:class:`HomeState` holds the game lists and storage figures as read from the store, the
-last message and the confirmation being asked; :func:`HomeScreen` draws them. Every
+:class:`HomeState` holds the game lists and storage figures as read from the store, what
+the last action did (or why it was refused) and the confirmation being asked; :func:`HomeScreen` draws them. Every
 delete is confirmed first, and the lists are read afresh after it.
 """
 
