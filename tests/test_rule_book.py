@@ -23,8 +23,8 @@ def section(number: str) -> str:
 
 def table_rows(text: str) -> list[list[str]]:
     """The cells of a Markdown table's body rows."""
-    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in text.splitlines() if line.startswith("|")]
-    return rows[2:]
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
 
 
 def whole(cell: str) -> int:
@@ -54,7 +54,8 @@ def test_every_section_the_code_cites_is_in_the_book() -> None:
     cited: set[str] = set()
     for folder in ("engine", "app", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
-            for mention in re.findall(r"RULES\.md (?:§|sections? )([0-9.§ ,and-]+)", path.read_text(encoding="utf-8")):
+            text = path.read_text(encoding="utf-8")
+            for mention in re.findall(r"RULES\.md \(?(?:§|sections? )([0-9.§ ,and-]+)", text):
                 cited.update(re.findall(r"[0-9]+(?:\.[0-9]+)?", mention))
     assert cited, "nothing cites engine/RULES.md"
     for number in sorted(cited):
