@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 
 from app.tournament_table import static_site
-from engine import CostlyDecision, Game, Rules, costliest, judge_decisions, prepare, prepared
+from engine import (CostlyDecision, Game, Rules, costliest, judge_decisions, prepare, prepare_win_chance, prepared,
+                    win_table_ready)
 
 __all__ = ["prepare_advice", "review_decisions"]
 
@@ -20,17 +21,21 @@ JUDGED_PER_SLICE = 20
 
 async def prepare_advice(rules: Rules) -> None:
     """Solve the advice tables for ``rules`` without holding up taps: in a worker thread on
-    a host; in the browser, which has no threads, a slice at a time between other tasks."""
-    if prepared(rules):
-        return
+    a host; in the browser, which has no threads, a slice at a time between other tasks.
+    The win chance's table is read where it is shipped (and, on a host, solved for a small
+    target), so advice in a game of two can say it."""
     if static_site():
-        for _ in prepare(rules):
-            await asyncio.sleep(0)
+        win_table_ready(rules)
+        if not prepared(rules):
+            for _ in prepare(rules):
+                await asyncio.sleep(0)
         return
-    await asyncio.to_thread(_solve, rules)
+    if not (prepared(rules) and win_table_ready(rules)):
+        await asyncio.to_thread(_solve, rules)
 
 
 def _solve(rules: Rules) -> None:
+    prepare_win_chance(rules)
     for _ in prepare(rules):
         pass
 

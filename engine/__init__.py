@@ -29,7 +29,7 @@ _LAZY: Final[dict[str, tuple[str, ...]]] = {
     "engine.advice": (
         "expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise",
         "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "judge_decisions", "costliest", "step_of",
-        "prepare", "prepared", "turn_advice", "throw_advice",
+        "prepare", "prepared", "turn_advice", "throw_advice", "win_chance", "win_table_ready", "prepare_win_chance",
     ),
     # the tournament and the codes tables hand to the organizer
     "engine.tournament": (

@@ -1,12 +1,14 @@
 """Play advice: what to keep, throw or bank, computed exactly under a table's own rules.
 
 ``values`` solves what a turn is worth (and the chance to reach a total) for a rule set,
-``advisor`` turns it into advice for the player to act, ``review`` finds each player's
+``win`` the chance to win a game of two (``win_tables`` writes its shipped tables),
+``advisor`` turns them into advice for the player to act, ``review`` finds each player's
 costliest decisions once the game is over.
 """
 
 from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
 from engine.advice.review import CostlyDecision, costliest, costly_decisions, judge_decisions
+from engine.advice.win import prepare_win_chance, solve_win_table, win_chance, win_table_ready
 from engine.advice.values import (
     bank_thresholds,
     catch_up_chance,
@@ -21,4 +23,5 @@ from engine.advice.values import (
 
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
            "prepare", "prepared", "step_of", "Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS",
-           "CostlyDecision", "costly_decisions", "judge_decisions", "costliest"]
+           "CostlyDecision", "costly_decisions", "judge_decisions", "costliest", "win_chance", "win_table_ready",
+           "prepare_win_chance", "solve_win_table"]

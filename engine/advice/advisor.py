@@ -6,10 +6,12 @@ player's last turn in the final round, the best chance to bank more than the lea
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.advice.values import catch_up_chance, keep_chances, keep_values, roll_value, step_of
+from engine.advice.win import win_chance, win_table_ready
 from engine.dice import MAX_DICE, Dice, format_dice
 from engine.errors import IllegalAction
 from engine.game import Game, GameState, bank_refusal
@@ -69,6 +71,9 @@ class Advice:
     """That a throw of ``dice`` dice scores nothing (the throw advised, or the one a bank declines)."""
     need: int | None = None
     """In the final round: the points this turn must bank to lead."""
+    win_chance: float | None = None
+    """In a game of two with a win table ready (:func:`engine.advice.win.win_table_ready`):
+    the chance the player to act wins, both playing to win from here."""
 
     @property
     def best_keep(self) -> KeepChoice | None:
@@ -85,9 +90,16 @@ class Advice:
 
     def describe(self) -> str:
         """The advice in one line, with its numbers: ``Bank: 350 now; throwing two dice is
-        worth 303 on average (44 % farkle).``"""
+        worth 303 on average (44 % farkle).``, and the win chance where there is one."""
         if self.goal == "lead":
             return self._describe_lead()
+        line = self._describe_points()
+        if self.win_chance is None:
+            return line
+        chance = f"{self.win_chance:.0%}".replace("%", " %")
+        return f"{line} {self.player or 'The player to act'} wins {chance} of the time."
+
+    def _describe_points(self) -> str:
         farkle = f"{self.farkle_chance:.0%} farkle".replace("%", " %")
         if self.action == "keep":
             best = self.keeps[0]
@@ -138,6 +150,26 @@ def advise(game: Game | GameState) -> Advice:
     if phase in ("over", "roll_off"):
         raise IllegalAction("There is no throw to advise on: "
                             + ("the game is over." if phase == "over" else "the tie for the win is thrown off."))
+    advice = _advise(state)
+    return dataclasses.replace(advice, win_chance=_win_chance(state, advice))
+
+
+def _win_chance(state: GameState, advice: Advice) -> float | None:
+    """The chance the player to act wins a game of two with the best play from here, both
+    playing to win (None with more players, no table ready for the rules, an offer, or in
+    the last turn, where the chance to take the lead says it)."""
+    if (len(state.scores) != 2 or state.offer is not None or advice.goal == "lead"
+            or not win_table_ready(state.rules)):
+        return None
+    seat = state.current
+    if advice.action == "keep":
+        return max(win_chance(state.rules, state.scores, seat, advice.turn_points + choice.points,
+                              choice.dice_left or MAX_DICE) for choice in advice.keeps)
+    return win_chance(state.rules, state.scores, seat, state.turn_points, advice.dice)
+
+
+def _advise(state: GameState) -> Advice:
+    phase = state.phase
     rules, seat = state.rules, state.current
     on_board = state.on_board[seat]
     need = None

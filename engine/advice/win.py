@@ -53,7 +53,8 @@ from engine.dice import MAX_DICE
 from engine.errors import InvalidInput
 from engine.rules import Rules
 
-__all__ = ["win_chance", "last_turn_chances", "WinTable", "solve_win_table", "win_table_ready", "supports_win_chance",
+__all__ = ["win_chance", "last_turn_chances", "WinTable", "solve_win_table", "win_table_ready", "prepare_win_chance",
+           "supports_win_chance",
            "read_tables", "write_tables", "TABLES_FILE"]
 
 SCALE = 65535
@@ -66,7 +67,7 @@ NEGLIGIBLE = 1e-12
 """A last-turn chance below this counts as none: the lead it needs is never worth throwing on for."""
 
 MAX_STEPS = 60
-"""Secant steps a cycle may take; a handful always suffice (checked in the tests)."""
+"""Secant steps a cycle may take; three or four suffice as a rule."""
 SLOPE_CAP = 0.999
 """A start value moves less than its guess does (some turns end in a bank): keeps a step finite."""
 
@@ -93,6 +94,8 @@ class _Throw:
 
 @dataclass(frozen=True)
 class _Moves:
+    """A rule set's throws for the solver: its grid step and each number of dice's :class:`_Throw`."""
+
     step: int
     throws: tuple[_Throw, ...]
     """1 to 6 dice."""
@@ -124,6 +127,8 @@ def _moves(rules: Rules) -> _Moves:
 
 def _pick(keys: list[int]) -> Pick:
     """The values at ``keys``, as a tuple however many there are."""
+    if not keys:
+        return lambda values: ()
     if len(keys) == 1:
         key = keys[0]
         return lambda values: (values[key],)
@@ -152,8 +157,8 @@ def _after_keep(throw: Sequence[float], bank: float | None, must_roll_hot_dice: 
 @dataclass(frozen=True)
 class _LastTurn:
     """The last turn of the final round: ``chances[r][n]``, the best chance to win by
-    throwing ``n`` dice ``r`` grid steps short of the leader (bank more to win, the same to
-    throw off the tie at even odds)."""
+    throwing ``n`` dice ``r`` grid steps short of the leader's total (bank more to win, the
+    same to throw off the tie at even odds)."""
 
     chances: tuple[tuple[float, ...], ...]
     ahead: tuple[float, ...]
@@ -222,6 +227,8 @@ class _Solver:
     start: list[list[float]] = field(init=False)
     last: tuple[float, ...] = field(init=False)
     """The other player's last-turn chance, by the steps they are short of a tie."""
+    escape: float = field(init=False)
+    """Hot dice that must be thrown: the chance they are escaped (1 where they need not be)."""
     turns: dict[tuple[int, int], list[list[float]]] = field(default_factory=dict, init=False)
     """:meth:`throws` of the turns asked for since the table was solved."""
     slopes: list[float] = field(default_factory=lambda: [0.0, 0.0], init=False)
@@ -235,6 +242,7 @@ class _Solver:
         self.entry = -(-self.rules.entry_threshold // step)
         self.start = [[0.0] * self.levels for _ in range(self.levels)]
         self.last = tuple(throw[MAX_DICE] for throw in _last_turn(self.rules).chances) if self.final_round else ()
+        self.escape = _hot_dice_escape(_throws(self.rules)) if self.rules.must_roll_after_hot_dice else 1.0
 
     def bank(self, other: int, total: int) -> float:
         """Banking a total of ``total`` steps against ``other``."""
@@ -289,10 +297,7 @@ class _Solver:
     def _banked(self, other: int, total: int, farkled: float) -> Row:
         """A row past the turn's top: bank (hot dice that must be thrown: bank once they leave dice)."""
         value = self.bank(other, total)
-        if not self.rules.must_roll_after_hot_dice:
-            return (value,) * MAX_DICE
-        escape = _hot_dice_escape(_throws(self.rules))
-        return (escape * value + (1.0 - escape) * farkled,) + (value,) * (MAX_DICE - 1)
+        return (self.escape * value + (1.0 - self.escape) * farkled,) + (value,) * (MAX_DICE - 1)
 
     def solve(self) -> WinTable:
         levels = self.levels
@@ -334,9 +339,9 @@ class _Solver:
         self.start[mine][other], self.start[other][mine] = ours, theirs
 
 
-ON_DEMAND_LEVELS = 30
-"""Targets up to this many grid steps (1,500 points at 50) are solved when first asked
-(seconds); larger ones only from a shipped table or :func:`solve_win_table`."""
+ON_DEMAND_LEVELS = 12
+"""Targets up to this many grid steps (600 points at 50) are solved when first asked (a few
+seconds); larger ones only from a shipped table or :func:`solve_win_table` (minutes)."""
 
 TABLES_FILE = Path(__file__).with_name("win_tables.bin")
 """The shipped tables, written by ``python -m engine.advice.win_tables``: zlib over, per
@@ -362,11 +367,21 @@ def solve_win_table(rules: Rules, final_round: bool = True) -> WinTable:
 
 
 def win_table_ready(rules: Rules, final_round: bool = True) -> bool:
-    """:func:`win_chance` answers at once under ``rules``: solved already, shipped, or small."""
+    """:func:`win_chance` answers at once under ``rules``: its table is solved or shipped."""
+    return supports_win_chance(rules) is None and (
+        (rules, final_round) in _SOLVED or _shipped(rules, final_round) is not None)
+
+
+def prepare_win_chance(rules: Rules, final_round: bool = True) -> bool:
+    """Make :func:`win_chance` answer at once under ``rules`` where it can: read its shipped
+    table, or solve a small target (:data:`ON_DEMAND_LEVELS`, seconds). False where the
+    rules are not solved for or the table would take minutes."""
     if supports_win_chance(rules) is not None:
         return False
-    return ((rules, final_round) in _SOLVED or _shipped(rules, final_round) is not None
-            or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS)
+    if win_table_ready(rules, final_round) or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS:
+        _solver(rules, final_round)
+        return True
+    return False
 
 
 def _refuse_unsupported(rules: Rules) -> None:

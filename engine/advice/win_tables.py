@@ -65,11 +65,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, target in SHIPPED:
         started = time.perf_counter()
         tables.append(solve_win_table(dataclasses.replace(Rules.preset(name), target=target)))
+        data = write_tables(tables)
+        TABLES_FILE.write_bytes(data)
         print(f"{name} to {target:,}: first player {tables[-1].start[0][0]:.4%}, "
-              f"{time.perf_counter() - started:.0f} s", flush=True)
-    data = write_tables(tables)
-    TABLES_FILE.write_bytes(data)
-    print(f"{TABLES_FILE.name}: {len(data):,} bytes")
+              f"{time.perf_counter() - started:.0f} s; {TABLES_FILE.name}: {len(data):,} bytes", flush=True)
 
 
 if __name__ == "__main__":
