@@ -286,6 +286,7 @@ class Surveyor:
             if at in pictures:
                 continue  # the page scrolls no further
             pictures[at] = before = self.scrolled_shot(before)
+            self.page.settle()  # measured once every control holds its place, not mid-layout
             for target in self.page.page.evaluate(_TARGETS):
                 cut = abs(target["top"] - area[1]) < 1 or abs(target["bottom"] - area[3]) < 1
                 seen = targets.get(target["id"])
