@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Generic, Protocol, TypeVar, Union, get_args, get_origin, get_type_hints
 
@@ -61,8 +61,9 @@ class Codec(Generic[T]):
 
     write: Callable[[T], Any]
     read: Callable[[Any, str], T]
-    plain: bool = False
-    """Written as it is (a text, a number): a list of them is written without a call each."""
+    fits: Callable[[Any], bool] | None = None
+    """For a value logged as it is (a text, a number): whether a logged value is one, so a
+    list of them is read and written without a call for each item."""
 
 
 def kind_of(value: Any) -> str:
@@ -84,7 +85,7 @@ def _plain(expected: str, fits: Callable[[Any], bool]) -> Codec[Any]:
             raise Damaged(f"{where} is {kind_of(value)}, expected {expected}")
         return value
 
-    return Codec(_same, read, plain=True)
+    return Codec(_same, read, fits)
 
 
 def _same(value: T) -> T:
@@ -112,9 +113,9 @@ HEX: Final[Codec[bytes]] = Codec(bytes.hex, _hex)
 """Bytes (a secret, a digest) as hexadecimal digits."""
 
 _SIMPLE: Final[dict[Any, Codec[Any]]] = {
-    str: _plain(f"a text of at most {MAX_TEXT:,} characters", lambda v: isinstance(v, str) and len(v) <= MAX_TEXT),
-    bool: _plain("true or false", lambda v: isinstance(v, bool)),
-    int: _plain("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _MAX_WHOLE),
+    str: _plain(f"a text of at most {MAX_TEXT:,} characters", lambda v: type(v) is str and len(v) <= MAX_TEXT),
+    bool: _plain("true or false", lambda v: type(v) is bool),
+    int: _plain("a whole number", lambda v: type(v) is int and -_MAX_WHOLE <= v <= _MAX_WHOLE),
     type(None): _plain("nothing (null)", lambda v: v is None),
     Rules: RULES,
     bytes: HEX,
@@ -148,15 +149,17 @@ def _optional(inner: Codec[T]) -> Codec[T | None]:
     def read(value: Any, where: str) -> T | None:
         return None if value is None else inner.read(value, where)
 
-    return Codec(write, read, plain=inner.plain)
+    fits = inner.fits
+    return Codec(write, read, None if fits is None else (lambda value: value is None or fits(value)))
 
 
 def _tuple(args: tuple[Any, ...], values: Mapping[Any, Codec[Any]]) -> Codec[tuple[Any, ...]]:
     """A JSON list of the tuple type's items: any number of one type (``X, ...``), or exactly these."""
     repeated = args[-1] is Ellipsis
     items = [codec_for(item, values) for item in (args[:1] if repeated else args)]
-    plain = all(item.plain for item in items)
-    writers = [item.write for item in items]
+    fits = [item.fits for item in items if item.fits is not None]
+    plain = len(fits) == len(items)
+    writers, readers = [item.write for item in items], [item.read for item in items]
 
     def write(value: tuple[Any, ...]) -> list[Any]:
         if plain:
@@ -165,44 +168,56 @@ def _tuple(args: tuple[Any, ...], values: Mapping[Any, Codec[Any]]) -> Codec[tup
             return [writers[0](item) for item in value]
         return [writer(item) for writer, item in zip(writers, value)]
 
+    def read_items(value: list[Any], where: str) -> tuple[Any, ...]:
+        if plain and (all(map(fits[0], value)) if repeated else all(fit(item) for fit, item in zip(fits, value))):
+            return tuple(value)
+        if repeated:
+            return tuple(readers[0](item, where) for item in value)
+        return tuple(read(item, where) for read, item in zip(readers, value))
+
     def read(value: Any, where: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) > MAX_ITEMS:
             raise Damaged(f"{where} is {kind_of(value)}, expected a list of at most {MAX_ITEMS:,} items")
         if not repeated and len(value) != len(items):
             raise Damaged(f"{where} is a list of {len(value)} items, expected {len(items)}")
-        if repeated:
-            return tuple(items[0].read(item, f"{where}[{position}]") for position, item in enumerate(value))
-        return tuple(codec.read(item, f"{where}[{position}]") for position, (codec, item) in enumerate(zip(items, value)))
+        try:
+            return read_items(value, where)
+        except Damaged:  # only for a damaged entry: read again item by item, to say which one
+            for position, item in enumerate(value):
+                (readers[0] if repeated else readers[position])(item, f"{where}[{position}]")
+            raise
 
     return Codec(write, read)
 
 
-_Field = tuple[str, Codec[Any], bool, bool]
-"""(name, codec, required, left out when None)."""
+_Field = tuple[str, Callable[[Any, str], Any], "Callable[[Any], Any] | None", bool, bool]
+"""(name, read, write or None for a value written as it is, required, left out when None)."""
 
 
 def _fields(kind: type[Any], values: Mapping[Any, Codec[Any]]) -> tuple[_Field, ...]:
     hints = get_type_hints(kind, include_extras=True)
-    return tuple(
-        (item.name, codec_for(hints[item.name], values), item.default is dataclasses.MISSING, item.default is None)
-        for item in dataclasses.fields(kind)
-    )
+    fields = []
+    for item in dataclasses.fields(kind):
+        codec = codec_for(hints[item.name], values)
+        write = None if codec.write is _same else codec.write
+        fields.append((item.name, codec.read, write, item.default is dataclasses.MISSING, item.default is None))
+    return tuple(fields)
 
 
 def _write_fields(value: Any, fields: tuple[_Field, ...], data: dict[str, Any]) -> dict[str, Any]:
-    for name, codec, _, optional in fields:
+    for name, _, write, _, optional in fields:
         item = getattr(value, name)
         if item is None and optional:
             continue
-        data[name] = item if codec.plain else codec.write(item)
+        data[name] = item if write is None else write(item)
     return data
 
 
 def _read_fields(data: Mapping[str, Any], fields: tuple[_Field, ...], where: str) -> dict[str, Any]:
     read: dict[str, Any] = {}
-    for name, codec, required, _ in fields:
+    for name, reader, _, required, _ in fields:
         if name in data:
-            read[name] = codec.read(data[name], where + name)
+            read[name] = reader(data[name], where + name)
         elif required:  # fields added later have a default: older logs lack them
             raise Damaged(f"{where}{name} is missing")
     return read
@@ -237,12 +252,17 @@ class EventLog(Generic[E]):
         self.name = name
         self.kinds: dict[str, type[E]] = {kind.TYPE: kind for kind in kinds}
         """Each event class by the ``type`` it is logged under."""
-        self._fields = {kind: _fields(kind, values or {}) for kind in kinds}
-        self._check = check
+        self._readers = {kind.TYPE: _entry_reader(kind, _fields(kind, values or {}), check) for kind in kinds}
+        self._writers = {kind: _entry_writer(kind, _fields(kind, values or {})) for kind in kinds}
 
     def to_dict(self, event: E) -> dict[str, Any]:
         """The event as a JSON-ready dict: ``type`` and its fields (those added later only when set)."""
-        return _write_fields(event, self._fields[type(event)], {"type": event.TYPE})
+        return self._writers[type(event)](event)
+
+    def to_dicts(self, events: Iterable[E]) -> list[dict[str, Any]]:
+        """A whole log as :meth:`to_dict` writes each event."""
+        writers = self._writers
+        return [writers[type(event)](event) for event in events]
 
     def from_dict(self, data: Mapping[str, Any]) -> E:
         """The event a log entry records, every field of the type its event declares.
@@ -253,22 +273,57 @@ class EventLog(Generic[E]):
         if not isinstance(data, Mapping):
             raise InvalidInput(f"A {self.name} log entry is {kind_of(data)}, not an object: the log is damaged.")
         logged = data.get("type")
-        kind = self.kinds.get(logged) if isinstance(logged, str) else None
-        if kind is None:
+        read = self._readers.get(logged) if isinstance(logged, str) else None
+        if read is None:
             shown = str(logged)[:40]
             raise InvalidInput(f"The {self.name} log has an entry of an unknown kind ({shown!r}): it is damaged.")
-        damaged = f"A {kind.TYPE} entry of the {self.name} log is damaged"
         try:
-            values = _read_fields(data, self._fields[kind], "")
-            if self._check is not None:
-                for name, value in values.items():
-                    reason = self._check(kind, name, value)
-                    if reason is not None:
-                        raise Damaged(reason)
-            return kind(**values)
+            return read(data)
         except Damaged as reason:
-            raise InvalidInput(f"{damaged}: {reason}.") from None
+            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {reason}.") from None
         except InvalidInput as refusal:
-            raise InvalidInput(f"{damaged}: {refusal}") from refusal
+            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {refusal}") from refusal
         except Exception as error:  # noqa: BLE001 - a damaged entry may fail any way: a refusal, not a crash
-            raise InvalidInput(f"{damaged}: {error!r}.") from error
+            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {error!r}.") from error
+
+
+def _entry_reader(
+    kind: type[E], fields: tuple[_Field, ...], check: Callable[[type[E], str, Any], str | None] | None
+) -> Callable[[Mapping[str, Any]], E]:
+    """How an entry of ``kind`` is read, made once: a replay reads thousands."""
+    if not fields:
+        only = kind()  # an event without fields (a bank): one value does for every entry
+        return lambda data: only
+    if len(fields) == 1 and fields[0][3] and check is None:  # most events of a game: a throw, a keep
+        name, reader = fields[0][:2]
+
+        def read_one(data: Mapping[str, Any]) -> E:
+            if name not in data:
+                raise Damaged(f"{name} is missing")
+            return kind(reader(data[name], name))  # type: ignore[call-arg]
+
+        return read_one
+
+    def read(data: Mapping[str, Any]) -> E:
+        values = _read_fields(data, fields, "")
+        if check is not None:
+            for name, value in values.items():
+                reason = check(kind, name, value)
+                if reason is not None:
+                    raise Damaged(reason)
+        return kind(**values)
+
+    return read
+
+
+def _entry_writer(kind: type[E], fields: tuple[_Field, ...]) -> Callable[[E], dict[str, Any]]:
+    """How an event of ``kind`` is written, made once: a save writes every event of the log."""
+    logged = kind.TYPE
+    if not fields:
+        return lambda event: {"type": logged}
+    if len(fields) == 1 and fields[0][3]:  # most events of a game: a throw, a keep
+        name, _, write, _, _ = fields[0]
+        if write is None:
+            return lambda event: {"type": logged, name: getattr(event, name)}
+        return lambda event: {"type": logged, name: write(getattr(event, name))}
+    return lambda event: _write_fields(event, fields, {"type": logged})

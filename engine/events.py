@@ -33,6 +33,7 @@ __all__ = [
     "RolledOff",
     "GAME_LOG",
     "event_to_dict",
+    "events_to_dicts",
     "event_from_dict",
 ]
 
@@ -122,4 +123,5 @@ Event = Union[GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff]
 GAME_LOG: Final[EventLog[Event]] = EventLog("game", (GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff))
 """How a game's events are logged and read back."""
 event_to_dict: Final = GAME_LOG.to_dict
+events_to_dicts: Final = GAME_LOG.to_dicts
 event_from_dict: Final = GAME_LOG.from_dict

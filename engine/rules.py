@@ -65,15 +65,14 @@ class Rules:
         return next((name for name, rules in _PRESETS.items() if rules == self), None)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return {name: getattr(self, name) for name in _SETTINGS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rules from a plain dict; missing fields take the house value, unknown ones are refused."""
         if not isinstance(data, dict):
             raise InvalidInput(f"Rules must be a mapping of settings, not {data!r}.")
-        known = {field.name for field in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data).difference(_SETTINGS))
         if unknown:
             raise InvalidInput(f"Unknown rule setting {', '.join(map(repr, unknown))}.")
         return cls(**data)
@@ -134,6 +133,9 @@ class Rules:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidInput(f"{name.replace('_', ' ')} must be on or off, not {getattr(self, name)!r}.")
 
+
+_SETTINGS: Final = tuple(field.name for field in dataclasses.fields(Rules))
+"""The names of a rule set's settings, in the order they are written."""
 
 _N_OF_A_KIND_TEXT: dict[str, str] = {
     "fixed": "4/5/6 of a kind 1,000/2,000/3,000",

@@ -16,7 +16,9 @@ compares equal to it:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from itertools import chain
+from types import MappingProxyType
 from typing import Any, Final, Generic, TypeVar, overload
 
 __all__ = ["SharedMap"]
@@ -33,18 +35,18 @@ _EMPTY: Final[tuple[dict[Any, Any], ...]] = ({},) * _WIDTH
 class SharedMap(Mapping[K, V], Generic[K, V]):
     """An immutable mapping: :meth:`set` and :meth:`without` give a new one, this one is unchanged."""
 
-    __slots__ = ("_buckets", "_size", "_keys")
+    __slots__ = ("_buckets", "_size", "_view")
 
     def __init__(self) -> None:
         """An empty mapping: the others are made from it by :meth:`set`."""
         self._buckets: tuple[dict[K, V], ...] = _EMPTY
         self._size = 0
-        self._keys: list[K] | None = None
+        self._view: Mapping[K, V] | None = None
 
     def _with(self, index: int, bucket: dict[K, V], size: int) -> SharedMap[K, V]:
         changed: SharedMap[K, V] = object.__new__(SharedMap)
         changed._buckets = self._buckets[:index] + (bucket,) + self._buckets[index + 1 :]
-        changed._size, changed._keys = size, None
+        changed._size, changed._view = size, None
         return changed
 
     def set(self, key: K, value: V) -> SharedMap[K, V]:
@@ -81,9 +83,24 @@ class SharedMap(Mapping[K, V], Generic[K, V]):
         return self._size
 
     def __iter__(self) -> Iterator[K]:
-        if self._keys is None:
-            self._keys = sorted(key for bucket in self._buckets for key in bucket)  # type: ignore[type-var]
-        return iter(self._keys)
+        return iter(self.view())
+
+    def keys(self) -> KeysView[K]:
+        return self.view().keys()
+
+    def items(self) -> ItemsView[K, V]:
+        return self.view().items()
+
+    def values(self) -> ValuesView[V]:
+        return self.view().values()
+
+    def view(self) -> Mapping[K, V]:
+        """Every item in key order, as a read-only dict made once (on the first walk through
+        the items): what a screen reads over and over, at a dict's speed. A fold only sets
+        and looks up, and never makes one."""
+        if self._view is None:
+            self._view = MappingProxyType(dict(sorted(chain.from_iterable(bucket.items() for bucket in self._buckets))))
+        return self._view
 
     def __repr__(self) -> str:
         return f"SharedMap({dict(self.items())!r})"

@@ -25,7 +25,7 @@ from engine.events import (
     RolledOff,
     RulesChanged,
     event_from_dict,
-    event_to_dict,
+    events_to_dicts,
 )
 from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start, undone
 from engine.ranking import places_from, ranked_seats
@@ -159,7 +159,7 @@ class Game:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
-        return [event_to_dict(event) for event in self._events]
+        return events_to_dicts(self._events)
 
     @property
     def players(self) -> tuple[str, ...]:

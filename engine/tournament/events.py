@@ -43,6 +43,7 @@ __all__ = [
     "PrizeAwarded",
     "TOURNAMENT_LOG",
     "event_to_dict",
+    "events_to_dicts",
     "event_from_dict",
 ]
 
@@ -268,4 +269,5 @@ TOURNAMENT_LOG: Final[EventLog[Event]] = EventLog(
 """How a tournament's events are logged and read back: every field of the type and range
 its event declares (a table result's ``confirmations`` only when its code carried them)."""
 event_to_dict: Final = TOURNAMENT_LOG.to_dict
+events_to_dicts: Final = TOURNAMENT_LOG.to_dicts
 event_from_dict: Final = TOURNAMENT_LOG.from_dict

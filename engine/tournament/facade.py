@@ -41,7 +41,7 @@ from engine.tournament.events import (
     SeatsDrawn,
     TournamentCreated,
     event_from_dict,
-    event_to_dict,
+    events_to_dicts,
 )
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
@@ -108,7 +108,7 @@ class Tournament:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The whole log as JSON-ready dicts."""
-        return [event_to_dict(event) for event in self._events]
+        return events_to_dicts(self._events)
 
     def __len__(self) -> int:
         """How many events the log holds: every action that changes the event logs one or
@@ -119,7 +119,9 @@ class Tournament:
         """Take back the last organizer action (the state before it is kept); what it was, in words."""
         if len(self._events) == 1:
             raise IllegalAction("Nothing to undo: the tournament has just been created.")
-        return describe(self._events.pop(), self._states.pop())
+        words = describe(self._events[-1], self._states[-1])
+        self._keep_first(len(self._events) - 1)
+        return words
 
     def copy(self) -> Tournament:
         """The same tournament, to act on while this one stays as it is: the states are
@@ -127,6 +129,10 @@ class Tournament:
         twin = type(self).__new__(type(self))
         twin._events, twin._states = list(self._events), list(self._states)
         return twin
+
+    def _keep_first(self, count: int) -> None:
+        """Take back every event after the first ``count``."""
+        del self._events[count:], self._states[count:]
 
     def _push(self, event: Event) -> None:
         self._states.append(apply(self._states[-1], event))
@@ -253,7 +259,7 @@ class Tournament:
         try:
             return tuple(self.sign_up(name, number) for name, number in entries)
         except FarkleError:
-            del self._events[signed:], self._states[signed:]
+            self._keep_first(signed)
             raise
 
     def check_in(self, number: int) -> None:

@@ -159,8 +159,10 @@ def _standings(state: TournamentState) -> tuple[StandingRow, ...]:
             for n in table:
                 reached[n] = round_.number
     champion = state.champion
+    players = state.players.view()
+    totals_by_round = [_field_totals(round_) for round_ in state.rounds]
     rows: list[tuple[tuple[Any, ...], int]] = []
-    for number in state.players:
+    for number in players:
         last = reached.get(number, 0)
         key: tuple[Any, ...] = (-last,) + tuple(keys_by_round[r - 1].get(number, (2,)) for r in range(last, 0, -1))
         rows.append((key, number))
@@ -172,9 +174,9 @@ def _standings(state: TournamentState) -> tuple[StandingRow, ...]:
         if key != previous:
             rank, previous = index + 1, key
         last = reached.get(number, 0)
-        totals = tuple(_total(round_, number) for round_ in state.rounds)
-        status = _status(state, number, last, champion)
-        out.append(StandingRow(rank, number, state.players[number].name, status, totals, last))
+        totals = tuple(by_round.get(number) for by_round in totals_by_round)
+        player = players[number]
+        out.append(StandingRow(rank, number, player.name, _status(state, player, last, champion), totals, last))
     return tuple(out)
 
 
@@ -186,12 +188,6 @@ def round_places(state: TournamentState) -> dict[int, tuple[int | None, ...]]:
         number: tuple(keys[number][1] if number in keys else None for keys in keys_by_round)
         for number in state.players
     }
-
-
-def _total(round_: RoundState, number: int) -> int | None:
-    seat = round_.seats.get(number)
-    recorded = round_.results.get(seat[0]) if seat else None
-    return recorded.result.totals_by_number.get(number) if recorded else None
 
 
 def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
@@ -219,8 +215,8 @@ def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
     return keys
 
 
-def _status(state: TournamentState, number: int, last: int, champion: int | None) -> str:
-    player = state.players[number]
+def _status(state: TournamentState, player: Player, last: int, champion: int | None) -> str:
+    number = player.number
     if number == champion:
         return "champion"
     if player.withdrawn:

@@ -21,7 +21,6 @@ Player(number=1, name='Ann', checked_in=False, withdrawn=False, reason='')
 from __future__ import annotations
 
 import dataclasses
-import gc
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -318,6 +317,7 @@ def _appended(items: SharedMap[int, tuple[_Item, ...]], key: int, item: _Item) -
 
 def apply(state: TournamentState, event: Event) -> TournamentState:
     """The state after ``event``; the checks were made when it was recorded."""
+    before = state
     if isinstance(event, TournamentCreated):
         if state.applied:
             raise InvalidInput("A tournament is created once; the log has a second creation.")
@@ -341,7 +341,8 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
     else:
         round_ = state.rounds[event.round - 1]
         state = _with_round(state, _round_after(state, round_, event))
-    return _evolve(state, applied=state.applied + 1)
+    object.__setattr__(state, "applied", before.applied + 1)  # a new value, held by nobody yet
+    return state
 
 
 def _with_round(state: TournamentState, round_: RoundState) -> TournamentState:
@@ -358,7 +359,8 @@ def _player(state: TournamentState, event: PlayerSignedUp | PlayerCheckedIn | Pl
     if isinstance(event, PlayerCheckedIn):
         return _evolve(state, players=state.players.set(event.number, dataclasses.replace(player, checked_in=True)))
     changed = dataclasses.replace(player, withdrawn=True, reason=event.reason)
-    return _evolve(state, players=state.players.set(event.number, changed), active=state.active - (not player.withdrawn))
+    return _evolve(state, players=state.players.set(event.number, changed),
+                   active=state.active - (not player.withdrawn))
 
 
 def _check_sign_up(state: TournamentState, event: PlayerSignedUp) -> None:
@@ -467,20 +469,14 @@ def replay(events: Iterable[Event]) -> list[TournamentState]:
     """The state after each of ``events``; :class:`InvalidInput` naming the entry where a log is damaged."""
     states: list[TournamentState] = []
     state = TournamentState()
-    collecting = gc.isenabled()
-    gc.disable()  # a replay makes no reference cycles: the collector would walk the growing log over and over
-    try:
-        for position, event in enumerate(events, 1):
-            try:
-                state = apply(state, event)
-            except InvalidInput as refusal:
-                raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
-            except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
-                raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
-            states.append(state)
-    finally:
-        if collecting:
-            gc.enable()
+    for position, event in enumerate(events, 1):
+        try:
+            state = apply(state, event)
+        except InvalidInput as refusal:
+            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
+        except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
+            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
+        states.append(state)
     if not states:
         raise InvalidInput("A tournament log must begin with the tournament's creation.")
     return states
