@@ -200,6 +200,15 @@ class FirefoxPage:
     def type_into(self, name: str, text: str, replace: bool = True, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
         self._call("type", timeout_ms=timeout_ms, name=name, text=text, replace=replace)
 
+    def choose_file(self, button_name: str, path: Path, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Press the button that opens a file picker and pick ``path`` in it."""
+        self._call("choose_file", timeout_ms=timeout_ms, name=button_name, path=str(path))
+
+    def add_init_script(self, source: str) -> None:
+        """Run ``source`` in the page (not in its workers) before the page's own scripts,
+        at every load from now on."""
+        self._call("init_script", source=source)
+
     def wait_for_text(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
         self._call("wait_text", timeout_ms=timeout_ms, text=text, exact=exact)
 

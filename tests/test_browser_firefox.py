@@ -6,6 +6,13 @@ One Firefox serves the whole module; each test has its own server (its own port,
 origin) and its own browser context. Firefox headless has no WebGL here: Flutter paints on
 the CPU (CanvasKit's software path), which is slower but draws the same tree.
 
+The journeys: boot, new game, throw, bank; a reload keeps the game; an offline reload from
+the service worker; a second start from Python's memory snapshot (and a page that may not
+store it starts normally, saying so in the console only); a table joins by a photo of its
+setup card (Puppeteer's FileChooser); a full ``localStorage`` refuses a new game with the
+message; and, persistent storage refused (this module's Firefox refuses it), the page says
+the browser may delete the games and that the Home Screen keeps them.
+
     .venv/bin/python -m pytest -s tests/test_browser_firefox.py   (-s prints the start-up times)
 """
 
@@ -29,9 +36,14 @@ from tests.firefox_support import (
     ensure_node_modules,
     firefox_missing_reason,
 )
+from tests.fake_camera import SETUP_CARD_TABLE, setup_card_photo
 from tests.pwa_harness import FILES_CACHE, built_site, precache_size, serving
+from tests.test_browser_pwa_storage_full import ADVICE, EMPTY, FILL, FULL, STORED
 
 pytestmark = pytest.mark.browser
+
+STORAGE_PERMISSION = "permissions.default.persistent-storage"
+NOTICE = "document.getElementById('farkle-storage')"
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +57,9 @@ def firefox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Firefox]:
         if reason.startswith("npm not found"):
             pytest.skip(reason)
         pytest.fail(reason, pytrace=False)
-    with Firefox.launch(tmp_path_factory.mktemp("firefox")) as browser:
+    # Persistent storage refused without asking, as when a person says no to Firefox's
+    # question (headless, the question would stay unanswered).
+    with Firefox.launch(tmp_path_factory.mktemp("firefox"), prefs={STORAGE_PERMISSION: 2}) as browser:
         yield browser
 
 
@@ -227,3 +241,99 @@ def test_second_start_restores_python_from_its_snapshot(site: Path, tab: Firefox
         tab.wait_for_text("Enter Di's throw")
     print(f"\nFirefox: home screen first start {first:.1f} s (Python {start['ms']} ms), "
           f"second start {second:.1f} s (Python from the snapshot {again['ms']} ms); snapshot {detail}")
+
+
+def test_a_table_joins_its_event_from_a_photo_of_its_setup_card(site: Path, tab: FirefoxPage, tmp_path: Path) -> None:
+    """The fallback on any phone: "Read a photo of the setup code" opens the file picker (a
+    real one: Puppeteer's FileChooser); the photo's QR is read by the site's decoder and the
+    table joins, its seats shown."""
+    with serving(site, tmp_path / "www") as server:
+        time_to_home(tab, server.url)
+        tab.click_button("Join a tournament table")
+        tab.choose_file("Read a photo of the setup code", setup_card_photo(tmp_path / "card.jpg"))
+        started = time.monotonic()
+        tab.wait_for_text(SETUP_CARD_TABLE, timeout_ms=BOOT_TIMEOUT_MS)
+        print(f"\nFirefox: the photo read and the table joined in {time.monotonic() - started:.1f} s")
+        assert any("Zoë" in line for line in tab.texts()), tab.texts()  # the seats, accent and all
+        tab.wait_for_text("Start the table's game")
+
+
+def test_a_full_storage_refuses_a_new_game_with_the_message_and_stores_nothing(
+        site: Path, tab: FirefoxPage, tmp_path: Path) -> None:
+    """Another script's entries fill ``localStorage`` (a little room left, less than a game
+    takes): starting a game shows the full-storage message and stores nothing; with room
+    again the same names start it."""
+    with serving(site, tmp_path / "www") as server:
+        time_to_home(tab, server.url)
+        try:
+            assert tab.evaluate(f"({FILL})(200)") == "QuotaExceededError"
+            before = tab.evaluate(f"({STORED})()")
+            tab.click_button("New game")
+            tab.type_into("Player 1 name", "Ann")
+            tab.type_into("Player 2 name", "Bob")
+            tab.click_button("Start game")
+            tab.wait_for_text("The game was not started: ", timeout_ms=60_000)
+            shown = [line for line in tab.texts() if line.startswith("The game was not started: ")]
+            assert len(shown) == 1 and FULL in shown[0] and ADVICE in shown[0], tab.texts()
+            assert tab.evaluate(f"({STORED})()") == before
+            tab.evaluate(f"({EMPTY})()")
+            tab.click_button("Start game")
+            tab.wait_for_text("Enter Ann's throw")
+        finally:
+            # Firefox counts localStorage per site (127.0.0.1, every port): left full, the
+            # next tests' pages would not even start.
+            tab.evaluate(f"({EMPTY})()")
+
+
+# The page's Cache Storage refuses every put, as a browser that keeps nothing for the site
+# does (the workers' is left alone: the snapshot worker still makes the snapshot).
+REFUSE_CACHE_PUT = """
+Cache.prototype.put = function () {
+  return Promise.reject(new DOMException("The site's storage is not kept here", "SecurityError"));
+};
+"""
+
+
+def test_a_browser_that_keeps_no_snapshot_starts_python_normally_and_says_so_in_the_console_only(
+        site: Path, tab: FirefoxPage, tmp_path: Path) -> None:
+    """Where the page may not store the snapshot, the first start's snapshot is not kept: the
+    console says why, the screen says nothing, and the next start is a normal one that works."""
+    tab.add_init_script(REFUSE_CACHE_PUT)
+    with serving(site, tmp_path / "www") as server:
+        time_to_home(tab, server.url)
+        tab.wait_for_function("['saved', 'failed'].includes(globalThis.fletSnapshotState)", timeout_ms=120_000)
+        assert tab.evaluate("globalThis.fletSnapshotState") == "failed", tab.evaluate("globalThis.fletSnapshotDetail")
+        said = [line for line in tab.console if "Python snapshot" in line]
+        assert said and "did not keep it" in said[-1] and "not kept here" in said[-1], tab.console[-20:]
+        assert not any("snapshot" in line.lower() for line in tab.texts()), tab.texts()
+
+        time_to_home(tab, reload=True)
+        again = python_start(tab)
+        assert again["snapshot"] is False and again["reason"] == "none stored", again
+        new_game(tab, "Cy", "Di")
+        throw(tab, "2 2 3 3 4 6")
+        tab.wait_for_text("Enter Di's throw")
+
+
+def test_a_refused_persistent_storage_is_told_with_the_home_screen_until_got_it(
+        site: Path, tab: FirefoxPage, tmp_path: Path) -> None:
+    """Firefox refused to keep the site's storage (this module's Firefox refuses): the page
+    says the browser may delete the games and that the Home Screen keeps them, over the app
+    without getting in its way (it goes at the first tap); "Got it" keeps it away next time."""
+    with serving(site, tmp_path / "www") as server:
+        time_to_home(tab, server.url)
+        said = str(tab.wait_for_function(f"{NOTICE} && {NOTICE}.textContent"))
+        assert tab.evaluate("globalThis.farkleStorageKept") is False
+        assert "may delete the games and events kept here" in said and "7 days" in said, said
+        assert "Add Farkle Table to your Home Screen to keep them" in said, said
+        tab.click_button("New game")  # through the notice
+        tab.wait_for_text("Player 1 name")
+        assert tab.evaluate(f"{NOTICE} === null"), "the notice stayed after the first tap"
+
+        time_to_home(tab, server.url)  # told again: nobody said "Got it"
+        tab.wait_for_function(NOTICE + " !== null")
+        tab.evaluate(f"{NOTICE}.querySelector('button').click()")
+        assert tab.evaluate(f"{NOTICE} === null")
+        time_to_home(tab, server.url)
+        tab.wait_for_function("globalThis.farkleStorageKept === false")
+        assert tab.evaluate(f"{NOTICE} === null"), "told again after Got it"

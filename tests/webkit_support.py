@@ -31,6 +31,11 @@ What differs from Chromium/Playwright, and is worked around here (never in the a
   editing listens to), after clicking the field and waiting until it has the focus;
   Ctrl+A then Delete to replace. Retried like FlutterPage.type_into when Flutter drops
   the first keys of a field it started listening to a moment late.
+- No file chooser: :meth:`WebKitPage.choose_file` keeps the picker's ``<input type=file>``
+  from opening its dialog and gives it the file with "send keys" (the path as it is:
+  WebKitWebDriver has no Selenium upload endpoint).
+- A node WebKitWebDriver calls "not interactable" (a list row outside the window, which
+  it cannot scroll Flutter's canvas to) gets its click dispatched in the page.
 - ``innerText`` of the semantics host runs every node together in WebKit (they are
   inline custom elements): :meth:`WebKitPage.texts` reads each node's own text instead.
 - No console access: WebKitWebDriver has no log endpoint, and asking Debian's 2.50.6 for
@@ -252,6 +257,31 @@ if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;
 const label = e.getAttribute('aria-label');
 return !label || label.startsWith(name);
 """
+# A pointer's press and release, then a click, at the element's centre (arguments[0]).
+_DISPATCH_CLICK = """
+const el = arguments[0];
+const r = el.getBoundingClientRect();
+const at = {bubbles: true, cancelable: true, composed: true, clientX: r.left + r.width / 2,
+            clientY: r.top + r.height / 2, button: 0, pointerType: 'mouse', isPrimary: true};
+for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
+  el.dispatchEvent(new (type.startsWith('pointer') ? PointerEvent : MouseEvent)(
+    type, {...at, buttons: type.endsWith('down') ? 1 : 0}));
+"""
+# A file input's click() records the input instead of opening the dialog WebDriver cannot
+# answer; it is put in the document if the picker left it out, where WebDriver can send keys
+# to it (a pixel, nearly transparent: displayed, so never "not interactable").
+_HOLD_FILE_PICKER = """
+if (!globalThis.__farkleHoldsPickers) {
+  globalThis.__farkleHoldsPickers = true;
+  const click = HTMLInputElement.prototype.click;
+  HTMLInputElement.prototype.click = function () {
+    if (this.type !== 'file') return click.call(this);
+    this.style.cssText = 'position: fixed; left: 0; top: 0; width: 1px; height: 1px; opacity: 0.01';
+    if (!this.isConnected) document.body.appendChild(this);
+    globalThis.__farklePicker = this;
+  };
+}
+"""
 _CONSOLE_HOOK = """
 if (!globalThis.__farkleConsole) {
   globalThis.__farkleConsole = [];
@@ -349,13 +379,20 @@ class WebKitPage:
 
     def click_button(self, name: str, exact: bool = True, timeout_s: float = ACTION_TIMEOUT_S) -> None:
         """Press the button a screen reader calls ``name`` (a real click, retried while
-        Flutter swaps the node or something covers it for a moment)."""
-        from selenium.common.exceptions import WebDriverException
+        Flutter swaps the node or something covers it for a moment). A node WebKitWebDriver
+        will not click ("not interactable": e.g. a list row Flutter placed outside the window,
+        which WebDriver cannot scroll to) gets the click dispatched to it in the page, where
+        Flutter listens, as the Firefox driver does."""
+        from selenium.common.exceptions import ElementNotInteractableException, WebDriverException
 
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                self.button(name, exact, max(0.0, deadline - time.monotonic())).click()
+                element = self.button(name, exact, max(0.0, deadline - time.monotonic()))
+                try:
+                    element.click()
+                except ElementNotInteractableException:
+                    self.script(_DISPATCH_CLICK, element)
                 return
             except WebDriverException:
                 if time.monotonic() > deadline:
@@ -462,6 +499,37 @@ class WebKitPage:
 
     def snapshot_detail(self) -> dict[str, Any]:
         return dict(self.script("return globalThis.fletSnapshotDetail || {}") or {})
+
+    # ---------------------------------------------------------------- files and storage
+
+    def choose_file(self, button_name: str, path: Path, timeout_s: float = ACTION_TIMEOUT_S) -> None:
+        """Press the button that opens a file picker and pick ``path`` in it. WebDriver has no
+        file chooser: the picker's ``<input type=file>`` is kept from opening its dialog (its
+        ``click()`` only records it) and the file is given to it with "send keys", which sets
+        its files and fires its change event, as a pick does."""
+        self.script(_HOLD_FILE_PICKER)
+        self.click_button(button_name, timeout_s=timeout_s)
+        picker: WebElement = wait_until(lambda: self.script("return globalThis.__farklePicker || null"),
+                                        timeout_s, f"{button_name!r} opened no file picker")
+        self.script("globalThis.__farklePicker = null;")
+        # The path as it is: WebKitWebDriver runs here and has no Selenium upload endpoint.
+        from selenium.webdriver.remote.file_detector import UselessFileDetector
+
+        with self.driver.file_detector_context(UselessFileDetector):
+            picker.send_keys(str(path))
+
+    def storage_notice(self) -> str:
+        """The page's notice that the browser may delete the site's storage ("" when none is
+        shown; build/templates/register-sw.html)."""
+        return str(self.script("const n = document.getElementById('farkle-storage');"
+                               " return n ? n.textContent : '';"))
+
+    def wait_storage_notice(self, timeout_s: float = ACTION_TIMEOUT_S) -> str:
+        return wait_until(self.storage_notice, timeout_s, "the page never said whether its storage is kept")
+
+    def evaluate(self, function: str, *args: Any) -> Any:
+        """The value of a JavaScript function (``(a, b) => ...``) called with ``args``."""
+        return self.script(f"return ({function})(...arguments);", *args)
 
 
 def throw(page: WebKitPage, faces: str) -> None:

@@ -72,7 +72,16 @@ const fletEarlyWorker = (() => {
                 maker.terminate();
             };
             maker.onmessage = (event) => {
-                if (event.data && event.data.fletSnapshot) done(event.data.fletSnapshot, event.data);
+                const made = event.data;
+                if (!made || !made.fletSnapshot) return;
+                if (made.fletSnapshot !== "made") return done(made.fletSnapshot, made);
+                const detail = { bytes: made.bytes, stored: made.stored, ms: made.ms };
+                keepSnapshot(made).then(() => done("saved", detail), (err) => {
+                    // Nothing the person can act on: the next start is a normal one.
+                    console.warn("Python snapshot: this browser did not keep it, so Python starts "
+                                 + "the usual way next time: " + err);
+                    done("failed", { ...detail, error: String(err) });
+                });
             };
             maker.onerror = (event) => done("failed", { error: String(event.message || event) });
             maker.postMessage({
@@ -81,6 +90,19 @@ const fletEarlyWorker = (() => {
                 appPackageUrl: flet.appPackageUrl,
             });
         };
+        // Stored by the page and read back whole before the maker ends: WebKit loses an entry
+        // a worker put just before it was terminated (and refuses storage in some modes).
+        async function keepSnapshot(made) {
+            if (typeof caches === "undefined") throw new Error("no Cache Storage in this page");
+            await caches.delete(made.cache); // one snapshot per site: drop other builds'
+            const cache = await caches.open(made.cache);
+            await cache.put(made.url, new Response(made.packed, {
+                headers: { "Content-Type": "application/octet-stream" },
+            }));
+            const back = await cache.match(made.url);
+            const size = back ? (await back.arrayBuffer()).byteLength : -1;
+            if (size !== made.stored) throw new Error(`read back ${size} of ${made.stored} bytes`);
+        }
         const later = () => setTimeout(make, MAKE_SNAPSHOT_AFTER_FIRST_FRAME_MS);
         window.addEventListener("flutter-first-frame", later, { once: true });
         setTimeout(make, START_FLUTTER_AFTER_MS + 20000); // no first frame: try anyway

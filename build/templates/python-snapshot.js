@@ -8,9 +8,10 @@
 //   after the app's first frame, only when this start did not use a snapshot). It loads
 //   Pyodide with `_makeSnapshot`, unpacks app.tar.gz exactly as the Flet worker does,
 //   imports what the app imports at start (never the app's main module itself, never
-//   flet_js), takes `pyodide.makeMemorySnapshot()` and keeps it gzipped in Cache Storage
-//   under a key made from this build's Python files. Nothing is downloaded for it: the
-//   site's size is unchanged.
+//   flet_js), takes `pyodide.makeMemorySnapshot()` and hands it, gzipped, to the page,
+//   which keeps it in Cache Storage under a key made from this build's Python files and
+//   reads it back before it ends this worker. Nothing is downloaded for it: the site's
+//   size is unchanged.
 // - load(): the Flet worker's loadPyodide(). Uses the stored snapshot when there is one
 //   for this key, and starts Pyodide the usual way when there is none, or when restoring
 //   it fails for any reason (the snapshot is then deleted and made again).
@@ -124,13 +125,12 @@ gc.collect()
 `);
                 const snapshot = pyodide.makeMemorySnapshot();
                 const packed = await new Response(
-                    new Blob([snapshot]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
-                await caches.delete(CACHE); // one snapshot per site: drop other builds'
-                await (await caches.open(CACHE)).put(URL_, new Response(packed, {
-                    headers: { "Content-Type": "application/octet-stream" },
-                }));
-                self.postMessage({ fletSnapshot: "saved", bytes: snapshot.length, stored: packed.size,
-                                   ms: Math.round(performance.now() - started) });
+                    new Blob([snapshot]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+                // The page stores it (python-early.js), not this worker: WebKit drops a Cache
+                // Storage entry put by a worker that is terminated right after put() resolves.
+                self.postMessage({ fletSnapshot: "made", cache: CACHE, url: URL_, packed,
+                                   bytes: snapshot.length, stored: packed.byteLength,
+                                   ms: Math.round(performance.now() - started) }, [packed]);
             } catch (err) {
                 console.warn("Python snapshot: not made:", err);
                 self.postMessage({ fletSnapshot: "failed", error: String(err) });

@@ -4,8 +4,8 @@
 // One JSON object a line on stdin, one answer a line on stdout:
 //   {"id": 1, "cmd": "open", "page": "p1", "url": "http://..."}
 //   -> {"id": 1, "ok": true, "result": ...}   or   {"id": 1, "ok": false, "error": "..."}
-// Commands: launch, new_page, close_page, open, reload, semantics, click, type, wait_text,
-// texts, eval, wait_function, console, requests, close. Every wait takes "timeout_ms".
+// Commands: launch, new_page, close_page, open, reload, semantics, click, type, choose_file,
+// init_script, wait_text, texts, eval, wait_function, console, requests, close. Every wait takes "timeout_ms".
 // Flutter paints on a canvas: what can be found and pressed is its accessibility tree
 // (flt-semantics-host), switched on by clicking flt-semantics-placeholder ("semantics").
 import readline from "node:readline";
@@ -245,6 +245,23 @@ const handlers = {
   },
   async type(msg) {
     return typeInto(entry(msg).page, msg.name, msg.text, msg.replace !== false, msg.timeout_ms || DEFAULT_TIMEOUT_MS);
+  },
+  async choose_file(msg) {
+    // Press the button that opens a file picker, and pick msg.path in it (Puppeteer's
+    // FileChooser: WebDriver BiDi's input.fileDialogOpened and input.setFiles).
+    const {page} = entry(msg);
+    const timeout = msg.timeout_ms || DEFAULT_TIMEOUT_MS;
+    const [chooser] = await Promise.all([
+      page.waitForFileChooser({timeout}),
+      clickButton(page, msg.name, msg.exact !== false, timeout),
+    ]);
+    await chooser.accept([msg.path]);
+    return true;
+  },
+  async init_script(msg) {
+    // JavaScript run in the page (not its workers) before the page's own, at every load.
+    await entry(msg).page.evaluateOnNewDocument(msg.source);
+    return true;
   },
   async wait_text(msg) {
     await waitFor(entry(msg).page, HAS_TEXT, [msg.text, !!msg.exact], msg.timeout_ms || DEFAULT_TIMEOUT_MS,
