@@ -13,7 +13,7 @@ A log written once must replay the same for ever: an event only gains fields wit
 default, and a field left at its default ``None`` is not written out, so a log read back
 is written back unchanged. A value with a log form of its own says how in a
 :class:`Codec`, given for its type (``values``) or on the field
-(``Annotated[Dice, THROW]``).
+(``Annotated[Dice, THROWN]``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from engine.errors import InvalidInput
 from engine.rules import Rules
 
 __all__ = ["Logged", "Codec", "Damaged", "EventLog", "record", "kind_of", "RULES", "HEX", "MAX_TEXT", "MAX_ITEMS"]
-
 
 
 class Logged(Protocol):
