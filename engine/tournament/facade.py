@@ -135,8 +135,10 @@ class Tournament:
         del self._events[count:], self._states[count:]
 
     def _push(self, event: Event) -> None:
-        self._states.append(apply(self._states[-1], event))
+        before = self._states[-1]
+        self._states.append(apply(before, event))
         self._events.append(event)
+        before.memo.clear()  # only the state in use keeps its standings: an undo works them out again
 
     @property
     def _state(self) -> TournamentState:
