@@ -17,7 +17,6 @@ from engine.tournament.events import (
     PlayerCheckedIn,
     PlayerSignedUp,
     PlayerWithdrew,
-    PrizeAwarded,
     ResultHeld,
     ResultRecorded,
     ResultReplaced,
