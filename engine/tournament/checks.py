@@ -22,6 +22,7 @@ engine.codec.ResultImpossible: Round 1, table 2: the best total is 9,950, below 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
