@@ -25,10 +25,11 @@ async def prepare_advice(rules: Rules) -> None:
     The win chance's table is read where it is shipped (and, on a host, solved for a small
     target), so advice in a game of two can say it."""
     if static_site():
-        win_table_ready(rules)
         if not prepared(rules):
             for _ in prepare(rules):
                 await asyncio.sleep(0)
+        if win_table_ready(rules):
+            prepare_win_chance(rules)
         return
     if not (prepared(rules) and win_table_ready(rules)):
         await asyncio.to_thread(_solve, rules)

@@ -56,23 +56,37 @@ class _Throws:
     """The largest number every score divides: turn totals move on this grid."""
     outcomes: tuple[tuple[tuple[float, Choices], ...], ...]
     """``outcomes[n]``: (chance, choices) for each distinct set of choices ``n`` dice can give."""
+    every_keep: tuple[tuple[tuple[float, Choices], ...], ...]
+    """The same with every keep a throw offers, not only the most points per dice left: more
+    points are not always better when playing to win (a bank that reaches the target hands
+    the other player a last turn)."""
 
 
 @lru_cache(maxsize=16)
 def _throws(rules: Rules) -> _Throws:
     grouped: list[dict[Choices, float]] = [{} for _ in range(MAX_DICE + 1)]
+    every: list[dict[Choices, float]] = [{} for _ in range(MAX_DICE + 1)]
     step = 0
     for n in range(1, MAX_DICE + 1):
         for roll in combinations_with_replacement(FACES, n):
             best: dict[int, int] = {}
+            keeps: set[tuple[int, int]] = set()
             for option in scoring_options(roll, rules):
                 step = math.gcd(step, option.points)
                 best[option.dice_left] = max(best.get(option.dice_left, 0), option.points)
+                keeps.add((option.points, option.dice_left))
             if best:
                 choices = tuple(sorted(best.items(), key=lambda item: (item[1], item[0])))
                 keyed = tuple((points, left) for left, points in choices)
-                grouped[n][keyed] = grouped[n].get(keyed, 0.0) + _arrangements(roll) / 6**n
-    return _Throws(step, tuple(tuple((chance, choices) for choices, chance in group.items()) for group in grouped))
+                chance = _arrangements(roll) / 6**n
+                grouped[n][keyed] = grouped[n].get(keyed, 0.0) + chance
+                all_keeps = tuple(sorted(keeps))
+                every[n][all_keeps] = every[n].get(all_keeps, 0.0) + chance
+    return _Throws(step, _listed(grouped), _listed(every))
+
+
+def _listed(grouped: list[dict[Choices, float]]) -> tuple[tuple[tuple[float, Choices], ...], ...]:
+    return tuple(tuple((chance, choices) for choices, chance in group.items()) for group in grouped)
 
 
 def _arrangements(dice: Dice) -> int:
