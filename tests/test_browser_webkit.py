@@ -231,7 +231,7 @@ def back_to_the_game(journey: Journey) -> None:
     if "Home" in page.button_names():
         page.click_button("Home")
     page.click_button("Open the game Ann 1,050, Bob 0", exact=False)
-    page.wait_for_text("Enter Bob's throw")
+    page.wait_for_text("Ann · Bob", exact=True)  # whoever is to play (the offline step plays Bob's turn)
     assert page.url == journey.game_url
 
 

@@ -547,6 +547,9 @@ def new_game(page: WebKitPage, *names: str) -> None:
     page.click_button("New game")
     for seat, name in enumerate(names, start=1):
         page.type_into(f"Player {seat} name", name)
+    # The app's own answer to the first name: under load WebKit's input showed "Ann" while
+    # the app had "An" when "Start game" came (typed key by key, the last change came late).
+    page.wait_for_text(f"Who starts: {names[0]}")
     page.click_button("Start game")
     page.wait_for_text(f"Enter {names[0]}'s throw")
     page.wait_for_text(" · ".join(names), exact=True)  # every name as typed (the table's title)
