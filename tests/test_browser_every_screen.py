@@ -260,6 +260,7 @@ class Surveyor:
 
     def look(self, screen: str, size: dict[str, int]) -> None:
         where = f"{screen} at {size_name(size)}"
+        self.page.settle()  # the screen laid out: its scrollable is the one it keeps
         scrollers = self.page.page.evaluate(_SCROLLERS)
         for scroller in scrollers:
             if scroller["extent"] > MAX_EXTENT_PX:
