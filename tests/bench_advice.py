@@ -51,7 +51,7 @@ NEW_SCORE_PAIRS = ((mine * 50, 2000 - mine * 50) for mine in itertools.count(4))
 
 
 def test_bench_solving_a_win_table_on_demand(benchmark):
-    from engine import solve_win_table
+    from engine.advice import solve_win_table
 
     def solve() -> int:
         return len(solve_win_table(dataclasses.replace(HOUSE, target=next(NEW_SMALL_TARGETS), entry_threshold=0)).start)

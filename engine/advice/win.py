@@ -37,7 +37,11 @@ Published figures (tests/test_win_chance.py checks the shapes at small targets):
 
 * Busche & Neller 2017: simplest scoring (1 = 100, 5 = 50, three of a kind only), no entry
   threshold, first to bank 10,000 wins: 200 points for the second player make the game
-  fairest. ``python -m engine.advice.win_tables --busche-neller TARGET`` gives: BN_FIGURES
+  fairest. ``python -m engine.advice.win_tables --busche-neller TARGET`` gives, for the
+  first player and the fairest head start in steps of 50: to 1,000, 60.24 % and 250
+  (51.23 %); to 2,000, 57.88 % and 250 (49.20 %); to 3,000, 56.53 % and 250 (49.29 %).
+  To 10,000 it was not run to the end here (about seven minutes of CPU, with the machine
+  shared: see the README), so the 200 is not reproduced, only the head start's size.
 * Busche 2016, "Maximizing Win Probability in the Game of Farkle": the first player wins
   53.487 % under "Facebook Farkle" rules. Not reproduced: those rules let a score fall
   below 0 by a three-farkle penalty (banked scores bounded at -2,500), which this solver
@@ -348,9 +352,10 @@ class _Solver:
         self.start[mine][other], self.start[other][mine] = ours, theirs
 
 
-ON_DEMAND_LEVELS = 12
-"""Targets up to this many grid steps (600 points at 50) are solved when first asked (a few
-seconds); larger ones only from a shipped table or :func:`solve_win_table` (minutes)."""
+ON_DEMAND_LEVELS = 10
+"""Targets up to this many grid steps (500 points at 50) are solved when first asked (a
+few seconds; half a minute on a busy machine: the turns past the target cost the most
+there); larger ones only from a shipped table or :func:`solve_win_table` (minutes)."""
 
 TABLES_FILE = Path(__file__).with_name("win_tables.bin")
 """The shipped tables, written by ``python -m engine.advice.win_tables``: zlib over, per
