@@ -148,6 +148,12 @@ for (const name of ["compileStreaming", "instantiateStreaming", "compile", "inst
     return result;
   };
 }
+const body = Response.prototype.arrayBuffer;  // the app archive's bytes, read by pyfetch
+Response.prototype.arrayBuffer = function (...args) {
+  const result = body.apply(this, args);
+  if (/app\\.tar\\.gz$/.test(this.url)) result.then(() => mark("archive_fetched"), () => {});
+  return result;
+};
 let pyodide = undefined, replied = false;
 Object.defineProperty(self, "pyodide", {configurable: true, get: () => pyodide, set: (value) => {
   pyodide = value;  // Pyodide started (or restored from the snapshot)
@@ -314,7 +320,9 @@ class Start:
     def phases(self) -> dict[str, float]:
         """Seconds: time to interactive, and the parts of it (see the module docstring)."""
         m = {name: at / 1000 for name, at in self.marks.items()}
-        return {"tti": m["ready"], "worker_at": m["worker"], "worker_up": m["worker_up"] - m["worker"],
+        fetched = {"archive_fetch": m["archive_fetched"] - m["python"], "unpack": m["app_start"] - m["archive_fetched"]
+                   } if "archive_fetched" in m else {}
+        return {**fetched, "tti": m["ready"], "worker_at": m["worker"], "worker_up": m["worker_up"] - m["worker"],
                 "python_start": m["python"] - m["worker_up"], "wasm": m["wasm"] - m["worker_up"],
                 "python_init": m["python"] - m["wasm"], "archive": m["app_start"] - m["python"],
                 "imports": m["initialized"] - m["app_start"], "first_frame_at": m["first_frame"],
