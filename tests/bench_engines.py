@@ -25,9 +25,12 @@ The phases, in seconds:
 
 - worker_at: the page creates the Python worker (this build: at once; flet publish: once
   Flutter is up), worker_up: its scripts are loaded;
-- python_start: Pyodide's own start, or its restore from this build's memory snapshot;
-- archive: app.tar.gz fetched and unpacked; imports: the app's main module run (its imports,
-  ``ft.run``) until the worker says "initialized";
+- python_start: Pyodide's own start, or its restore from this build's memory snapshot; of it,
+  wasm: until pyodide.asm.wasm is compiled and instantiated (after a snapshot start, this
+  includes reading and unzipping the snapshot, which python-snapshot.js does first), and
+  python_init: the rest (Python's own start, or the restore);
+- archive: app.tar.gz fetched (archive_fetch) and unpacked (unpack); imports: the app's main
+  module run (its imports, ``ft.run``) until the worker says "initialized";
 - first_frame_at: Flutter's first frame; register_at: Flutter asks the app for its page;
   first_reply_at: the app sends it; home_after_reply: Flutter draws the home screen from it.
 
@@ -414,7 +417,7 @@ def seconds(value: Optional[float]) -> str:
 def markdown_table(results: dict[str, dict[str, Samples]]) -> str:
     """The README table: per engine and start, the medians of this build / flet publish's."""
     both = ("tti", "python_start", "wasm", "imports", "first_frame_at")
-    lines = ["| Engine | Start | Ready (s) | Ratio | Python start (s) | of which Pyodide's wasm (s) | App imports (s) "
+    lines = ["| Engine | Start | Ready (s) | Ratio | Python start (s) | of which wasm (+ snapshot read) (s) | App imports (s) "
              "| Flutter first frame (s) | Python snapshot | Load (1 min) |",
              "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
     for engine, by_build in results.items():
