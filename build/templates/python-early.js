@@ -61,10 +61,22 @@ const fletEarlyWorker = (() => {
         if (globalThis.fletSnapshotState) return;
         globalThis.fletSnapshotState = "waiting";
         let started = false;
+        // Nothing the person can act on: the next start is a normal one.
+        const notKept = (err, detail) => {
+            console.warn("Python snapshot: this browser did not keep it, so Python starts "
+                         + "the usual way next time: " + err);
+            globalThis.fletSnapshotState = "failed";
+            globalThis.fletSnapshotDetail = { ...detail, error: String(err) };
+        };
         const make = () => {
             if (started) return;
             started = true;
             globalThis.fletSnapshotState = "making";
+            // A browser that stores nothing for this site is not made to make it (some 10 s
+            // of a phone's CPU) at every start.
+            canStore().then(() => startMaker(), (err) => notKept(err, {}));
+        };
+        const startMaker = () => {
             const maker = new Worker(base + "/python-worker.js", { type: "module" });
             const done = (state, detail) => {
                 globalThis.fletSnapshotState = state;
@@ -77,10 +89,8 @@ const fletEarlyWorker = (() => {
                 if (made.fletSnapshot !== "made") return done(made.fletSnapshot, made);
                 const detail = { bytes: made.bytes, stored: made.stored, ms: made.ms };
                 keepSnapshot(made).then(() => done("saved", detail), (err) => {
-                    // Nothing the person can act on: the next start is a normal one.
-                    console.warn("Python snapshot: this browser did not keep it, so Python starts "
-                                 + "the usual way next time: " + err);
-                    done("failed", { ...detail, error: String(err) });
+                    maker.terminate();
+                    notKept(err, detail);
                 });
             };
             maker.onerror = (event) => done("failed", { error: String(event.message || event) });
@@ -90,6 +100,15 @@ const fletEarlyWorker = (() => {
                 appPackageUrl: flet.appPackageUrl,
             });
         };
+        async function canStore() {
+            if (typeof caches === "undefined") throw new Error("no Cache Storage in this page");
+            const probe = "farkle-table-storage-probe";
+            try {
+                await (await caches.open(probe)).put(new URL("probe", document.baseURI).href, new Response("1"));
+            } finally {
+                await caches.delete(probe).catch(() => {});
+            }
+        }
         // Stored by the page and read back whole before the maker ends: WebKit loses an entry
         // a worker put just before it was terminated (and refuses storage in some modes).
         async function keepSnapshot(made) {
