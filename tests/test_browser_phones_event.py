@@ -78,6 +78,8 @@ def play_table(table: FlutterPage, number: int, names: list[str]) -> dict[str, i
     (table 4's seat 4 banks 600). Returns the totals the game ends with."""
     first, second, third, fourth = names
     table.wait_for_text(f"Enter {first}'s throw")
+    table.button("Undo").wait_for()  # the table's actions are drawn: a tournament table has no advice among them
+    assert table.page.get_by_role("button", name="Turn advice on").count() == 0, "a tournament table offers advice"
     for roll in range(4):
         throw(table, "1 1 1 1 1 1")
         table.click_button("Best: keep 1 1 1 1 1 1 for 3,000")
