@@ -81,3 +81,78 @@ def test_bench_advise_with_the_win_chance_on_a_warm_table(benchmark):
     game.roll("1 5 2 3 4 4")
     assert advise(game).win_chance is not None
     assert benchmark(advise, game).action == "keep"
+
+
+PYODIDE_TIMINGS = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [site] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(site, "pyodide/pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: path.join(site, "pyodide") + "/", stdout: () => {}, stderr: console.error });
+pyodide.FS.writeFile("/app.tar.gz", fs.readFileSync(path.join(site, "app.tar.gz")));
+console.log(await pyodide.runPythonAsync(`
+import dataclasses, json, os, shutil, statistics, sys, time
+os.chdir("/home/pyodide")
+shutil.unpack_archive("/app.tar.gz", ".", "gztar")
+sys.path.insert(0, ".")
+from engine import Game, Rules, advise, best_score, prepare, win_chance
+
+def median_us(call, runs):
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1e6
+
+house = Rules.preset("house")
+started = time.perf_counter()
+list(prepare(house))
+solve_s = time.perf_counter() - started
+game = Game(["Ann", "Bob"], house)
+game.roll("1 5 2 3 4 4")
+advise(game)
+house_4000 = dataclasses.replace(house, target=4000)
+game_of_two = Game(["Ann", "Bob"], house_4000)
+game_of_two.roll("1 5 2 3 4 4")
+started = time.perf_counter()
+advise(game_of_two)
+first_win_ms = (time.perf_counter() - started) * 1000
+json.dumps({
+    "solve_s": solve_s,
+    "advise_us": median_us(lambda: advise(game), 200),
+    "best_score_us": median_us(lambda: best_score((1, 5, 2, 3, 4, 4), house), 2000),
+    "first_win_ms": first_win_ms,
+    "advise_win_us": median_us(lambda: advise(game_of_two), 200),
+})
+`));
+"""
+
+
+def test_bench_advice_in_the_pwas_pyodide_beside_best_score(tmp_path_factory):
+    """The same figures in the PWA's own Python (its Pyodide and app.tar.gz, run by Node.js:
+    the engine's work without the browser's drawing), reported, never asserted on time."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+
+    from tests.pwa_harness import load_build_module
+
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed")
+    site = tmp_path_factory.mktemp("pwa") / "site"
+    load_build_module().build(out=site, quiet=True)
+    script = site.parent / "timings.mjs"
+    script.write_text(PYODIDE_TIMINGS, encoding="utf-8")
+    done = subprocess.run(["node", str(script), str(site)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"\nPyodide (Node.js), load {os.getloadavg()[0]:.1f}: house tables solved in {figures['solve_s']:.2f} s; "
+          f"advise on warm tables {figures['advise_us']:.0f} µs against best_score's {figures['best_score_us']:.1f} µs; "
+          f"a game of two to 4,000: first advice with the win chance {figures['first_win_ms']:.0f} ms, "
+          f"then {figures['advise_win_us']:.0f} µs")
+    assert figures["solve_s"] > 0
