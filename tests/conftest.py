@@ -42,9 +42,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty data folder the app (started in this test process) keeps its games in."""
+    """An empty data folder the app (started in this test process) keeps its games in: every
+    test has its own, so no test reads, locks or writes the user's folder (a test opening the
+    app on the default folder found it locked by another and saw only "store unusable")."""
     folder = tmp_path / "data"
     monkeypatch.setenv(DATA_DIR_ENV, str(folder))
     return folder
