@@ -156,6 +156,25 @@ _TARGETS = """() => {
   return found;
 }"""
 
+# A control's box once it is scrolled to the middle of the page's main scrollable (a person
+# scrolls a control into view before tapping it); null when the node is gone.
+_CENTRED_BOX = """async (id) => {
+  const node = document.getElementById(id);
+  const main = [...document.querySelectorAll('flt-semantics')]
+    .filter(e => getComputedStyle(e).overflowY === 'scroll')
+    .sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+  if (!node) return null;
+  if (main) {
+    const n = node.getBoundingClientRect(), m = main.getBoundingClientRect();
+    main.scrollTop += (n.top + n.height / 2) - (m.top + m.height / 2);
+    for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+  }
+  return true;
+}"""
+
+_BOX_OF = """(id) => { const node = document.getElementById(id); if (!node) return null;
+  const r = node.getBoundingClientRect(); return {width: r.width, height: r.height}; }"""
+
 _VIEW_SIZED = """([width, height]) => {
   const view = document.querySelector('flutter-view') || document.querySelector('flt-glass-pane');
   const host = document.querySelector('flt-semantics-host');
@@ -293,6 +312,13 @@ class Surveyor:
                 seen = targets.get(target["id"])
                 if seen is None or (seen["cut"] and not cut):
                     targets[target["id"]] = {**target, "cut": cut}
+        for target in targets.values():  # small where seen: seen again in the middle of the page
+            if not target["cut"] and min(target["width"], target["height"]) < MIN_TARGET_PX - 0.5 \
+                    and self.page.page.evaluate(_CENTRED_BOX, target["id"]):
+                self.page.settle()
+                box = self.page.page.evaluate(_BOX_OF, target["id"])
+                if box is not None:
+                    target.update(box)
         self.check_pictures(where, area, pictures, scrolls=main is not None)
         self.check_targets(where, screen, targets.values())
 
