@@ -352,7 +352,11 @@ class FlutterPage:
                 self.page.wait_for_function(landed, arg=[name, wanted],
                                             timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
                 self.settle(timeout_ms)
-                return
+                # Still there once the screen settled: a field Flutter had not yet taken over
+                # shows the text for a frame, then puts back its own (empty) value.
+                if self.page.evaluate(landed, [name, wanted]) or attempt + 1 == TYPING_ATTEMPTS:
+                    return
+                continue
             except PlaywrightTimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:
                     raise
