@@ -62,14 +62,14 @@ def serve(args: argparse.Namespace) -> None:
     if args.desktop:
         ft.run(main)
         return
-    from app import access, server, venue
+    from app import client_address, server, venue
 
     if args.organizer_address:
-        os.environ[access.ORGANIZER_ADDRESSES_ENV] = ",".join(args.organizer_address)
+        os.environ[client_address.ORGANIZER_ADDRESSES_ENV] = ",".join(args.organizer_address)
     if args.allowed_origin:
         os.environ[server.ALLOWED_ORIGINS_ENV] = ",".join(args.allowed_origin)
     try:
-        access.organizer_networks()
+        client_address.organizer_networks()
         origins = server.parse_origins()
     except ValueError as error:
         print(f"Farkle Table cannot start: {error}", file=sys.stderr, flush=True)

@@ -4,27 +4,20 @@ On a venue network every phone reaches the server (``--host 0.0.0.0``), so the o
 screens are kept for the organizer:
 
 * The organizer's own addresses (loopback by default; ``--organizer-address`` or
-  ``FARKLE_ORGANIZER_ADDRESSES``, a comma list of addresses or networks) open everything.
-* Any other device gives the event's organizer passphrase once; it then holds a signed
-  session token (in its own client storage) that expires after :data:`SESSION_SECONDS`.
+  ``FARKLE_ORGANIZER_ADDRESSES``, a comma list of addresses or networks) open everything
+  (:mod:`app.client_address`).
+* Any other device gives the event's organizer passphrase (:mod:`app.passphrase`) once; it
+  then holds a signed session token (in its own client storage) that expires after
+  :data:`SESSION_SECONDS`.
 * An event without a passphrase (created before passphrases, or left without one on the
   organizer's own device) opens only from an organizer address.
 
 :func:`route_access` decides what an organizer route shows a device (the screen, the
 passphrase asked first, or "organizer only"); the gate screen only draws that decision.
 
-The passphrase is kept only as a salted scrypt hash (:func:`hash_passphrase`). A session
-token is ``<event id>.<expiry>.<HMAC>`` keyed by that stored hash: it cannot be made without
-the server's copy of the hash, survives a restart, and dies when the passphrase changes.
-Wrong passphrases are limited as a bank limits PIN tries (:class:`SignInGuard`): a few
-per device, per network (/24, IPv6 /64), per event and overall, then that scope is paused
-(longer each time, at most an hour) and every device trying it is told why and for how long.
-Answers never wait on each other; the organizer's own addresses never go through it.
-
-Which address a session comes from is recorded once, when Flet creates the session
-(:func:`remember_peer`, run as Flet's ``before_main`` by :mod:`app.server`): a client can
-rewrite ``page.client_ip`` later through a property patch, so that field is never read
-afterwards.
+A session token is ``<event id>.<expiry>.<HMAC>`` keyed by the event's stored passphrase
+hash: it cannot be made without the server's copy of the hash, survives a restart, and
+dies when the passphrase changes. Wrong passphrases are limited by :mod:`app.sign_in_guard`.
 """
 
 from __future__ import annotations
@@ -33,145 +26,33 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import ipaddress
 import json
-import math
-import os
 import sys
 import time
-import unicodedata
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
-from weakref import WeakKeyDictionary
 
 from urllib.parse import unquote
 
-from engine import CodeDamaged, InvalidInput
+from app.client_address import is_organizer_address, peer_of
+from app.passphrase import PassphraseRefused, verify_passphrase
+from app.sign_in_guard import GUARD, SignInGuard
+from engine import CodeDamaged
 
 __all__ = [
-    "ORGANIZER_ADDRESSES_ENV", "SESSION_SECONDS", "MIN_PASSPHRASE", "SESSIONS_KEY", "PassphraseRefused",
-    "Limit", "LIMITS", "FailedTries", "SignInGuard", "DeviceAccess", "Prefs", "Network",
-    "check_new_passphrase", "passphrase_problem", "hash_passphrase", "verify_passphrase", "meets_rule",
-    "issue_token", "token_valid", "organizer_networks", "is_organizer_address", "network_of", "remember_peer",
-    "peer_of", "mark_network_served", "GUARD", "OrganizerEvents", "RouteAccess", "route_target", "route_access",
+    "SESSION_SECONDS", "SESSIONS_KEY", "issue_token", "token_valid", "Prefs", "DeviceAccess", "OrganizerEvents",
+    "RouteAccess", "route_target", "route_access",
 ]
 
-ORGANIZER_ADDRESSES_ENV: Final = "FARKLE_ORGANIZER_ADDRESSES"
-"""A comma list of the addresses (or networks, ``10.0.0.0/24``) that count as the organizer's own."""
 SESSION_SECONDS: Final = 12 * 3600
 """How long a device stays signed in to an event after giving its passphrase."""
-MIN_PASSPHRASE: Final = 8
-"""A new passphrase's least length: with :data:`LIMITS` (about 10 tries an hour per event) even 8 digits
-take centuries to guess; older events kept 4+ and are asked to set a new one."""
-LEGACY_MIN_PASSPHRASE: Final = 4
-"""The least length before the rule above: such stored passphrases still open their event."""
-_RULE_MARK: Final = "rule8"
-"""Ends a hash made of a passphrase that met :func:`passphrase_problem`'s rule (an older hash has no mark)."""
 SESSIONS_KEY: Final = "farkle.organizer.sessions"
 """The client-storage key holding the device's session tokens (``{event id: token}``)."""
-
-_SCRYPT_N: Final = 2**14
-_SCRYPT_R: Final = 8
-_SCRYPT_P: Final = 1
-_DEFAULT_ORGANIZER: Final = ("127.0.0.0/8", "::1/128")
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-class PassphraseRefused(InvalidInput):
-    """A passphrase that cannot be set, or that opens nothing."""
-
-
-# -- passphrases ---------------------------------------------------------------------------
-
-
-def _normal(passphrase: str) -> str:
-    """The passphrase as compared: Unicode-normalised, outer spaces dropped (phones add them)."""
-    return unicodedata.normalize("NFKC", str(passphrase)).strip()
-
-
-def passphrase_problem(text: str) -> str | None:
-    """Why ``text`` is too easy to guess as an organizer passphrase, or None.
-
-    Too short (under :data:`MIN_PASSPHRASE` characters), or a run an attacker tries first:
-    one character repeated or a straight sequence (``11111111``, ``12345678``, ``hgfedcba``).
-
-    >>> passphrase_problem("harbour 9") is None, passphrase_problem("87654321") is not None
-    (True, True)
-    """
-    text = _normal(text)
-    if len(text) < MIN_PASSPHRASE:
-        return (f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters (two words and a number "
-                f"will do); {len(text)} given.")
-    steps = {ord(b) - ord(a) for a, b in zip(text, text[1:])}
-    if len(steps) == 1 and steps <= {-1, 0, 1}:
-        return "The organizer passphrase is one character repeated or a straight run (like 12345678): choose another."
-    return None
-
-
-def check_new_passphrase(first: str, again: str) -> str:
-    """The passphrase to set, when typed twice alike and hard enough to guess (:func:`passphrase_problem`).
-
-    :raises PassphraseRefused: too easy, or the two differ (in words the organizer reads).
-    """
-    text = _normal(first)
-    problem = passphrase_problem(text)
-    if problem is not None:
-        raise PassphraseRefused(problem)
-    if _normal(again) != text:
-        raise PassphraseRefused("The two passphrases differ: type the same one twice.")
-    return text
 
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = _SCRYPT_N, r: int = _SCRYPT_R,
-                    p: int = _SCRYPT_P) -> str:
-    """A salted scrypt hash of the passphrase, with its parameters: ``scrypt$n$r$p$salt$digest``, then
-    ``$rule8`` when the passphrase meets today's rule (so :func:`meets_rule` can tell without it).
-
-    >>> stored = hash_passphrase("harbour 9", n=2**4)
-    >>> verify_passphrase("harbour 9", stored), verify_passphrase("harbour 8", stored), "harbour" in stored
-    (True, False, False)
-    >>> meets_rule(stored), meets_rule(hash_passphrase("1234", n=2**4))
-    (True, False)
-    """
-    text = _normal(passphrase)
-    if len(text) < LEGACY_MIN_PASSPHRASE:
-        raise PassphraseRefused(f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters.")
-    salt = os.urandom(16) if salt is None else salt
-    digest = hashlib.scrypt(text.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=32)
-    mark = f"${_RULE_MARK}" if passphrase_problem(text) is None else ""
-    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}{mark}"
-
-
-def meets_rule(stored: str) -> bool:
-    """Whether the stored hash was made of a passphrase meeting today's rule (older events' may be short)."""
-    return stored.endswith(f"${_RULE_MARK}")
-
-
-def verify_passphrase(passphrase: str, stored: str) -> bool:
-    """Whether ``passphrase`` is the one ``stored`` was made from (False for no or a broken hash)."""
-    try:
-        scheme, n, r, p, salt, digest, *mark = stored.split("$")
-        if scheme != "scrypt" or mark not in ([], [_RULE_MARK]):
-            return False
-        expected = _unb64(digest)
-        given = hashlib.scrypt(_normal(passphrase).encode("utf-8"), salt=_unb64(salt), n=int(n), r=int(r),
-                               p=int(p), maxmem=64 * 1024 * 1024, dklen=len(expected))
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return hmac.compare_digest(given, expected)
-
-
-# -- session tokens ------------------------------------------------------------------------
 
 
 def _session_key(stored_hash: str) -> bytes:
@@ -200,256 +81,6 @@ def token_valid(token: str, tournament_id: str, stored_hash: str, now: float) ->
     if not now < expires <= now + SESSION_SECONDS + 60:
         return False
     return hmac.compare_digest(parts[2], _signature(tournament_id, expires, stored_hash))
-
-
-# -- addresses -----------------------------------------------------------------------------
-
-
-def organizer_networks(text: str | None = None) -> tuple[Network, ...]:
-    """The organizer's own addresses: ``text`` (a comma list), else the environment, else loopback.
-
-    :raises ValueError: an entry is not an address or network (named in the message).
-    """
-    spec = os.environ.get(ORGANIZER_ADDRESSES_ENV, "") if text is None else text
-    entries = [entry.strip() for entry in spec.split(",") if entry.strip()] or list(_DEFAULT_ORGANIZER)
-    networks: list[Network] = []
-    for entry in entries:
-        try:
-            networks.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            raise ValueError(f"{entry!r} is not an address or network for {ORGANIZER_ADDRESSES_ENV}.") from None
-    return tuple(networks)
-
-
-def is_organizer_address(address: str, networks: Iterable[Network] | None = None) -> bool:
-    """Whether a client at ``address`` is the organizer's own device."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return any(ip.version == net.version and ip in net
-               for net in (organizer_networks() if networks is None else networks))
-
-
-def network_of(address: str) -> str:
-    """The network an address shares with its neighbours: its /24 (IPv4) or /64 (IPv6), as text;
-    the address itself when it is not one (one attacker rarely holds more than such a block)."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
-
-
-_peers: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
-_served: list[bool] = [False]
-
-
-def mark_network_served() -> None:
-    """This process serves the app over HTTP: a session without a recorded address is nobody's."""
-    _served[0] = True
-
-
-def remember_peer(page: Any) -> None:
-    """Record the session's client address as Flet set it at connection (``before_main``)."""
-    _peers[page.session] = str(page.client_ip or "")
-
-
-def peer_of(page: Any) -> str | None:
-    """The address recorded for this page's session; None when it was not served over the network
-    (the desktop window, a test harness), "" when served but unknown."""
-    try:
-        session = page.session
-    except Exception:  # noqa: BLE001 - a page without a session has no client address
-        session = None
-    if session is not None and session in _peers:
-        return _peers[session]
-    connection = getattr(session, "connection", None)
-    if connection is not None and type(connection).__module__.startswith("flet_web"):
-        # served by Flet's own web server without app.server (``ft.run(view=None)``, ``flet run --web``):
-        # the address the connection saw, which no property patch reaches
-        return str(getattr(connection, "_FletApp__client_ip", "") or "")
-    return "" if _served[0] else None
-
-
-# -- failed attempts -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Limit:
-    """How many wrong passphrases a scope takes before it is paused, and for how long.
-
-    :param allowed: wrong tries in a row (since the last pause) before the pause.
-    :param pause: the first pause, in seconds; each further one doubles, up to ``longest``.
-    :param forget: seconds without a wrong try after which the scope starts afresh.
-    :param refusal: what a device trying during the pause is told (``{wait}``: "N minutes").
-    """
-
-    allowed: int
-    pause: float
-    longest: float
-    forget: float
-    refusal: str
-
-
-LIMITS: Final = {
-    "device": Limit(5, 60.0, 3600.0, 3600.0,
-                    "Too many wrong passphrases from this device; try again in {wait}."),
-    "network": Limit(10, 300.0, 3600.0, 7200.0,
-                     "Too many wrong passphrases from this part of the network; try again in {wait}."),
-    "event": Limit(10, 900.0, 3600.0, 7200.0,
-                   "Too many wrong passphrases for this event; try again in {wait}."),
-    "all": Limit(30, 900.0, 3600.0, 7200.0,
-                 "Too many wrong passphrases on this server; try again in {wait}."),
-}
-"""The limits by scope: a device's address, its /24 or /64, one event, every event together.
-Steady state under attack: about 10 tries an hour for an event, whatever the number of addresses."""
-
-
-@dataclass
-class _Scope:
-    failures: int = 0
-    in_flight: int = 0
-    pauses: int = 0
-    paused_until: float = 0.0
-    last: float = 0.0
-
-
-@dataclass
-class FailedTries:
-    """What the organizer is shown of an event's wrong passphrases since the server started."""
-
-    count: int = 0
-    last: float = 0.0
-    addresses: dict[str, int] = field(default_factory=dict)
-    paused_until: float = 0.0
-    """Until when other devices cannot sign in to it (0: they can)."""
-
-
-def _in_minutes(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute{'s' if minutes > 1 else ''}"
-
-
-@dataclass
-class SignInGuard:
-    """Counts wrong passphrases per device, network, event and overall; refuses a try while a
-    scope it touches is paused, at once and with the reason (no answer waits for another).
-
-    A try is reserved before its passphrase is checked, so a crowd of simultaneous tries
-    cannot pass a limit either; a right passphrase forgets the device's own failures only
-    (an attacker's are not forgiven by someone else's success).
-    """
-
-    clock: Callable[[], float] = time.time
-    limits: Mapping[str, Limit] = field(default_factory=lambda: dict(LIMITS))
-    scopes: dict[tuple[str, str], _Scope] = field(default_factory=dict)
-    tries: dict[str, FailedTries] = field(default_factory=dict)
-    hashing_at_once: int = 2
-    """Passphrase hashes computed at the same time (each takes a core and 16 MB for about 0.1 s)."""
-    _slots: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = field(
-        default_factory=WeakKeyDictionary)
-
-    def hashing(self) -> asyncio.Semaphore:
-        """Held while one passphrase is hashed: a crowd's checks queue for the cores instead of
-        taking 16 MB each at once (a wait of a few hashes, never a pause)."""
-        loop = asyncio.get_running_loop()
-        slots = self._slots.get(loop)
-        if slots is None:
-            slots = self._slots[loop] = asyncio.Semaphore(self.hashing_at_once)
-        return slots
-
-    def _scopes(self, address: str, events: Iterable[str]) -> list[tuple[str, str]]:
-        return [("device", address), ("network", network_of(address)), *(("event", e) for e in events),
-                ("all", "")]
-
-    def _forgotten(self, key: tuple[str, str], scope: _Scope) -> bool:
-        return not scope.in_flight and self.clock() - scope.last > self.limits[key[0]].forget
-
-    def _scope(self, key: tuple[str, str], create: bool = False) -> _Scope:
-        """The scope's count (a blank one, kept only if ``create``: a refused try stores nothing)."""
-        scope = self.scopes.get(key)
-        if scope is not None and self._forgotten(key, scope):
-            del self.scopes[key]
-            scope = None
-        if scope is None:
-            scope = _Scope()
-            if create:
-                if len(self.scopes) > 4096:  # addresses that came and went: drop the quiet ones
-                    for old in [k for k, s in self.scopes.items() if self._forgotten(k, s)]:
-                        del self.scopes[old]
-                self.scopes[key] = scope
-        return scope
-
-    def refusal(self, address: str, events: Iterable[str]) -> str | None:
-        """Why a try from ``address`` at ``events`` is refused now (the longest pause), or None."""
-        now = self.clock()
-        worst: tuple[float, str] | None = None
-        for key in self._scopes(address, events):
-            scope, limit = self._scope(key), self.limits[key[0]]
-            if scope.paused_until > now and (worst is None or scope.paused_until > worst[0]):
-                worst = (scope.paused_until, limit.refusal.format(wait=_in_minutes(scope.paused_until - now)))
-            elif scope.failures + scope.in_flight >= limit.allowed and worst is None:
-                worst = (now, limit.refusal.format(wait=_in_minutes(1)))  # the last allowed tries are being checked
-        return None if worst is None else worst[1]
-
-    def paused(self, tournament_id: str) -> bool:
-        return self._scope(("event", tournament_id)).paused_until > self.clock()
-
-    async def attempt(self, address: str, events: Iterable[str], check: Callable[[], Awaitable[bool]]) -> bool:
-        """Run ``check`` (is the passphrase right?) unless a scope is paused; count a wrong one.
-
-        :raises PassphraseRefused: a scope is paused (the reason and the wait, in minutes).
-        """
-        events = list(events)
-        reason = self.refusal(address, events)
-        if reason is not None:
-            raise PassphraseRefused(reason + " The organizer's own device still opens the event.")
-        scopes = [(key, self._scope(key, create=True)) for key in self._scopes(address, events)]
-        for _, scope in scopes:
-            scope.in_flight += 1
-        ok = False
-        try:
-            ok = await check()
-        finally:
-            now = self.clock()
-            for key, scope in scopes:
-                limit = self.limits[key[0]]
-                scope.in_flight -= 1
-                if ok:
-                    if key[0] == "device":
-                        scope.failures = 0
-                    continue
-                scope.failures += 1
-                scope.last = now
-                if scope.failures >= limit.allowed:
-                    scope.paused_until = now + min(limit.pause * 2.0 ** scope.pauses, limit.longest)
-                    scope.pauses += 1
-                    scope.failures = 0
-            if not ok:
-                for event in events:
-                    record = self.tries.setdefault(event, FailedTries())
-                    record.count += 1
-                    record.last = now
-                    record.addresses[address] = record.addresses.get(address, 0) + 1
-        return ok
-
-    def failed_tries(self, tournament_id: str) -> FailedTries:
-        """The event's wrong passphrases so far (a copy), with its pause if it is paused now."""
-        record = self.tries.get(tournament_id, FailedTries())
-        until = self._scope(("event", tournament_id)).paused_until
-        return FailedTries(record.count, record.last, dict(record.addresses), until if until > self.clock() else 0.0)
-
-
-GUARD = SignInGuard()
-"""The process's one guard (every session's sign-in goes through it)."""
-
-
-# -- one device's access -------------------------------------------------------------------
 
 
 class Prefs(Protocol):

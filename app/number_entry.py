@@ -11,7 +11,7 @@ from typing import Final
 
 from engine import InvalidInput
 
-__all__ = ["parse_number", "MOST_DIGITS"]
+__all__ = ["parse_number", "parse_whole", "MOST_DIGITS"]
 
 MOST_DIGITS: Final = 6
 """The most digits a number field takes (a target of 999,999 is plenty)."""
@@ -45,3 +45,20 @@ def parse_number(label: str, text: str, *, optional: bool = False) -> int | None
 
 def _shown(text: str) -> str:
     return repr(text if len(text) <= _SHOWN_LONGEST else text[:_SHOWN_LONGEST - 3] + "...")
+
+
+def parse_whole(text: str, what: str, *, minimum: int = 0) -> int:
+    """A whole number typed by the organizer, or a clear refusal (:class:`engine.InvalidInput`)."""
+    cleaned = str(text).replace(",", "").replace(" ", "").strip()
+    if not _WHOLE.fullmatch(cleaned) or int(cleaned) < minimum:
+        shown = str(text).strip()
+        if len(shown) > 24:
+            shown = shown[:24] + "…"
+        entered = f', not "{shown}"' if shown else ": nothing was entered"
+        raise InvalidInput(f"{what} must be a whole number{f' of {minimum} or more' if minimum else ''} "
+                           f"(digits 0-9, at most 9){entered}.")
+    return int(cleaned)
+
+
+_WHOLE = re.compile(r"[0-9]{1,9}")
+"""ASCII digits only ("²" and other digits that ``str.isdigit`` takes are refused), of a sane length."""

@@ -2,37 +2,35 @@
 
 Like :class:`app.scorekeeper.Scorekeeper` for a game: screens call this and render what
 it holds; every rule is the engine's (:class:`engine.Tournament`), every write the
-store's ("tournaments" collection, one document per event holding its event log). An
+store's (one document per event holding its event log, :mod:`app.event_document`). An
 action is shown only after the store has kept it; a refused action raises the engine's
 error and changes nothing.
 
-Besides the log, a document keeps what is not part of the event itself: the address
-phones reach this app on (for the deep link in the tables' result codes) and the last
-result codes refused, with the reason, for the results inbox.
+Beside it: the format being edited (:mod:`app.format_draft`), a sign-up file's text
+(:mod:`app.sign_up_file`) and the numbers the organizer types (:mod:`app.number_entry`).
 """
 
 from __future__ import annotations
 
-import re
-
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Final, Literal, TypeVar
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
-from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.event_copy import CopyMark, CopyOpened, CopyRefused, EventCopy, open_copy
+from app.event_document import COLLECTION, REFUSALS_KEPT, KeptEvent, Refusal, event_document, read_event
+from app.format_draft import FormatDraft
+from app.number_entry import parse_whole
+from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.errors import failure_in_words
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
 from engine import (
     CodeDamaged,
-    Cut,
     FarkleError,
     IllegalAction,
     ImportReport,
     InvalidInput,
     Prize,
-    RoundSpec,
     TableResult,
     Tournament,
     TournamentFormat,
@@ -40,120 +38,9 @@ from engine import (
     read_sealed_result,
 )
 
-__all__ = [
-    "Organizer", "KeptEvent", "TournamentSummary", "ListChanged", "read_list_file", "Refusal", "DrawCheck", "EventChangedElsewhere", "FormatDraft", "RoundDraft",
-    "COLLECTION", "REFUSALS_KEPT",
-    "TABLE_SIZES", "describe_error", "parse_whole",
-]
-
-COLLECTION: Final = "tournaments"
-REFUSALS_KEPT: Final = 30
+__all__ = ["Organizer", "TournamentSummary", "ListChanged", "DrawCheck", "EventChangedElsewhere", "describe_error"]
 
 T = TypeVar("T")
-
-TABLE_SIZES: Final = (3, 4, 5, 6)
-CutChoice = Literal["overall", "per_table", "winners", "final"]
-OWN_FORMAT: Final = "Own format"
-
-
-@dataclass
-class RoundDraft:
-    """One round of a format as the organizer edits it (the count as typed)."""
-
-    rules: str = "house"
-    table_size: int = 4
-    cut: CutChoice = "overall"
-    count: str = ""
-    """Best N overall, or places per table; unused for table winners and the final."""
-    switch_to: str = ""
-    """The final only: a preset the organizer may switch the table to ("" for none)."""
-    spread: bool = True
-
-    @classmethod
-    def of(cls, spec: RoundSpec) -> RoundDraft:
-        cut: CutChoice
-        if spec.cut.kind == "final":
-            cut = "final"
-        elif spec.cut.kind == "per_table" and spec.cut.count == 1:
-            cut = "winners"
-        else:
-            cut = spec.cut.kind
-        count = "" if cut in ("winners", "final") else str(spec.cut.count)
-        return cls(spec.rules, spec.table_size, cut, count, spec.switch_to or "", spec.spread)
-
-    def spec(self, number: int) -> RoundSpec:
-        """The engine's round (its checks and messages); ``number`` names it in a refusal."""
-        if self.cut == "final":
-            return RoundSpec(self.rules, Cut.final(), self.table_size, self.spread, self.switch_to or None)
-        if self.cut == "winners":
-            return RoundSpec(self.rules, Cut.table_winners(), self.table_size, self.spread)
-        what = "the number of best totals going on" if self.cut == "overall" else "the places per table going on"
-        count = parse_whole(self.count, f"Round {number}: {what}", minimum=1)
-        cut = Cut.overall(count) if self.cut == "overall" else Cut.per_table(count)
-        return RoundSpec(self.rules, cut, self.table_size, self.spread)
-
-
-@dataclass
-class FormatDraft:
-    """A tournament format being edited: player cap and rounds, the last being the final.
-
-    :meth:`build` hands it to the engine, which refuses an impossible format with its
-    message; nothing here decides what is possible.
-    """
-
-    cap: str
-    rounds: list[RoundDraft] = field(default_factory=list)
-    name: str = ""
-
-    @classmethod
-    def of(cls, fmt: TournamentFormat) -> FormatDraft:
-        return cls(str(fmt.cap), [RoundDraft.of(spec) for spec in fmt.rounds], fmt.name)
-
-    @classmethod
-    def house(cls) -> FormatDraft:
-        return cls.of(TournamentFormat.house())
-
-    def build(self) -> TournamentFormat:
-        cap = parse_whole(self.cap, "The player cap")
-        rounds = tuple(draft.spec(number) for number, draft in enumerate(self.rounds, 1))
-        house = TournamentFormat.house()
-        if rounds == house.rounds:
-            name = house.name
-        elif self.name and self.name != house.name:
-            name = self.name
-        else:
-            name = OWN_FORMAT
-        return TournamentFormat(name, cap, rounds)
-
-    def add_round(self) -> None:
-        """A round before the final, like the one before it (the first: table winners, the final's rules and size)."""
-        before = self.rounds[:-1]
-        if before:
-            self.rounds.insert(len(self.rounds) - 1, replace(before[-1]))
-        else:
-            final = self.rounds[-1]
-            self.rounds.insert(0, RoundDraft(final.rules, final.table_size, "winners"))
-
-    def remove_round(self, index: int) -> None:
-        if not 0 <= index < len(self.rounds) - 1:
-            raise InvalidInput("The final cannot be removed: a format ends with a final round.")
-        del self.rounds[index]
-
-    def set_cut(self, index: int, cut: str) -> None:
-        """Another kind of cut for a round before the final (2 places per table; best N overall: N to type)."""
-        draft = self.rounds[index]
-        choices: dict[str, CutChoice] = {"overall": "overall", "per_table": "per_table", "winners": "winners"}
-        if cut not in choices or draft.cut == "final":
-            raise InvalidInput(f"{cut!r} is not a cut for round {index + 1}.")
-        if choices[cut] != draft.cut:
-            draft.count = {"overall": "", "per_table": "2", "winners": ""}[cut]
-            draft.cut = choices[cut]
-
-    def set_rules(self, index: int, rules: str) -> None:
-        draft = self.rounds[index]
-        draft.rules = rules
-        if draft.switch_to == rules:
-            draft.switch_to = ""
 
 
 @dataclass(frozen=True)
@@ -177,19 +64,6 @@ class TournamentSummary:
         else:
             state = "sign-up"
         return f"{self.name} ({self.event_id}) · {self.players} player{'' if self.players == 1 else 's'} · {state}"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A result code the organizer's device refused, and why (in the engine's words)."""
-
-    at: str
-    code: str
-    reason: str
-
-    @property
-    def short_code(self) -> str:
-        return self.code if len(self.code) <= 24 else self.code[:21] + "..."
 
 
 @dataclass(frozen=True)
@@ -222,66 +96,6 @@ class ListChanged(IllegalAction):
     def __init__(self, preview: SignUpPreview) -> None:
         super().__init__("The players signed up changed since the preview: check the new preview below, then add again.")
         self.preview = preview
-
-
-def read_list_file(data: bytes | None, name: str) -> str:
-    """The text of a picked sign-up file (UTF-8, a spreadsheet's UTF-8 with BOM, or Windows-1252)."""
-    if data is None:
-        raise InvalidInput(f"{name} could not be read: pick it again.")
-    if b"\x00" in data[:4096]:
-        raise InvalidInput(f"{name} is not a text or CSV file: save the list as CSV and pick it again.")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
-
-
-@dataclass(frozen=True)
-class KeptEvent:
-    """What the organizer keeps of one event: the engine's tournament and, beside its log,
-    the address phones reach this app on, the codes refused lately, the passphrase's hash and
-    when a copy of the event was last saved (:mod:`app.event_copy`)."""
-
-    tournament: Tournament
-    link_base: str = ""
-    refusals: tuple[Refusal, ...] = ()
-    passphrase_hash: str = ""
-    copied: CopyMark | None = None
-
-
-def read_event(document: Document) -> KeptEvent:
-    """A stored event as the organizer holds it (its log replayed once).
-
-    :raises FarkleError: the log is not a legal tournament.
-    :raises KeyError, TypeError: the document is not an event's.
-    """
-    return KeptEvent(
-        Tournament.from_events(document["events"]),
-        str(document.get("link_base", "")),
-        tuple(Refusal(**item) for item in document.get("refused", [])),
-        str(document.get("passphrase_hash", "") or ""),
-        CopyMark(**document["last_copy"]) if document.get("last_copy") else None,
-    )
-
-
-def event_document(tournament_id: str, kept: KeptEvent) -> Document:
-    """The document that keeps an event: its log (serialised once) and what its list shows."""
-    tournament = kept.tournament
-    champion = tournament.champion
-    return {
-        "id": tournament_id,
-        "name": tournament.name,
-        "event_id": tournament.event_id,
-        "players": len(tournament.players),
-        "round": tournament.round,
-        "champion": tournament.player(champion).name if champion is not None else None,
-        "link_base": kept.link_base,
-        "passphrase_hash": kept.passphrase_hash,
-        "refused": [refusal.__dict__ for refusal in kept.refusals],
-        "last_copy": kept.copied.__dict__ if kept.copied is not None else None,
-        "updated": utc_now_iso(),
-        "events": tournament.events,
-    }
 
 
 class Organizer:
@@ -320,7 +134,7 @@ class Organizer:
 
     @property
     def passphrase_hash(self) -> str:
-        """The open event's organizer passphrase as a salted hash (:mod:`app.access`); "" for none yet."""
+        """The open event's organizer passphrase as a salted hash (:mod:`app.passphrase`); "" for none yet."""
         return self.session.value.passphrase_hash if self.session.value is not None else ""
 
     # -- the list of events -------------------------------------------------------------
@@ -349,7 +163,7 @@ class Organizer:
         format: TournamentFormat | None = None, passphrase_hash: str = "",
     ) -> str:
         """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap,
-        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.access.hash_passphrase`)."""
+        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.passphrase.hash_passphrase`)."""
         fmt = format or TournamentFormat.house()
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
@@ -650,23 +464,3 @@ def describe_error(error: Exception) -> str:
     if isinstance(error, StoreError):
         return f"Not saved, so nothing changed: {failure_in_words(error, 'do it again')}"
     return f"Something went wrong, nothing changed: {error}"
-
-
-def parse_whole(text: str, what: str, *, minimum: int = 0) -> int:
-    """A whole number typed by the organizer, or a clear refusal (:class:`engine.InvalidInput`)."""
-    from engine import InvalidInput
-
-    cleaned = str(text).replace(",", "").replace(" ", "").strip()
-    if not _WHOLE.fullmatch(cleaned) or int(cleaned) < minimum:
-        shown = str(text).strip()
-        if len(shown) > 24:
-            shown = shown[:24] + "…"
-        entered = f', not "{shown}"' if shown else ": nothing was entered"
-        raise InvalidInput(f"{what} must be a whole number{f' of {minimum} or more' if minimum else ''} "
-                           f"(digits 0-9, at most 9){entered}.")
-    return int(cleaned)
-
-
-_WHOLE = re.compile(r"[0-9]{1,9}")
-"""ASCII digits only ("²" and other digits that ``str.isdigit`` takes are refused), of a sane length."""
-

@@ -13,7 +13,7 @@ flet_web package, uploads) with two additions:
 * :mod:`app.server_limits`: disconnected sessions dropped after seconds, sessions capped per
   address and overall, request headers given a deadline and a size, idle sockets closed.
 * Flet's ``before_main`` records each session's client address once
-  (:func:`app.access.remember_peer`), for the organizer's gate.
+  (:func:`app.client_address.remember_peer`), for the organizer's gate.
 
 uvicorn runs without proxy headers: the client address is the socket's peer, so no
 ``X-Forwarded-For`` can make a phone look like the organizer's own device.
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from app import access
+from app import client_address
 from app.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
                                guarded_http)
 
@@ -256,12 +256,12 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
     from flet.controls.types import RouteUrlStrategy, WebRenderer
     from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
 
-    access.mark_network_served()
+    client_address.mark_network_served()
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
     flet_app = get_fastapi_web_app(
         main,
-        before_main=access.remember_peer,
+        before_main=client_address.remember_peer,
         page_name=os.environ.get("FLET_WEB_APP_PATH", ""),
         assets_dir=assets if os.path.isdir(assets) else None,
         upload_dir=None,

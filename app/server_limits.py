@@ -16,7 +16,7 @@ finishes its headers was held forever. :mod:`app.server` therefore runs with:
   sockets one address holds open (:data:`SOCKETS_PER_ADDRESS`), besides uvicorn's own
   keep-alive timeout and ``limit_concurrency``.
 
-The organizer's own addresses (:func:`app.access.is_organizer_address`) are never refused.
+The organizer's own addresses (:func:`app.client_address.is_organizer_address`) are never refused.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ logger = logging.getLogger(__name__)
 
 
 def _is_organizer(address: str) -> bool:
-    from app.access import is_organizer_address
+    from app.client_address import is_organizer_address
 
     return is_organizer_address(address)
 

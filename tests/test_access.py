@@ -18,29 +18,13 @@ import pytest
 
 import flet as ft
 from app import access
-from app.access import (
-    SESSION_SECONDS,
-    SESSIONS_KEY,
-    DeviceAccess,
-    PassphraseRefused,
-    RouteAccess,
-    SignInGuard,
-    check_new_passphrase,
-    hash_passphrase,
-    is_organizer_address,
-    issue_token,
-    meets_rule,
-    network_of,
-    organizer_networks,
-    peer_of,
-    remember_peer,
-    route_access,
-    route_target,
-    token_valid,
-    verify_passphrase,
-)
+from app.access import SESSION_SECONDS, SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, token_valid
+from app.client_address import ORGANIZER_ADDRESSES_ENV, is_organizer_address, network_of, organizer_networks, peer_of, remember_peer
+from app.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase, meets_rule, verify_passphrase
+from app.sign_in_guard import SignInGuard
 from app.main import app_on
-from app.organizer import COLLECTION, Organizer
+from app.event_document import COLLECTION
+from app.organizer import Organizer
 from app.storage import MemoryPrefs, MemoryStore
 from engine import CodeDamaged, Tournament, link_form
 from tests.flet_harness import FletHarness
@@ -127,11 +111,11 @@ def test_a_token_with_a_longer_life_or_another_signature_is_refused():
 
 
 def test_loopback_is_the_organizers_address_by_default_and_a_configured_list_replaces_it(monkeypatch):
-    monkeypatch.delenv(access.ORGANIZER_ADDRESSES_ENV, raising=False)
+    monkeypatch.delenv(ORGANIZER_ADDRESSES_ENV, raising=False)
     assert is_organizer_address("127.0.0.1") and is_organizer_address("::1")
     assert is_organizer_address("::ffff:127.0.0.1")
     assert not is_organizer_address(PHONE) and not is_organizer_address("") and not is_organizer_address("x")
-    monkeypatch.setenv(access.ORGANIZER_ADDRESSES_ENV, "192.0.2.1, 10.0.0.0/24")
+    monkeypatch.setenv(ORGANIZER_ADDRESSES_ENV, "192.0.2.1, 10.0.0.0/24")
     assert is_organizer_address("192.0.2.1") and is_organizer_address("10.0.0.77")
     assert not is_organizer_address("127.0.0.1") and not is_organizer_address("10.0.1.1")
 
@@ -521,7 +505,7 @@ class Venue:
 
 @pytest.fixture
 def venue(monkeypatch: pytest.MonkeyPatch) -> Venue:
-    monkeypatch.delenv(access.ORGANIZER_ADDRESSES_ENV, raising=False)
+    monkeypatch.delenv(ORGANIZER_ADDRESSES_ENV, raising=False)
     place = Venue()
     monkeypatch.setattr(access, "GUARD", SignInGuard(clock=place.clock))
     asyncio.run(place.seed())

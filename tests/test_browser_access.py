@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from app.access import ORGANIZER_ADDRESSES_ENV, hash_passphrase
+from app.client_address import ORGANIZER_ADDRESSES_ENV
+from app.passphrase import hash_passphrase
 from app.organizer import Organizer
 from app.storage import FileStore
 from tests.browser_support import AppServer, FlutterPage, free_port, start_app_server

@@ -12,7 +12,8 @@ import pytest
 
 import flet as ft
 from app.event_copy import COPY_KIND, CopyMark, CopyRefused, copy_due, open_copy, read_copy
-from app.organizer import COLLECTION, Organizer
+from app.event_document import COLLECTION
+from app.organizer import Organizer
 from app.scorekeeper import APP_CHECKS
 from app.storage import MemoryStore
 from tests.flet_harness import FletHarness

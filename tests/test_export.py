@@ -21,8 +21,9 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app import access
-from app.access import SESSIONS_KEY, hash_passphrase, issue_token, remember_peer
+from app.access import SESSIONS_KEY, issue_token
+from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.passphrase import hash_passphrase
 from app.main import app_on
 from app.organizer import Organizer
 from app.scorekeeper import Scorekeeper
@@ -114,7 +115,7 @@ def run_at(address: str, store: Store, test: Callable[[FletHarness], Awaitable[A
 
 @pytest.fixture
 def venue(monkeypatch: pytest.MonkeyPatch) -> Venue:
-    monkeypatch.delenv(access.ORGANIZER_ADDRESSES_ENV, raising=False)
+    monkeypatch.delenv(ORGANIZER_ADDRESSES_ENV, raising=False)
     place = Venue()
     asyncio.run(place.seed())
     return place

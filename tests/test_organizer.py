@@ -20,7 +20,8 @@ import zxingcpp
 from PIL import Image
 
 import flet as ft
-from app.organizer import COLLECTION, EventChangedElsewhere, Organizer
+from app.event_document import COLLECTION
+from app.organizer import EventChangedElsewhere, Organizer
 from app.storage import FileStore, MemoryStore, StoreWriteError
 from app.camera import QrScan, ScanTiming
 from engine import (
@@ -882,7 +883,7 @@ def test_revoking_a_card_on_the_seating_page_refuses_its_codes_and_shows_the_new
 
 @pytest.mark.parametrize("typed", ["²", "٣", "9" * 5000, "-3", "1.5", ""])
 def test_an_organizer_number_takes_only_ascii_digits_of_a_sane_length(typed: str) -> None:
-    from app.organizer import parse_whole
+    from app.number_entry import parse_whole
 
     with pytest.raises(InvalidInput, match=r"must be a whole number \(digits 0-9, at most 9\)"):
         parse_whole(typed, "A total")

@@ -8,7 +8,9 @@ import io
 
 import pytest
 
-from app.organizer import COLLECTION, FormatDraft, Organizer
+from app.event_document import COLLECTION
+from app.format_draft import FormatDraft
+from app.organizer import Organizer
 from app.storage import MemoryStore
 from engine import (
     Cut,

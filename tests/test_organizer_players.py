@@ -7,7 +7,8 @@ from typing import Any
 
 import flet as ft
 
-from app.organizer import TournamentSummary, read_list_file
+from app.organizer import TournamentSummary
+from app.sign_up_file import read_list_file
 from app.storage import StoreWriteError
 from tests.flet_harness import FletHarness, control_key
 from tests.test_organizer import Desk, new_event, notice

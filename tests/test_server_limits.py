@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from app.access import ORGANIZER_ADDRESSES_ENV
+from app.client_address import ORGANIZER_ADDRESSES_ENV
 from app.server_limits import HEADER_SECONDS, SESSION_KEEP_SECONDS, SESSIONS_PER_ADDRESS, SOCKETS_PER_ADDRESS, \
     SessionLimits
 from tests.browser_support import REPO_ROOT, AppServer, start_app_server

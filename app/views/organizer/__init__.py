@@ -33,7 +33,8 @@ from typing import Any
 
 import flet as ft
 
-from app.access import PassphraseRefused, route_access, route_target
+from app.access import route_access, route_target
+from app.passphrase import PassphraseRefused
 from app.context import use_model, use_services
 from app.organizer import describe_error
 from app.desk import Desk

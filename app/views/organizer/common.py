@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import flet as ft
 
-from app.access import check_new_passphrase, hash_passphrase, meets_rule
+from app.passphrase import check_new_passphrase, hash_passphrase, meets_rule
 from app.context import Services, use_model, use_services
 from app.desk import Desk, Reply
 from app.event_copy import copy_due

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.access import PassphraseRefused, check_new_passphrase, hash_passphrase
+from app.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase
 from app.desk import Reply
 from app.event_copy import CopyOpened, CopyRefused
-from app.organizer import FormatDraft, TournamentSummary
+from app.format_draft import FormatDraft
+from app.organizer import TournamentSummary
 from app.venue import link_base_of
 from app.views.organizer.common import (
     notices,

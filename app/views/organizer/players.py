@@ -15,7 +15,9 @@ from typing import Any
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.organizer import ListChanged, parse_whole, read_list_file
+from app.number_entry import parse_whole
+from app.organizer import ListChanged
+from app.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import TAP_HEIGHT, big_button, on, section
 from engine.tournament.signups import SignUpPreview

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.organizer import parse_whole
+from app.number_entry import parse_whole
 from app.qr import qr_image
 from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base, static_site
 from app.views.organizer.common import EventState, event_view, text_field, use_event
