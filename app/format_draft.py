@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from app.number_entry import parse_whole
+from app.number_entry import ORGANIZER_DIGITS, parse_number
 from engine import Cut, InvalidInput, RoundSpec, TournamentFormat
 
 __all__ = ["FormatDraft", "RoundDraft", "TABLE_SIZES", "OWN_FORMAT"]
@@ -52,7 +52,7 @@ class RoundDraft:
         if self.cut == "winners":
             return RoundSpec(self.rules, Cut.table_winners(), self.table_size, self.spread)
         what = "the number of best totals going on" if self.cut == "overall" else "the places per table going on"
-        count = parse_whole(self.count, f"Round {number}: {what}", minimum=1)
+        count = parse_number(f"Round {number}, {what}", self.count, minimum=1, digits=ORGANIZER_DIGITS)
         cut = Cut.overall(count) if self.cut == "overall" else Cut.per_table(count)
         return RoundSpec(self.rules, cut, self.table_size, self.spread)
 
@@ -78,7 +78,7 @@ class FormatDraft:
         return cls.of(TournamentFormat.house())
 
     def build(self) -> TournamentFormat:
-        cap = parse_whole(self.cap, "The player cap")
+        cap = parse_number("The player cap", self.cap, digits=ORGANIZER_DIGITS)
         rounds = tuple(draft.spec(number) for number, draft in enumerate(self.rounds, 1))
         house = TournamentFormat.house()
         if rounds == house.rounds:

@@ -19,7 +19,7 @@ from typing import TypeVar
 from app.event_copy import CopyMark, CopyOpened, CopyRefused, EventCopy, open_copy
 from app.event_document import COLLECTION, REFUSALS_KEPT, KeptEvent, Refusal, event_document, read_event
 from app.format_draft import FormatDraft
-from app.number_entry import parse_whole
+from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.errors import failure_in_words
 from engine.codec import MAX_CODE_CHARS
@@ -310,7 +310,7 @@ class Organizer:
 
     async def check_in_number(self, text: str) -> int:
         """Check in the player whose number was typed (``12`` or ``#12``); their number."""
-        number = parse_whole(text.strip().lstrip("#"), "A player number", minimum=1)
+        number = parse_number("A player number", text.strip().lstrip("#"), minimum=1, digits=ORGANIZER_DIGITS)
         await self.act(lambda tournament: tournament.check_in(number))
         return number
 
@@ -354,7 +354,7 @@ class Organizer:
             raise InvalidInput("No round is being played now: a paper result is entered while its round is open.")
         numbers = tournament.seating()[table - 1] if 1 <= table <= len(tournament.seating()) else ()
         values = [
-            parse_whole(text, f"The total of {tournament.player(number).name} (seat {seat})")
+            parse_number(f"The total of {tournament.player(number).name} (seat {seat})", text, digits=ORGANIZER_DIGITS)
             for seat, (number, text) in enumerate(zip(numbers, totals), 1)
         ]
         if not " ".join(str(reason).split()):
@@ -364,9 +364,9 @@ class Organizer:
     async def award_prize(self, amount: str, currency: str, shares: Mapping[int, str], note: str) -> Prize:
         """The prize as typed: the amount, and each finalist's share where one is given (else all to the champion)."""
         tournament = self.open_tournament
-        whole = parse_whole(amount, "The prize", minimum=1)
+        whole = parse_number("The prize", amount, minimum=1, digits=ORGANIZER_DIGITS)
         split = {
-            number: parse_whole(share, f"{tournament.player(number).name}'s share")
+            number: parse_number(f"{tournament.player(number).name}'s share", share, digits=ORGANIZER_DIGITS)
             for number, share in shares.items() if share.strip()
         }
         return await self.act(lambda t: t.award_prize(whole, currency.strip() or "$", split or None, note))

@@ -123,7 +123,7 @@ def test_a_refused_prize_is_told_under_the_prize_form():
     async def test(ui: FletHarness) -> None:
         await ui.type_text("prize-amount", "lots")
         await ui.click("award-prize")
-        assert notice(ui) == 'The prize must be a whole number of 1 or more (digits 0-9, at most 9), not "lots".'
+        assert notice(ui) == "The prize: 'lots' is not a whole number."
         keys = keys_in_order(ui)
         assert keys.index("award-prize") < keys.index("organizer-notice")
 

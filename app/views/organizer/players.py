@@ -15,7 +15,7 @@ from typing import Any
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.number_entry import parse_whole
+from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.organizer import ListChanged
 from app.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
@@ -41,7 +41,7 @@ class PlayersPage(EventState):
         number_text = self.value("signup_number").strip().lstrip("#")
 
         async def sign_up() -> int:
-            number = parse_whole(number_text, "A player number", minimum=1) if number_text else None
+            number = parse_number("A player number", number_text, optional=True, minimum=1, digits=ORGANIZER_DIGITS)
             return await self.organizer.act(lambda t: t.sign_up(name, number))
 
         await self.do(sign_up, lambda n: f"{self.name_of(n)} signed up as number {n}.",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.number_entry import parse_whole
+from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.qr import qr_image
 from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base, static_site
 from app.views.organizer.common import EventState, event_view, text_field, use_event
@@ -38,7 +38,7 @@ class SeatingPage(EventState):
         seed_text = self.value("draw_seed").strip()
 
         async def draw() -> tuple[tuple[int, ...], ...]:
-            seed = parse_whole(seed_text, "A draw seed") if seed_text else None
+            seed = parse_number("A draw seed", seed_text, optional=True, digits=ORGANIZER_DIGITS)
             return await self.organizer.act(lambda t: t.draw_seats(seed))
 
         def report(tables: tuple[tuple[int, ...], ...]) -> str:
