@@ -14,6 +14,9 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.checks`: whether a result may count;
 * :mod:`~engine.tournament.standings`: cuts, standings, flags;
 * :mod:`~engine.tournament.exports`: standings and results as CSV;
+* :mod:`~engine.tournament.signups`: a sign-up list read, and its preview;
+* :mod:`~engine.tournament.describe`: what an action was, in words (Undo);
+* :mod:`~engine.tournament.history`: the log and its replay: created, rebuilt, undone, copied;
 * :mod:`~engine.tournament.facade`: :class:`Tournament`, the organizer's actions.
 
 >>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))

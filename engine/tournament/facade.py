@@ -1,18 +1,16 @@
 """The organizer's tournament: every action checked, then logged as an event and applied.
 
-Like :class:`engine.game.Game`, the state is the replay of a log
-(:mod:`engine.tournament.state`), every state is kept: :meth:`Tournament.from_events`
-rebuilds the same tournament and :meth:`Tournament.undo` pops the last action. This module holds the
-checks that refuse an action (saying what was entered and why) and the questions the
-organizer's screens ask; the pieces are in the modules beside it.
+:class:`Tournament` is a :class:`~engine.tournament.history.TournamentHistory` (the log,
+its replay, undo and copy) with the organizer's actions and the questions the organizer's
+screens ask. This module holds the checks that refuse an action (saying what was entered
+and why); the pieces are in the modules beside it.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Final
 
 from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setup, read_code
 from engine.errors import FarkleError, IllegalAction, InvalidInput
@@ -20,11 +18,9 @@ from engine.names import NameClash, clean_name, find_clash
 from engine.rules import Rules
 from engine.tournament.cards import stamp, table_setup
 from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
-from engine.tournament.describe import describe
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
-    Event,
     FormatChanged,
     HeldResultSettled,
     PlayerCheckedIn,
@@ -39,23 +35,19 @@ from engine.tournament.events import (
     RoundClosed,
     RulesSwitched,
     SeatsDrawn,
-    TournamentCreated,
-    event_from_dict,
-    events_to_dicts,
 )
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
+from engine.tournament.history import TournamentHistory
 from engine.tournament.seating import Tables, draw_tables
-from engine.tournament.signups import PreviewLine, SignUpPreview, read_sign_up_list
+from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, round_places, standings
-from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState, TournamentState, apply, replay
+from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState
 
 __all__ = ["Tournament"]
 
-_EVENT_ID_CHARS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
-
-class Tournament:
+class Tournament(TournamentHistory):
     """One event, from sign-up to the champion's prize.
 
     >>> t = Tournament("Spring cup", event_id="SPRING-26", secret=bytes(16))
@@ -69,103 +61,6 @@ class Tournament:
     >>> Tournament.from_events(t.events).seating() == t.seating()
     True
     """
-
-    def __init__(
-        self,
-        name: str,
-        format: TournamentFormat | None = None,
-        *,
-        event_id: str | None = None,
-        secret: bytes | None = None,
-    ) -> None:
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            raise InvalidInput("The tournament needs a name.")
-        if event_id is None:
-            event_id = "FT-" + "".join(secrets.choice(_EVENT_ID_CHARS) for _ in range(6))
-        event_id = event_id.strip().upper()
-        if not 1 <= len(event_id) <= 16 or any(char not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-" for char in event_id):
-            raise InvalidInput(f"{event_id!r} cannot be an event id: 1 to 16 letters, digits or dashes.")
-        secret = secrets.token_bytes(16) if secret is None else secret
-        if len(secret) < 16:
-            raise InvalidInput("The event secret must be at least 16 bytes.")
-        fmt = format or TournamentFormat.house()
-        created = TournamentCreated(name, event_id, secret, fmt)
-        self._events: list[Event] = [created]
-        self._states = [apply(TournamentState(), created)]
-
-    @classmethod
-    def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Tournament:
-        """Rebuild a tournament from its log (as kept by :attr:`events`)."""
-        items = [event_from_dict(data) for data in events]
-        if not items or not isinstance(items[0], TournamentCreated):
-            raise InvalidInput("A tournament log must begin with the tournament's creation.")
-        tournament = cls.__new__(cls)
-        tournament._states = replay(items)
-        tournament._events = items
-        return tournament
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        """The whole log as JSON-ready dicts."""
-        return events_to_dicts(self._events)
-
-    def __len__(self) -> int:
-        """How many events the log holds: every action that changes the event logs one or
-        more, and :meth:`undo` takes one back (a service saves when this changes)."""
-        return len(self._events)
-
-    def undo(self) -> str:
-        """Take back the last organizer action (the state before it is kept); what it was, in words."""
-        if len(self._events) == 1:
-            raise IllegalAction("Nothing to undo: the tournament has just been created.")
-        words = describe(self._events[-1], self._states[-1])
-        self._keep_first(len(self._events) - 1)
-        return words
-
-    def copy(self) -> Tournament:
-        """The same tournament, to act on while this one stays as it is: the states are
-        immutable and shared, so it costs a copy of two lists, never a replay."""
-        twin = type(self).__new__(type(self))
-        twin._events, twin._states = list(self._events), list(self._states)
-        return twin
-
-    def _keep_first(self, count: int) -> None:
-        """Take back every event after the first ``count``."""
-        del self._events[count:], self._states[count:]
-
-    def _push(self, event: Event) -> None:
-        before = self._states[-1]
-        self._states.append(apply(before, event))
-        self._events.append(event)
-        before.memo.clear()  # only the state in use keeps its standings: an undo works them out again
-
-    @property
-    def _state(self) -> TournamentState:
-        return self._states[-1]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Tournament):
-            return NotImplemented
-        return self._events == other._events
-
-    def __hash__(self) -> int:
-        raise TypeError("A tournament changes as it is run; it cannot be hashed.")
-
-    def __repr__(self) -> str:
-        return f"<Tournament {self.name!r} ({self.event_id}): {len(self._state.players)} players, {self.round} rounds>"
-
-    @property
-    def name(self) -> str:
-        return self._state.name
-
-    @property
-    def event_id(self) -> str:
-        return self._state.event_id
-
-    @property
-    def format(self) -> TournamentFormat:
-        return self._state.format
 
     def change_format(self, fmt: TournamentFormat) -> bool:
         """Put another format in place before round 1 is drawn; False if it is the same one.
@@ -215,7 +110,7 @@ class Tournament:
             raise IllegalAction(f"The event is full ({self.format.cap} players): {name} cannot sign up.")
         clash = self.name_clash(name)
         if clash is not None:
-            raise IllegalAction(_clash_words(entered, name, clash))
+            raise IllegalAction(clash_refusal(entered, name, clash))
         if number is None:
             number = max(self._state.players, default=0) + 1
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99_999:
@@ -242,11 +137,11 @@ class Tournament:
         for item in read_sign_up_list(text):
             entered = item.name + (f", {item.number}" if item.number else "")
             try:
-                number = _listed_number(item.number)
+                number = item.player_number()
                 name = clean_name(item.name)
                 clash = trial.name_clash(name)
                 if clash is not None and clash.number in from_list:
-                    raise IllegalAction(_clash_words(item.name, name, clash, from_list[clash.number]))
+                    raise IllegalAction(clash_refusal(item.name, name, clash, from_list[clash.number]))
                 number = trial.sign_up(item.name, number)
             except FarkleError as refusal:
                 lines.append(PreviewLine(item.line, entered, refusal=str(refusal)))
@@ -682,28 +577,6 @@ class Tournament:
     def _need_reason(reason: str) -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("Give a reason: corrections are kept with their reason.")
-
-
-def _clash_words(entered: str, name: str, clash: NameClash, line: int | None = None) -> str:
-    """Why ``entered`` (kept as ``name``) is refused: the player it is or looks like, by number
-    or by the ``line`` of the list that has them."""
-    typed = " ".join(str(entered).split())
-    quoted = f'"{typed}"' + (f' (read as "{name}")' if typed != name else "")
-    if line is not None:
-        verb = "is on this list twice" if clash.kind == "same" else "looks like a name on this list"
-        return f"{quoted} {verb}: {clash.name} on line {line}. Add something to tell them apart."
-    verb = "is already signed up" if clash.kind == "same" else "looks like a player signed up"
-    return f"{quoted} {verb}: {clash.name} (number {clash.number}). Add something to tell them apart."
-
-
-def _listed_number(text: str) -> int | None:
-    """A number from a sign-up list (``12`` or ``#12``); None when none is given."""
-    cleaned = "".join(text.split()).lstrip("#")
-    if not cleaned:
-        return None
-    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 5 or int(cleaned) < 1:
-        raise InvalidInput(f'"{text}" is not a player number: use 1 to 99999, or leave it out.')
-    return int(cleaned)
 
 
 def _sentence(words: str) -> str:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.errors import InvalidInput
+from engine.names import NameClash
 
-__all__ = ["ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "LIST_LONGEST"]
+__all__ = ["ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST"]
 
 LIST_LONGEST: Final = 1_000
 """The most lines a list may have: a few hundred players at the most, with room for blanks."""
@@ -39,6 +40,19 @@ class ListedPlayer:
     name: str
     number: str
     """The number as typed ("" for none: the next free one)."""
+
+    def player_number(self) -> int | None:
+        """The number typed (``12`` or ``#12``) as a player number; None when none is given.
+
+        >>> ListedPlayer(3, "Ann", "# 12").player_number(), ListedPlayer(4, "Bob", "").player_number()
+        (12, None)
+        """
+        cleaned = "".join(self.number.split()).lstrip("#")
+        if not cleaned:
+            return None
+        if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 5 or int(cleaned) < 1:
+            raise InvalidInput(f'"{self.number}" is not a player number: use 1 to 99999, or leave it out.')
+        return int(cleaned)
 
 
 @dataclass(frozen=True)
@@ -78,6 +92,18 @@ class SignUpPreview:
     def entries(self) -> tuple[tuple[str, int], ...]:
         """(name, number) of each player the list adds, in list order: what one tap signs up."""
         return tuple((line.name, line.number) for line in self.added if line.number is not None)
+
+
+def clash_refusal(entered: str, name: str, clash: NameClash, line: int | None = None) -> str:
+    """Why ``entered`` (kept as ``name``) is refused: the player it is or looks like, by number
+    or by the ``line`` of the list that has them."""
+    typed = " ".join(str(entered).split())
+    quoted = f'"{typed}"' + (f' (read as "{name}")' if typed != name else "")
+    if line is not None:
+        verb = "is on this list twice" if clash.kind == "same" else "looks like a name on this list"
+        return f"{quoted} {verb}: {clash.name} on line {line}. Add something to tell them apart."
+    verb = "is already signed up" if clash.kind == "same" else "looks like a player signed up"
+    return f"{quoted} {verb}: {clash.name} (number {clash.number}). Add something to tell them apart."
 
 
 def read_sign_up_list(text: str) -> tuple[ListedPlayer, ...]:
