@@ -16,6 +16,7 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.exports`: standings and results as CSV;
 * :mod:`~engine.tournament.signups`: a sign-up list read, and its preview;
 * :mod:`~engine.tournament.describe`: what an action was, in words (Undo);
+* :mod:`~engine.tournament.summary`: a table's result and where the event stands, in a line;
 * :mod:`~engine.tournament.history`: the log and its replay: created, rebuilt, undone, copied;
 * :mod:`~engine.tournament.facade`: :class:`Tournament`, the organizer's actions.
 

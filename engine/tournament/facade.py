@@ -43,6 +43,7 @@ from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
 from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState
+from engine.tournament.summary import result_summary, state_line
 
 __all__ = ["Tournament"]
 
@@ -351,7 +352,7 @@ class Tournament(TournamentHistory):
         self._push(ResultRecorded(result.round, result.table, result, code))
         confirmed = "" if result.confirmations is None else f" {_sentence(self.confirmation_of(result))}."
         return ImportReport(
-            "accepted", result.round, result.table, f"{where}: result counted ({self._summary(result)}).{confirmed}"
+            "accepted", result.round, result.table, f"{where}: result counted ({self.result_summary(result)}).{confirmed}"
         )
 
     def record_result(
@@ -451,6 +452,16 @@ class Tournament(TournamentHistory):
             return ()
         round_ = self._state.rounds[-1]
         return tuple(table for table in range(1, len(round_.tables) + 1) if table not in round_.results)
+
+    def result_summary(self, result: TableResult) -> str:
+        """A table's result in one line, by place: ``1. Bob 10,050, 2. Ann 7,500`` (the words of
+        :func:`engine.tournament.summary.result_summary`, as the import and the screens say it)."""
+        return result_summary(self, result)
+
+    def state_line(self) -> str:
+        """Where the event stands, in one line: ``Round 1 is being played: waiting for table 2.``
+        (the words of :func:`engine.tournament.summary.state_line`)."""
+        return state_line(self)
 
     def results(self, round_number: int | None = None) -> dict[int, TableResult]:
         round_ = self._round(round_number)
@@ -568,10 +579,6 @@ class Tournament(TournamentHistory):
         if not self.round_open:
             raise IllegalAction("No round is being played now: draw the next round first.")
         return self._state.rounds[-1]
-
-    def _summary(self, result: TableResult) -> str:
-        order = sorted(zip(result.places, result.numbers, result.totals))
-        return ", ".join(f"{place}. {self._state.players[n].name} {total:,}" for place, n, total in order)
 
     @staticmethod
     def _need_reason(reason: str) -> None:

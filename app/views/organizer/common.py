@@ -97,8 +97,8 @@ class EventState(ft.Observable):
         return self.tournament.player(number).name
 
     def summary(self, result: TableResult) -> str:
-        order = sorted(zip(result.places, result.numbers, result.totals))
-        return ", ".join(f"{place}. {self.name_of(n)} {total:,}" for place, n, total in order)
+        """A table's result in one line, by place: the engine's words (:meth:`Tournament.result_summary`)."""
+        return self.tournament.result_summary(result)
 
     def value(self, name: str) -> str:
         return self.fields.get(name, "")

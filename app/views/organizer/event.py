@@ -14,9 +14,8 @@ from app.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section
-from engine import Tournament
 
-__all__ = ["EventScreen", "EventPage", "state_line", "failed_tries_line"]
+__all__ = ["EventScreen", "EventPage", "failed_tries_line"]
 
 
 @dataclass
@@ -82,22 +81,6 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
     return lines
 
 
-def state_line(t: Tournament) -> str:
-    """Where the event stands, in one line."""
-    if t.champion is not None:
-        return f"Champion: {t.player(t.champion).name} (number {t.champion})."
-    if t.round_open:
-        missing = t.missing_tables()
-        waiting = (f"waiting for table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
-                   if missing else "every table has a result")
-        return f"{t.plan()[t.round - 1].name} is being played: {waiting}."
-    if t.round:
-        return f"Round {t.round} is closed: draw the next round."
-    active = [p for p in t.players if not p.withdrawn]
-    checked = sum(p.checked_in for p in active)
-    return f"Sign-up: {len(active)} signed up, {checked} checked in."
-
-
 def failed_tries_line(tries: FailedTries) -> str:
     """The wrong organizer passphrases other devices gave for this event (since the server started)."""
     if not tries.count:
@@ -134,7 +117,7 @@ def EventScreen(tournament_id: str) -> ft.View:
         ]
     return event_view(event, [
         ft.Text(f"Event code {t.event_id} · {t.format.name} · at most {t.format.cap} players", key="event-line"),
-        ft.Text(state_line(t), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
+        ft.Text(t.state_line(), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
         ft.Text(failed_tries_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-failed-tries"),
         section("The rounds", *plan),
         section(

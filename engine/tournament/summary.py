@@ -1,0 +1,57 @@
+"""The event in one line, as the organizer's screens show it: a table's result by place, and
+where the event stands.
+
+The words are the engine's, said once: :meth:`engine.tournament.Tournament.result_summary`
+and :meth:`engine.tournament.Tournament.state_line` read them from here, and the screens
+call those (they never put a result or the event's state in words of their own).
+
+>>> from engine.tournament import Tournament
+>>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))
+>>> for name in ("Ann", "Bob", "Cy", "Di", "Ed", "Flo"):
+...     t.check_in(t.sign_up(name))
+>>> state_line(t)
+'Sign-up: 6 signed up, 6 checked in.'
+>>> t.draw_seats(seed=1)
+((3, 5, 6), (4, 1, 2))
+>>> state_line(t)
+'Round 1 is being played: waiting for tables 1, 2.'
+>>> result_summary(t, t.record_result(1, [4_000, 10_050, 7_500], reason="paper score sheet"))
+'1. Ed 10,050, 2. Flo 7,500, 3. Cy 4,000'
+>>> state_line(t)
+'Round 1 is being played: waiting for table 2.'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.codec import TableResult
+
+if TYPE_CHECKING:  # the tournament imports this module; these read only its public questions
+    from engine.tournament.facade import Tournament
+
+__all__ = ["result_summary", "state_line"]
+
+
+def result_summary(tournament: Tournament, result: TableResult) -> str:
+    """``1. Bob 10,050, 2. Ann 7,500``: the result's players by place, with their totals."""
+    order = sorted(zip(result.places, result.numbers, result.totals))
+    return ", ".join(f"{place}. {tournament.player(number).name} {total:,}" for place, number, total in order)
+
+
+def state_line(tournament: Tournament) -> str:
+    """Where the event stands: its champion, the round being played and the tables it waits
+    for, the round just closed, or the sign-up so far."""
+    t = tournament
+    if t.champion is not None:
+        return f"Champion: {t.player(t.champion).name} (number {t.champion})."
+    if t.round_open:
+        missing = t.missing_tables()
+        waiting = (f"waiting for table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
+                   if missing else "every table has a result")
+        return f"{t.plan()[t.round - 1].name} is being played: {waiting}."
+    if t.round:
+        return f"Round {t.round} is closed: draw the next round."
+    active = [p for p in t.players if not p.withdrawn]
+    checked = sum(p.checked_in for p in active)
+    return f"Sign-up: {len(active)} signed up, {checked} checked in."
