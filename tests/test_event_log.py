@@ -112,7 +112,7 @@ def test_a_tournament_undo_is_a_pop_back_to_each_state_before_without_a_replay(
         monkeypatch: pytest.MonkeyPatch) -> None:
     t = closed_event()
     before = [Tournament.from_events(t.events[:length]) for length in range(1, len(t))]
-    monkeypatch.setattr("engine.tournament.facade.replay", lambda events: pytest.fail("undo replayed the log"))
+    monkeypatch.setattr("engine.tournament.history.replay", lambda events: pytest.fail("undo replayed the log"))
     for earlier in reversed(before):
         t.undo()
         assert (t.events, t.players, t.standings(), t.plan()) == (
