@@ -271,9 +271,9 @@ def test_a_bad_game_is_named_kept_aside_untouched_and_the_good_one_plays(place: 
 
 @pytest.mark.parametrize(("case", "reason"), [
     ("players is a number", "players is a whole number, expected a list"),
-    ("scores are strings", "scores[0] is a string, expected a whole number"),
+    ("scores are strings", "scores[0] is a text, expected a whole number"),
     ("events is null", "events is null, expected a list"),
-    ("revision is text", "revision is a string, expected a whole number"),
+    ("revision is text", "revision is a text, expected a whole number"),
     ("a keep of 2 3 4", "cannot be replayed"),
     ("an unknown event type", "unknown kind"),
     ("first seat 99", "Seat 99"),

@@ -2,13 +2,14 @@
 
 A :class:`DocumentSchema` names a collection's fields and their JSON types (extra
 fields are allowed, so a newer app's additions do not make a document unreadable)
-plus any deeper checks the app gives it (a game's log replayed by the engine).
+plus any deeper checks the app gives it (a game's log replayed by the engine). A value
+of the wrong type is named as the engine names one in a log (:func:`engine.event_log.kind_of`).
 :class:`~app.storage.Store` runs it on every document it hands out once the app
 has called :meth:`~app.storage.Store.check_with`; a document that fails is kept
 aside and named in :attr:`~app.storage.Store.problems`, never raised.
 
     >>> GAME_SCHEMA.problem({"players": ["Ann"], "events": [], "scores": ["a"]})
-    'scores[0] is a string, expected a whole number'
+    'scores[0] is a text, expected a whole number'
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Optional
 
 from app.storage.documents import REVISION_FIELD, Document
+from engine.event_log import kind_of
 
 __all__ = [
     "ANY",
@@ -42,25 +44,6 @@ DocumentCheck = Callable[[Document], None]
 means the document cannot be used, and its message is the reason shown."""
 
 
-def _kind(value: Any) -> str:
-    """How a person would name a JSON value's type."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 @dataclass(frozen=True)
 class JSONType:
     """One JSON type a field may hold, e.g. :data:`STRING` or ``list_of(INTEGER)``;
@@ -81,7 +64,7 @@ class JSONType:
     def problem(self, value: Any, where: str) -> Optional[str]:
         """Why ``value`` (found at ``where``) is not of this type, or ``None``."""
         if not self.accepts(value):
-            return f"{where} is {_kind(value)}, expected {self.name}"
+            return f"{where} is {kind_of(value)}, expected {self.name}"
         if self.items is not None:
             for index, item in enumerate(value):
                 reason = self.items.problem(item, f"{where}[{index}]")
@@ -99,10 +82,10 @@ class _Union(JSONType):
         if any(reason is None for reason in reasons):
             return None
         fitting = [reason for option, reason in zip(self.options, reasons) if option.accepts(value)]
-        return fitting[0] if fitting else f"{where} is {_kind(value)}, expected {self.name}"
+        return fitting[0] if fitting else f"{where} is {kind_of(value)}, expected {self.name}"
 
 
-STRING: Final = JSONType("a string", lambda value: isinstance(value, str))
+STRING: Final = JSONType("a text", lambda value: isinstance(value, str))
 INTEGER: Final = JSONType("a whole number",
                           lambda value: isinstance(value, int) and not isinstance(value, bool))
 BOOLEAN: Final = JSONType("true/false", lambda value: isinstance(value, bool))
@@ -125,7 +108,7 @@ class _Object(JSONType):
 
     def problem(self, value: Any, where: str) -> Optional[str]:
         if not isinstance(value, dict):
-            return f"{where} is {_kind(value)}, expected {self.name}"
+            return f"{where} is {kind_of(value)}, expected {self.name}"
         extra = sorted(set(value) - {name for name, _ in self.fields})
         if extra:
             return f"{where} has {extra[0]!r}, which {self.name} does not hold"
