@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import flet as ft
 
 from app.qr import prepare_reader, read_qr, scanner_available
+from app.i18n import ntr, tr, translatable
 from engine import RESULT_PREFIX, SETUP_PREFIX
 
 __all__ = [
@@ -48,13 +49,14 @@ logger = logging.getLogger(__name__)
 # each means to a person holding the phone.
 _CAMERA_TROUBLES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("accessdenied", "permission", "notallowed"),
-     "This browser was not allowed to use the camera (allow it in the site's settings, then scan again)"),
-    (("notfound",), "No camera was found on this device"),
-    (("notreadable", "abort"), "The camera is in use by another app, or could not be read"),
+     translatable("This browser was not allowed to use the camera (allow it in the site's settings, then scan "
+                  "again)")),
+    (("notfound",), translatable("No camera was found on this device")),
+    (("notreadable", "abort"), translatable("The camera is in use by another app, or could not be read")),
     (("notsupported", "security", "unsupported"),
-     "This browser offers no camera to this page (browsers give it only to pages opened over https or on "
-     "this device's own address)"),
-    (("timeout",), "The camera did not answer in time"),
+     translatable("This browser offers no camera to this page (browsers give it only to pages opened over https "
+                  "or on this device's own address)")),
+    (("timeout",), translatable("The camera did not answer in time")),
 )
 
 
@@ -107,8 +109,8 @@ class ScanOutcome:
     def report(self) -> str:
         """What a screen says of a successful read."""
         if self.source == "photo":
-            return "Read from the photo."
-        return f"Read by the camera in {self.seconds:.1f} s (picture {self.shots})."
+            return tr("Read from the photo.")
+        return tr("Read by the camera in {seconds:.1f} s (picture {shots}).", seconds=self.seconds, shots=self.shots)
 
 
 @dataclass(frozen=True)
@@ -130,25 +132,25 @@ def camera_trouble(error: BaseException, what: str) -> str:
     """
     logger.warning("The camera could not start: %r", error)
     named = f"{type(error).__name__} {error}".lower()
-    reason = next((said for words, said in _CAMERA_TROUBLES if any(word in named for word in words)),
-                  "The camera could not start")
-    return f"{reason}: read a photo of the {what} instead, or type or paste it."
+    reason = next((tr(said) for words, said in _CAMERA_TROUBLES if any(word in named for word in words)),
+                  tr("The camera could not start"))
+    return tr("{reason}: read a photo of the {what} instead, or type or paste it.", reason=reason, what=what)
 
 
 def not_a_setup_code(text: str) -> str:
     """What the join screen says of a QR code that is not a setup code."""
     if RESULT_PREFIX in text.upper():
-        return ("That is a table's result code (from a finished game): here, scan the setup code on the "
-                "table's card.")
-    return "That QR code is not a setup code: scan the setup code on the table's card."
+        return tr("That is a table's result code (from a finished game): here, scan the setup code on the "
+                  "table's card.")
+    return tr("That QR code is not a setup code: scan the setup code on the table's card.")
 
 
 def not_a_result_code(text: str) -> str:
     """What the results inbox says of a QR code that is not a result code."""
     if SETUP_PREFIX in text.upper():
-        return ("That is a table's setup code (from its card), not a result: scan the result code on the "
-                "table's game-over screen.")
-    return "That QR code is not a result code: scan the result code on the table's game-over screen."
+        return tr("That is a table's setup code (from its card), not a result: scan the result code on the "
+                  "table's game-over screen.")
+    return tr("That QR code is not a result code: scan the result code on the table's game-over screen.")
 
 
 def _page_has_cameras(page: ft.Page) -> bool:
@@ -202,7 +204,7 @@ class QrScan:
         self.timing = timing
         self.on_status = on_status
         self.read = read
-        self.refuse = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
+        self.refuse = refuse or (lambda text: tr("That QR code is not a {what}: show the {what}.", what=what))
         self.on_hit = on_hit
         self.shots = 0
         self.hits = 0
@@ -227,14 +229,15 @@ class QrScan:
 
             cameras = await self.camera.get_available_cameras()
             if not cameras:
-                return self._ended(started, f"No camera was found on this device: read a photo of the {self.what} "
-                                            "instead, or type or paste it.")
+                return self._ended(started, tr("No camera was found on this device: read a photo of the {what} "
+                                               "instead, or type or paste it.",
+                                               what=self.what))
             await self.camera.initialize(cameras[0], flet_camera.ResolutionPreset.MEDIUM, enable_audio=False)
         except Exception as error:  # noqa: BLE001 - camera missing, permission refused, unsupported platform
             return self._ended(started, camera_trouble(error, self.what))
         if warming is not None:
             await warming
-        self.on_status(f"Hold the {self.what} in front of the camera…")
+        self.on_status(tr("Hold the {what} in front of the camera…", what=self.what))
         since, since_shots = started, 0
         limit = timing.idle_after if self.continuous else timing.give_up_after
         deadline = started + limit
@@ -248,8 +251,9 @@ class QrScan:
             try:
                 texts = await _texts(self.read, bytes(picture)) if picture else []
             except Exception as error:  # noqa: BLE001 - the decoder itself failed: say so, never crash
-                return self._ended(started, f"The QR decoder could not run ({error}): type or paste the "
-                                            f"{self.what} instead.")
+                return self._ended(started, tr("The QR decoder could not run ({error}): type or paste the {what} "
+                                               "instead.",
+                                               error=error, what=self.what))
             if self.stopped:
                 break
             fresh = [text for text in texts if text not in self.seen]
@@ -261,27 +265,26 @@ class QrScan:
                 self.seen.add(hit)
                 self.hits += 1
                 await self.on_hit(hit, outcome)
-                self.on_status(f"Hold the next {self.what} in front of the camera…")
+                self.on_status(tr("Hold the next {what} in front of the camera…", what=self.what))
                 since, since_shots = timing.clock(), self.shots
                 deadline = since + limit
             elif fresh:
                 self.on_status(self.refuse(fresh[0]))
             elif texts:
-                self.on_status(f"That {self.what} was read already: hold up the next one.")
+                self.on_status(tr("That {what} was read already: hold up the next one.", what=self.what))
             await timing.sleep(max(0.0, timing.interval - (timing.clock() - shot_at)))
-        read = f" {self._count()} read." if self.continuous else ""
+        read = ntr(" {count} code read.", " {count} codes read.", self.hits, count=self.hits) if self.continuous else ""
         if self.stopped:
-            return self._ended(started, "Scanning stopped." + read)
+            return self._ended(started, tr("Scanning stopped.") + read)
         if self.continuous:
-            return self._ended(started, f"No new {self.what} for {limit:.0f} seconds: the camera is off.{read}")
+            return self._ended(started, tr("No new {what} for {limit:.0f} seconds: the camera is off.{read}",
+                                           what=self.what, limit=limit, read=read))
         return self._ended(
             started,
-            f"No {self.what} was read in {timing.give_up_after:.0f} seconds: hold it flat and steady, in good light, "
-            f"filling most of the preview, and scan again, or type its text form.",
+            tr("No {what} was read in {give_up_after:.0f} seconds: hold it flat and steady, in good light, "
+               "filling most of the preview, and scan again, or type its text form.",
+               what=self.what, give_up_after=timing.give_up_after),
         )
-
-    def _count(self) -> str:
-        return f"{self.hits} code{'' if self.hits == 1 else 's'}"
 
     def _ended(self, started: float, message: str) -> ScanOutcome:
         return ScanOutcome(None, message, self.shots, self.timing.clock() - started)
@@ -293,18 +296,20 @@ async def read_photo(picture: bytes | None, what: str, wanted: Callable[[str], b
     """Read a photo's QR code: the wanted text, or the message saying why there is none."""
     started = clock()
     if not picture:
-        return ScanOutcome(None, "The photo could not be opened: pick it again.", 1, 0.0, "photo")
+        return ScanOutcome(None, tr("The photo could not be opened: pick it again."), 1, 0.0, "photo")
     try:
         texts = await _texts(read, bytes(picture))
     except Exception as error:  # noqa: BLE001 - the decoder itself failed
-        return ScanOutcome(None, f"The QR decoder could not run ({error}): type or paste the {what} instead.",
+        return ScanOutcome(None, tr("The QR decoder could not run ({error}): type or paste the {what} instead.",
+                                    error=error, what=what),
                            1, clock() - started, "photo")
     hit = next((text for text in texts if wanted(text)), None)
     if hit is not None:
         return ScanOutcome(hit, None, 1, clock() - started, "photo")
     message = refuse(texts[0]) if texts else (
-        f"No QR code was found in that photo: take it closer, flat and sharp, in good light, so that the "
-        f"{what} fills most of the picture, or type the code.")
+        tr("No QR code was found in that photo: take it closer, flat and sharp, in good light, so that the {what} "
+           "fills most of the picture, or type the code.",
+           what=what))
     return ScanOutcome(None, message, 1, clock() - started, "photo")
 
 
@@ -324,7 +329,8 @@ class ScanState(ft.Observable):
 
     def start(self, continuous: bool = False) -> None:
         if not self.scanning:
-            self.scanning, self.continuous, self.status, self.refusal = True, continuous, "Starting the camera…", None
+            self.scanning, self.continuous, self.refusal = True, continuous, None
+            self.status = tr("Starting the camera…")
             self.reads, self.signal, self.signal_error = 0, None, False
 
     def see(self, text: str) -> None:
@@ -333,7 +339,8 @@ class ScanState(ft.Observable):
     def read_one(self, reply: ScanReply) -> None:
         """One more code read by a continuous scan: its signal."""
         self.reads += 1
-        self.signal, self.signal_error = f"Code {self.reads} read: {reply.text}", reply.error
+        self.signal, self.signal_error = tr("Code {reads} read: {text}",
+                                            reads=self.reads, text=reply.text), reply.error
 
     def end(self, outcome: ScanOutcome) -> None:
         self.scanning, self.refusal = False, outcome.message

@@ -21,6 +21,7 @@ from app.storage import REVISION_FIELD, Document, Store
 from app.storage.documents import revision_of
 from app.storage.documents import is_usable_id
 from app.storage.schema import DocumentSchema
+from app.i18n import ntr, tr
 
 __all__ = [
     "COPY_KIND", "CopyRefused", "CopyMark", "EventCopy", "read_copy", "copy_due", "copy_line", "CopyOpened", "open_copy",
@@ -78,27 +79,28 @@ def read_copy(data: bytes | None, schema: DocumentSchema) -> EventCopy:
         version of the app, or a damaged event.
     """
     if not data:
-        raise CopyRefused("The file is empty: choose the .json file \"Save a copy of the event\" made.")
+        raise CopyRefused(tr("The file is empty: choose the .json file \"Save a copy of the event\" made."))
     try:
         envelope: Any = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise CopyRefused("This file is not an event copy (it is not the JSON text the app saves).") from None
+        raise CopyRefused(tr("This file is not an event copy (it is not the JSON text the app saves).")) from None
     if not isinstance(envelope, dict) or envelope.get("kind") != COPY_KIND:
         if isinstance(envelope, dict) and envelope.get("format") == GAMES_EXPORT_FORMAT:
-            raise CopyRefused("This file is an export of games, not a copy of an event: "
-                              "choose the file \"Save a copy of the event\" made.")
-        raise CopyRefused("This file is not an event copy: choose the file \"Save a copy of the event\" made.")
+            raise CopyRefused(tr("This file is an export of games, not a copy of an event: choose the file \"Save "
+                                 "a copy of the event\" made."))
+        raise CopyRefused(tr("This file is not an event copy: choose the file \"Save a copy of the event\" made."))
     version = envelope.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise CopyRefused("This event copy is damaged: it does not say which version made it.")
+        raise CopyRefused(tr("This event copy is damaged: it does not say which version made it."))
     if version > COPY_VERSION:
-        raise CopyRefused("This event copy was made by a newer version of Farkle Table: update the app to open it.")
+        raise CopyRefused(tr("This event copy was made by a newer version of Farkle Table: update the app to open "
+                             "it."))
     tournament_id, document = envelope.get("tournament_id"), envelope.get("event")
     if not isinstance(tournament_id, str) or not is_usable_id(tournament_id) or not isinstance(document, dict):
-        raise CopyRefused("This event copy is damaged: it has no event in it.")
+        raise CopyRefused(tr("This event copy is damaged: it has no event in it."))
     problem = schema.problem(document)
     if problem is not None:
-        raise CopyRefused(f"This event copy is damaged, so nothing was opened: {problem}.")
+        raise CopyRefused(tr("This event copy is damaged, so nothing was opened: {problem}.", problem=problem))
     return EventCopy(tournament_id, document, str(envelope.get("saved") or ""))
 
 
@@ -116,15 +118,15 @@ def copy_due(actions: int, last: CopyMark | None, *, signed_up: int, round_open:
 def copy_line(copied: CopyMark | None, actions: int) -> str:
     """When the last copy of the event was saved (local time), and what happened since."""
     if copied is None:
-        return "No copy of this event saved yet."
+        return tr("No copy of this event saved yet.")
     try:
         at = datetime.fromisoformat(copied.at.replace("Z", "+00:00")).astimezone()
-        when = f"{at:%H:%M} on {at.day} {at:%b %Y}"
+        when = tr("{time} on {day} {month}", time=f"{at:%H:%M}", day=at.day, month=f"{at:%b %Y}")
     except ValueError:
         when = copied.at
     since = actions - copied.actions
-    after = "nothing has changed since" if since <= 0 else f"{_actions(since)} since"
-    return f"Last copy saved at {when}: {after}."
+    after = tr("nothing has changed since") if since <= 0 else tr("{actions} since", actions=_actions(since))
+    return tr("Last copy saved at {when}: {after}.", when=when, after=after)
 
 
 @dataclass(frozen=True)
@@ -150,22 +152,27 @@ async def open_copy(store: Store, collection: str, data: bytes | None, schema: D
     document = {key: value for key, value in copy.document.items() if key != REVISION_FIELD}
     if stored is None:
         await store.save(collection, copy.tournament_id, document, expect_revision=0)
-        return CopyOpened(copy.tournament_id, f"Opened the copy of {copy.name} ({_actions(copy.actions)}).")
+        return CopyOpened(copy.tournament_id, tr("Opened the copy of {name} ({actions}).",
+                                                 name=copy.name, actions=_actions(copy.actions)))
     held: list[Any] = list(stored.get("events", []))
     kept: list[Any] = list(copy.document["events"])
     if held == kept:
-        return CopyOpened(copy.tournament_id, f"This device already holds {copy.name} as the copy has it: "
-                                              "nothing needed changing.")
+        return CopyOpened(copy.tournament_id, tr("This device already holds {name} as the copy has it: nothing "
+                                                 "needed changing.",
+                                                 name=copy.name))
     if kept[: len(held)] == held:
         await store.save(collection, copy.tournament_id, document, expect_revision=revision_of(stored))
-        return CopyOpened(copy.tournament_id, f"Opened the copy of {copy.name}: {_actions(len(kept) - len(held))} "
-                                              "newer than this device held.")
+        return CopyOpened(copy.tournament_id, tr("Opened the copy of {name}: {actions} newer than this device "
+                                                 "held.",
+                                                 name=copy.name, actions=_actions(len(kept) - len(held))))
     if held[: len(kept)] == kept:
-        raise CopyRefused(f"This device holds {copy.name} further on than the copy ({_actions(len(held))} "
-                          f"against {len(kept)}): it is kept as it is, and the copy was not opened.")
-    raise CopyRefused(f"This device holds {copy.name} with actions the copy does not have: it is kept as it "
-                      "is, and the copy was not opened (open it on another device, or delete this one first).")
+        raise CopyRefused(tr("This device holds {name} further on than the copy ({actions} against {count}): it "
+                             "is kept as it is, and the copy was not opened.",
+                             name=copy.name, actions=_actions(len(held)), count=len(kept)))
+    raise CopyRefused(tr("This device holds {name} with actions the copy does not have: it is kept as it is, and "
+                         "the copy was not opened (open it on another device, or delete this one first).",
+                         name=copy.name))
 
 
 def _actions(count: int) -> str:
-    return "1 action" if count == 1 else f"{count:,} actions"
+    return ntr("{count:,} action", "{count:,} actions", count, count=count)

@@ -23,6 +23,7 @@ from app.access import DeviceAccess
 from app.camera import DEFAULT_TIMING, ScanTiming
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
 from app.desk import Desk
+from app.i18n import adopt_client_language, session_language, tr, use_language
 from app.organizer import Organizer
 from app.routes import Route, parse_route
 from app.scorekeeper import Scorekeeper
@@ -89,6 +90,13 @@ def App(services: Services, initial: Route) -> list[ft.View]:
         the screen is opened anew, so it shows what is stored now, not what it showed."""
         set_connections(lambda count: count + 1)
 
+    async def locale_changed(event: ft.LocaleChangeEvent) -> None:
+        """The person changed the device's or browser's language: the screen opens anew in it
+        (when the app has a catalogue for it; otherwise nothing changes)."""
+        before = session_language(page)
+        if use_language(page, [locale.language_tag for locale in event.locales]) != before:
+            set_connections(lambda count: count + 1)
+
     async def key_pressed(event: ft.KeyboardEvent) -> None:
         handler = services.route_keys.handler
         if handler is not None and not (event.ctrl or event.alt or event.meta):
@@ -99,6 +107,7 @@ def App(services: Services, initial: Route) -> list[ft.View]:
         page.on_keyboard_event = key_pressed
         page.on_resize = resized
         page.on_connect = reconnected
+        page.on_locale_change = locale_changed
 
     ft.on_mounted(listen)
     return ServicesContext(services, lambda: ViewportContext(viewport, lambda: [screen_for(route, connections)]))
@@ -145,7 +154,8 @@ async def main(page: ft.Page) -> None:
     try:
         store = await open_store(page)
     except StoreError as problem:  # e.g. a read-only data folder, or another process holds it
-        page.title = "Farkle Table"
+        await adopt_client_language(page)
+        page.title = tr("Farkle Table")
         page.render_views(lambda: [StoreUnusableScreen(str(problem))])
         return
     await start(page, store)
@@ -162,9 +172,10 @@ def app_on(store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> Callable[[
 
 
 async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> None:
-    """Theme from the settings, then the shell over this store's services."""
+    """The client's language, the theme from the settings, then the shell over this store's services."""
+    await adopt_client_language(page)
     keeper = Scorekeeper(store)
-    page.title = "Farkle Table"
+    page.title = tr("Farkle Table")
     page.theme = ft.Theme(color_scheme_seed=FELT)
     page.dark_theme = ft.Theme(color_scheme_seed=FELT)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.storage import Store
+from app.i18n import tr
 from engine import FarkleError, Game
 from engine.stats import Career, career
 
@@ -45,6 +46,6 @@ async def player_record(store: Store, name: str) -> PlayerRecord:
         winner = game.players[game.winner] if game.winner is not None else None
         scores = ", ".join(f"{player} {total:,}" for player, total in zip(game.players, game.scores))
         lines.append((str(document.get("updated", "")), game_id,
-                      scores + (f" · {winner} won" if winner else " · not finished")))
+                      scores + (f" · {winner} won" if winner else tr(" · not finished"))))
     newest_first = tuple((game_id, line) for _, game_id, line in sorted(lines, reverse=True))
     return PlayerRecord(career(name, played), newest_first)

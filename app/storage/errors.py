@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.i18n import tr
 from app.storage.documents import Document, revision_of
 
 __all__ = [
@@ -43,8 +44,8 @@ def failure_in_words(failure: BaseException, then: str) -> str:
     'disk unplugged'
     """
     if isinstance(failure, StorageFullError):
-        return (f"the storage is full ({failure}). Export your games and delete finished ones on Home, "
-                f"then {then}.")
+        return tr("the storage is full ({failure}). Export your games and delete finished ones on Home, "
+                  "then {then}.", failure=failure, then=then)
     return str(failure)
 
 

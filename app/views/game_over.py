@@ -16,6 +16,7 @@ from app.advisor import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
 from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import big_button, on
+from app.i18n import tr
 from engine import CostlyDecision, Game
 from engine.stats import player_stats, score_race
 
@@ -33,18 +34,19 @@ class ShareState(ft.Observable):
         try:
             await services.service(ft.Clipboard).set(text)
         except Exception as problem:  # the browser may refuse the clipboard: say so, keep the text shown
-            self.refusal, self.done = f"The clipboard refused the text ({problem}); it is shown above.", None
+            self.refusal, self.done = tr("The clipboard refused the text ({problem}); it is shown above.",
+                                         problem=problem), None
             return
-        self.refusal, self.done = None, "The result is copied: paste it into any message."
+        self.refusal, self.done = None, tr("The result is copied: paste it into any message.")
 
     async def save_image(self, services: Services, shot: ft.Screenshot, file_name: str) -> None:
         try:
             picture = await shot.capture(pixel_ratio=2)
             await services.service(ft.FilePicker).save_file(file_name=file_name, src_bytes=picture)
         except Exception as problem:  # no canvas capture or no download on this device
-            self.refusal, self.done = f"The picture could not be saved here: {problem}", None
+            self.refusal, self.done = tr("The picture could not be saved here: {problem}", problem=problem), None
             return
-        self.refusal, self.done = None, f"Saved the picture as {file_name}."
+        self.refusal, self.done = None, tr("Saved the picture as {file_name}.", file_name=file_name)
 
 
 @dataclass
@@ -59,7 +61,7 @@ class ReviewState(ft.Observable):
         try:
             self.decisions = await review_decisions(game)
         except Exception as problem:  # noqa: BLE001 - the review is a bonus: say it failed, keep the screen
-            self.refusal = f"The decisions could not be looked over ({problem})."
+            self.refusal = tr("The decisions could not be looked over ({problem}).", problem=problem)
 
 
 @ft.component
@@ -76,18 +78,19 @@ def DecisionReview(game: Game) -> ft.Control:
     if review.refusal:
         lines.append(ft.Text(review.refusal, key="review-failed"))
     elif review.decisions is None:
-        lines.append(ft.Text("Looking over every decision…", key="review-working"))
+        lines.append(ft.Text(tr("Looking over every decision…"), key="review-working"))
     else:
         for seat, name in enumerate(game.players):
             decisions = review.decisions.get(seat, ())
             lines.append(ft.Text(name, weight=ft.FontWeight.BOLD))
             if not decisions:
-                lines.append(ft.Text("Every keep and bank as the most-points play would have it (within 10 points).",
+                lines.append(ft.Text(tr("Every keep and bank as the most-points play would have it "
+                                        "(within 10 points)."),
                                      key=f"review-{seat}-none"))
             lines += [ft.Text(decision.describe(), key=f"review-{seat}-{index}")
                       for index, decision in enumerate(decisions)]
     return ft.Container(
-        ft.Column([ft.Text("Where points went", size=18, weight=ft.FontWeight.BOLD), *lines], spacing=4),
+        ft.Column([ft.Text(tr("Where points went"), size=18, weight=ft.FontWeight.BOLD), *lines], spacing=4),
         key="decision-review",
     )
 
@@ -100,8 +103,9 @@ def standing_lines(game: Game) -> list[tuple[int, str]]:
     lines = []
     for seat in game.standings:
         faces = game.roll_off_faces(seat)
-        roll_off = f" · roll-off {', '.join(map(str, faces))}" if faces else ""
-        lines.append((seat, f"{places[seat]}. {state.players[seat]} {state.scores[seat]:,}{roll_off}"))
+        roll_off = tr(" · roll-off {faces}", faces=", ".join(map(str, faces))) if faces else ""
+        lines.append((seat, tr("{place}. {name} {score:,}{roll_off}", place=places[seat], name=state.players[seat],
+                               score=state.scores[seat], roll_off=roll_off)))
     return lines
 
 
@@ -109,8 +113,9 @@ def result_text(game: Game) -> str:
     """The result as a message: winner, standings and the game's length."""
     state = game.state
     lines = [line for _, line in standing_lines(game)]
-    winner = state.players[state.winner] if state.winner is not None else "nobody"
-    return f"Farkle Table: {winner} wins after {len(game.history)} turns.\n" + "\n".join(lines)
+    winner = state.players[state.winner] if state.winner is not None else tr("nobody")
+    return tr("Farkle Table: {winner} wins after {turns} turns.", winner=winner, turns=len(game.history)) + "\n" + \
+        "\n".join(lines)
 
 
 @ft.component
@@ -124,8 +129,9 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
     picture = ft.Screenshot(
         content=ft.Container(
             ft.Column([
-                ft.Text(f"{state.players[state.winner]} wins!", size=28, weight=ft.FontWeight.BOLD, key="winner"),
-                ft.Text("Final standings", size=16),
+                ft.Text(tr("{name} wins!", name=state.players[state.winner]), size=28, weight=ft.FontWeight.BOLD,
+                        key="winner"),
+                ft.Text(tr("Final standings"), size=16),
                 *standings,
                 RaceChart(state.players, score_race(game), width=width, target=state.rules.target),
             ], spacing=8),
@@ -135,9 +141,9 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
         key="result-picture",
     )
     buttons: list[ft.Control] = [
-        big_button("Copy the result", on(share.copy_text, services, result_text(game)), filled=False,
+        big_button(tr("Copy the result"), on(share.copy_text, services, result_text(game)), filled=False,
                    icon=ft.Icons.COPY, key="share-text"),
-        big_button("Save as picture", on(share.save_image, services, picture, f"farkle-{game_id}.png"),
+        big_button(tr("Save as picture"), on(share.save_image, services, picture, f"farkle-{game_id}.png"),
                    filled=False, icon=ft.Icons.IMAGE, key="share-image"),
     ]
     controls: list[ft.Control] = [picture, stats_table(player_stats(game), use_viewport().width - 24)]
@@ -146,15 +152,16 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
 
         controls.append(ResultHandover(game, tournament))
     else:
-        buttons.insert(0, big_button("Rematch", on(services.navigate, f"/new/{game_id}"), key="rematch"))
+        buttons.insert(0, big_button(tr("Rematch"), on(services.navigate, f"/new/{game_id}"), key="rematch"))
         controls.append(DecisionReview(game))  # casual games only: a tournament table gets no advice
-    buttons.append(big_button("Home", on(services.navigate, "/"), filled=False, key="over-home"))
+    buttons.append(big_button(tr("Home"), on(services.navigate, "/"), filled=False, key="over-home"))
     controls.append(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8))
     said = share.refusal or share.done
     if said:
         controls.append(ft.Text(said, color=ft.Colors.ERROR if share.refusal else None, key="share-note"))
     controls.append(ft.Row(
-        [ft.TextButton(f"{name}'s games", on_click=on(services.navigate, f"/player/{quote(name, safe='')}"), key=f"player-{seat}",
+        [ft.TextButton(tr("{name}'s games", name=name),
+                       on_click=on(services.navigate, f"/player/{quote(name, safe='')}"), key=f"player-{seat}",
                        height=48)
          for seat, name in enumerate(state.players)],
         wrap=True,

@@ -12,6 +12,7 @@ from app.storage import StoreError
 from app.views.game_over import standing_lines
 from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import icon_button, on, screen_view, section
+from app.i18n import tr
 from engine import FarkleError, Game, format_dice
 from engine.stats import player_stats, score_race
 
@@ -32,7 +33,7 @@ class HistoryState(ft.Observable):
         try:
             self.game = await self.keeper.open_game(self.game_id, reload=True)
         except (StoreError, FarkleError) as problem:
-            self.refusal = f"This game cannot be opened: {problem}"
+            self.refusal = tr("This game cannot be opened: {problem}", problem=problem)
         self.loaded = True
 
 
@@ -41,25 +42,25 @@ def HistoryScreen(game_id: str) -> ft.View:
     services = use_services()
     history = use_model(lambda: HistoryState(services.keeper, game_id))
     ft.on_mounted(history.load)
-    back = icon_button(ft.Icons.ARROW_BACK, "Back to the table", on_click=on(services.navigate, f"/game/{game_id}"),
-                       key="back-to-table")
+    back = icon_button(ft.Icons.ARROW_BACK, tr("Back to the table"),
+                       on_click=on(services.navigate, f"/game/{game_id}"), key="back-to-table")
     if history.game is None:
-        text = history.refusal or (f"There is no readable game {game_id!r} on this device." if history.loaded
-                                   else "Opening the game…")
-        return screen_view(f"/game/{game_id}/history", "History", [ft.Text(text, size=16, key="history-missing")],
+        text = history.refusal or (tr("There is no readable game {game_id!r} on this device.", game_id=game_id)
+                                   if history.loaded else tr("Opening the game…"))
+        return screen_view(f"/game/{game_id}/history", tr("History"), [ft.Text(text, size=16, key="history-missing")],
                            on_home=on(services.navigate, "/"))
     game = history.game
     rows: list[ft.Control] = [
         ft.ListTile(title=ft.Text(title), subtitle=ft.Text(throws), dense=True)
         for title, throws in history_lines(game)
-    ] or [ft.Text("No turn has ended yet.")]
+    ] or [ft.Text(tr("No turn has ended yet."))]
     width = min(max(use_viewport().width - 48, 280), 560)
     if game.is_over:
-        rows = [section("Result", *[ft.Text(line, key=f"result-{seat}") for seat, line in standing_lines(game)]),
+        rows = [section(tr("Result"), *[ft.Text(line, key=f"result-{seat}") for seat, line in standing_lines(game)]),
                 *rows]
     rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target),
             stats_table(player_stats(game), use_viewport().width - 24), *rows]
-    return screen_view(f"/game/{game_id}/history", "History", rows, actions=[back],
+    return screen_view(f"/game/{game_id}/history", tr("History"), rows, actions=[back],
                        on_home=on(services.navigate, "/"))
 
 
@@ -68,19 +69,21 @@ def history_lines(game: Game) -> list[tuple[str, str]]:
     lines: list[tuple[str, str]] = []
     for round_number, faces in reversed(list(enumerate(game.state.roll_offs, start=1))):
         thrown = ", ".join(f"{game.players[seat]} {face}" for seat, face in faces)
-        lines.append((f"Roll-off {round_number} for the win", thrown))
+        lines.append((tr("Roll-off {round_number} for the win", round_number=round_number), thrown))
     for number, record in reversed(list(enumerate(game.history, start=1))):
         name = game.players[record.seat]
         throws = "; ".join(
-            format_dice(throw.dice) + (f" → kept {format_dice(throw.kept)}" if throw.kept else " → farkle")
+            format_dice(throw.dice) + (tr(" → kept {dice}", dice=format_dice(throw.kept)) if throw.kept
+                                       else tr(" → farkle"))
             for throw in record.throws
         )
         if record.outcome == "banked":
-            result = f"banked {record.points:,}"
+            result = tr("banked {points:,}", points=record.points)
         else:
-            result = f"farkled, lost {record.points:,}" if record.points else "farkled"
+            result = tr("farkled, lost {points:,}", points=record.points) if record.points else tr("farkled")
         if record.penalty:
-            result += f", third farkle -{record.penalty:,}"
-        built = f" (built on {record.built_on})" if record.built_on else ""
-        lines.append((f"{number}. {name}: {result}{built} · total {record.total:,}", throws))
+            result += tr(", third farkle -{penalty:,}", penalty=record.penalty)
+        built = tr(" (built on {built_on})", built_on=record.built_on) if record.built_on else ""
+        lines.append((tr("{number}. {name}: {result}{built} · total {total:,}",
+                         number=number, name=name, result=result, built=built, total=record.total), throws))
     return lines

@@ -18,6 +18,7 @@ from app.scorekeeper import GameSummary, Scorekeeper
 from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
 from app.storage.errors import failure_in_words
 from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section
+from app.i18n import ntr, tr
 
 __all__ = ["HomeScreen", "HomeState", "Confirmation", "FINISHED_SHOWN"]
 
@@ -73,26 +74,27 @@ class HomeState(ft.Observable):
         warnings = [problem.message() for problem in self.keeper.store.problems]
         if self.usage is not None and self.usage.nearly_full:
             warnings.append(
-                f"Storage is {self.usage.fraction_used:.0%} full: export your games, then delete finished ones "
-                "to keep room for new throws."
+                tr("Storage is {fraction_used:.0%} full: export your games, then delete finished ones to keep "
+                   "room for new throws.",
+                   fraction_used=self.usage.fraction_used)
             )
         return warnings
 
     def storage_line(self) -> str:
         """How many games are kept where, and the room they take."""
         count = len(self.games)
-        games = "1 game" if count == 1 else f"{count:,} games"
+        games = ntr("{count:,} game", "{count:,} games", count, count=count)
         if self.usage is None:
-            return f"{games} kept"
+            return tr("{games} kept", games=games)
         size = _amount(self.usage.bytes_used)
         if self.in_browser:
             if self.usage.quota_bytes:
-                size += (f" of about {_amount(self.usage.quota_bytes)} this browser allows "
-                         f"({self.usage.fraction_used:.0%})")
-            return f"{games} kept on this device · {size}"
+                size += (tr(" of about {amount} this browser allows ({fraction_used:.0%})",
+                            amount=_amount(self.usage.quota_bytes), fraction_used=self.usage.fraction_used))
+            return tr("{games} kept on this device · {size}", games=games, size=size)
         if self.usage.quota_bytes:
-            size += f" · {_amount(self.usage.quota_bytes - self.usage.bytes_used)} free on its disk"
-        return f"{games} kept in the app's data folder · {size}"
+            size += tr(" · {amount} free on its disk", amount=_amount(self.usage.quota_bytes - self.usage.bytes_used))
+        return tr("{games} kept in the app's data folder · {size}", games=games, size=size)
 
     def tell(self, text: str) -> None:
         self.refusal, self.done = None, text
@@ -106,22 +108,25 @@ class HomeState(ft.Observable):
             self.games = await self.keeper.summaries()
             self.usage = await self.keeper.store.usage()
         except StoreError as failure:
-            self.refuse(f"The games could not be read: {failure}")
+            self.refuse(tr("The games could not be read: {failure}", failure=failure))
         self.loaded = True
 
     # -- deleting, after a yes -------------------------------------------------------
 
     def ask_delete(self, game: GameSummary) -> None:
-        state = "finished" if game.finished else "unfinished"
-        where = "this device" if self.in_browser else "the app's data folder"
-        self.confirmation = Confirmation("Delete this game?", f"The {state} game {game.line} will be gone from {where}.",
-                                         "Delete", "confirm-delete", game.id)
+        if game.finished:
+            text = (tr("The finished game {line} will be gone from this device.", line=game.line) if self.in_browser
+                    else tr("The finished game {line} will be gone from the app's data folder.", line=game.line))
+        else:
+            text = (tr("The unfinished game {line} will be gone from this device.", line=game.line) if self.in_browser
+                    else tr("The unfinished game {line} will be gone from the app's data folder.", line=game.line))
+        self.confirmation = Confirmation(tr("Delete this game?"), text, tr("Delete"), "confirm-delete", game.id)
 
     def ask_delete_finished(self) -> None:
         self.confirmation = Confirmation(
-            "Delete every finished game?",
-            "Unfinished games stay. Export first if you want to keep the finished ones.",
-            "Delete finished games", "confirm-delete-finished")
+            tr("Delete every finished game?"),
+            tr("Unfinished games stay. Export first if you want to keep the finished ones."),
+            tr("Delete finished games"), "confirm-delete-finished")
 
     def cancel(self) -> None:
         self.confirmation = None
@@ -140,13 +145,13 @@ class HomeState(ft.Observable):
             if asked.game_id:
                 line = next((game.line for game in self.games if game.id == asked.game_id), asked.game_id)
                 await self.keeper.delete_game(asked.game_id)
-                self.tell(f"Deleted the game {line}.")
+                self.tell(tr("Deleted the game {line}.", line=line))
             else:
                 count = await self.keeper.delete_finished()
-                games = "1 finished game" if count == 1 else f"{count} finished games"
-                self.tell(f"Deleted {games}; unfinished games are kept.")
+                self.tell(ntr("Deleted {count} finished game; unfinished games are kept.",
+                              "Deleted {count} finished games; unfinished games are kept.", count, count=count))
         except StoreError as failure:
-            self.refuse(f"Nothing was deleted: {failure}")
+            self.refuse(tr("Nothing was deleted: {failure}", failure=failure))
         await self.load()
 
     # -- export and theme --------------------------------------------------------------
@@ -157,19 +162,21 @@ class HomeState(ft.Observable):
         try:
             export = await self.keeper.export_games(await may_carry_keys())
         except StoreError as failure:
-            self.refuse(f"The games could not be read for the export: {failure}")
+            self.refuse(tr("The games could not be read for the export: {failure}", failure=failure))
             return
         try:
             saved = await save(export.data)
         except Exception as error:  # noqa: BLE001 - no file dialog on this device
-            self.refuse(f"The export could not be saved here ({error}).")
+            self.refuse(tr("The export could not be saved here ({error}).", error=error))
             return
-        told = f"Every game saved as {saved or EXPORT_FILE} ({len(export.data):,} bytes)."
+        told = tr("Every game saved as {file} ({size:,} bytes).", file=saved or EXPORT_FILE, size=len(export.data))
         if export.keys_withheld:
-            tables = "1 tournament table's game" if export.keys_withheld == 1 else \
-                f"{export.keys_withheld} tournament tables' games"
-            told += (f" {tables} went without the table's signing key, which stays on the organizer's device: "
-                     "export there, or sign in with the event's organizer passphrase first, to keep it.")
+            told += " " + ntr(
+                "{count} tournament table's game went without the table's signing key, which stays on the "
+                "organizer's device: export there, or sign in with the event's organizer passphrase first, to keep it.",
+                "{count} tournament tables' games went without the table's signing key, which stays on the "
+                "organizer's device: export there, or sign in with the event's organizer passphrase first, to keep it.",
+                export.keys_withheld, count=export.keys_withheld)
         self.tell(told)
 
     async def toggle_theme(self, toggle: Callable[[], Awaitable[None]]) -> None:
@@ -177,9 +184,10 @@ class HomeState(ft.Observable):
             await toggle()
             self.refusal = None  # a refusal from before is no longer true
         except StorageFullError as full:
-            self.refuse(f"The theme was not switched: {failure_in_words(full, 'switch it again')}")
+            self.refuse(tr("The theme was not switched: {reason}",
+                           reason=failure_in_words(full, tr("switch it again"))))
         except StoreError as failure:
-            self.refuse(f"The theme was not switched: it could not be saved ({failure}).")
+            self.refuse(tr("The theme was not switched: it could not be saved ({failure}).", failure=failure))
 
 
 @ft.component
@@ -193,14 +201,14 @@ def HomeScreen() -> ft.View:
 
     async def save_export(data: bytes) -> str | None:
         picker = services.service(ft.FilePicker)
-        return await picker.save_file(dialog_title="Save every game", file_name=EXPORT_FILE, src_bytes=data,
+        return await picker.save_file(dialog_title=tr("Save every game"), file_name=EXPORT_FILE, src_bytes=data,
                                       allowed_extensions=["json"])
 
     asked = home.confirmation
     ft.use_dialog(None if asked is None else ft.AlertDialog(
         title=ft.Text(asked.title),
         content=ft.Text(asked.text),
-        actions=[ft.TextButton("Cancel", on_click=on(home.cancel), key=f"{asked.key}-cancel"),
+        actions=[ft.TextButton(tr("Cancel"), on_click=on(home.cancel), key=f"{asked.key}-cancel"),
                  ft.FilledButton(asked.action, on_click=on(home.confirm), key=asked.key)],
         on_dismiss=on(home.dismissed, asked),
     ))
@@ -215,44 +223,46 @@ def HomeScreen() -> ft.View:
         controls.append(notice_banner([said], error=bool(home.refusal), key="home-message"))
     controls += [
         ft.Row([
-            big_button("New game", on(go, "/new"), key="new-game", icon=ft.Icons.ADD, expand=True),
-            big_button("Score lookup", on(go, "/lookup"), key="lookup", filled=False, icon=ft.Icons.CALCULATE,
+            big_button(tr("New game"), on(go, "/new"), key="new-game", icon=ft.Icons.ADD, expand=True),
+            big_button(tr("Score lookup"), on(go, "/lookup"), key="lookup", filled=False, icon=ft.Icons.CALCULATE,
                        expand=True),
         ]),
         ft.Row([
-            big_button("Organize a tournament", on(go, "/organizer"), key="organize", filled=False,
+            big_button(tr("Organize a tournament"), on(go, "/organizer"), key="organize", filled=False,
                        icon=ft.Icons.EMOJI_EVENTS, expand=True),
-            big_button("Join a tournament table", on(go, "/join"), key="join-table", filled=False,
+            big_button(tr("Join a tournament table"), on(go, "/join"), key="join-table", filled=False,
                        icon=ft.Icons.QR_CODE, expand=True),
         ]),
     ]
     if not home.loaded:
-        controls.append(ft.Text("Reading the games…", key="home-loading"))
+        controls.append(ft.Text(tr("Reading the games…"), key="home-loading"))
     else:
         controls += game_lists(home, go, on(home.export, save_export, keys_this_device_may_take))
-    theme = icon_button(ft.Icons.DARK_MODE, "Switch light or dark theme",
+    theme = icon_button(ft.Icons.DARK_MODE, tr("Switch light or dark theme"),
                         on(home.toggle_theme, services.toggle_theme), key="theme")
-    return screen_view("/", "Farkle Table", controls, actions=[theme])
+    return screen_view("/", tr("Farkle Table"), controls, actions=[theme])
 
 
 def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Handler) -> list[ft.Control]:
     unfinished, finished = home.unfinished, home.finished
     shown = [game_row(home, game, go) for game in finished[:FINISHED_SHOWN]]
     if len(finished) > FINISHED_SHOWN:
-        shown.append(ft.Text(f"and {len(finished) - FINISHED_SHOWN} older finished games (in the export)."))
+        shown.append(ft.Text(tr("and {count} older finished games (in the export).",
+                                count=len(finished) - FINISHED_SHOWN)))
     controls = [
-        section("Unfinished games",
-                *([game_row(home, game, go) for game in unfinished] or [ft.Text("None: start a new game.")])),
-        section("Finished games", *(shown or [ft.Text("No finished game yet.")])),
+        section(tr("Unfinished games"),
+                *([game_row(home, game, go) for game in unfinished] or [ft.Text(tr("None: start a new game."))])),
+        section(tr("Finished games"), *(shown or [ft.Text(tr("No finished game yet."))])),
     ]
     if home.games:
         controls.append(section(
-            "Storage",
+            tr("Storage"),
             ft.Text(home.storage_line(), key="storage-usage"),
             ft.Row(
                 [
-                    big_button("Export all games", export, filled=False, key="export-games", icon=ft.Icons.DOWNLOAD),
-                    big_button("Delete finished games", on(home.ask_delete_finished), filled=False,
+                    big_button(tr("Export all games"), export, filled=False, key="export-games",
+                               icon=ft.Icons.DOWNLOAD),
+                    big_button(tr("Delete finished games"), on(home.ask_delete_finished), filled=False,
                                key="delete-finished", icon=ft.Icons.DELETE_SWEEP, disabled=not finished),
                 ],
                 wrap=True,
@@ -264,11 +274,12 @@ def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Ha
 def game_row(home: HomeState, game: GameSummary, go: Callable[[str], Awaitable[None]]) -> ft.Control:
     """A game to open by tapping it, read out as "Open the game …"; its delete button beside it."""
     when = game.updated.replace("T", " ")[:16]
-    subtitle = f"{game.winner} won · {when}" if game.finished and game.winner else f"last played {when} UTC"
+    subtitle = (tr("{winner} won · {when}", winner=game.winner, when=when) if game.finished and game.winner
+                else tr("last played {when} UTC", when=when))
     return ft.Row(
         [
             ft.Semantics(
-                label=f"Open the game {game.line}\n{subtitle}",
+                label=tr("Open the game {line}\n{subtitle}", line=game.line, subtitle=subtitle),
                 button=True,
                 expand=True,
                 content=ft.ListTile(
@@ -279,8 +290,8 @@ def game_row(home: HomeState, game: GameSummary, go: Callable[[str], Awaitable[N
                     key=f"game-{game.id}",
                 ),
             ),
-            icon_button(ft.Icons.DELETE_OUTLINE, f"Delete the game {game.line}", on(home.ask_delete, game),
-                        key=f"delete-{game.id}"),
+            icon_button(ft.Icons.DELETE_OUTLINE, tr("Delete the game {line}", line=game.line),
+                        on(home.ask_delete, game), key=f"delete-{game.id}"),
         ],
         spacing=0,
     )

@@ -22,6 +22,7 @@ from app.tournament_table import table_game_of, table_title, tournament_meta
 from app.camera import ScanOutcome, not_a_setup_code
 from app.views.scanner import CameraScan
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
+from app.i18n import tr
 from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
 from engine.codec import code_in_link
 
@@ -46,7 +47,8 @@ class JoinState(ft.Observable):
         self.text = code_in_link(self.text if text is None else text)
         self.setup, self.refusal, self.existing = None, None, None
         if not self.text.strip():
-            self.refusal = f"Type or paste the table's setup code first: it starts with {SETUP_PREFIX}."
+            self.refusal = tr("Type or paste the table's setup code first: it starts with {prefix}.",
+                              prefix=SETUP_PREFIX)
             return
         try:
             setup = decode_setup(self.text)
@@ -67,7 +69,8 @@ class JoinState(ft.Observable):
             game_id = await services.keeper.start_game(list(setup.names), setup.rules,
                                                        meta=tournament_meta(setup, self.text))
         except Exception as failure:  # noqa: BLE001 - shown, never a crash (store full, unreadable code)
-            self.refusal = f"The table's game could not be started: {failure_in_words(failure, 'start it again')}"
+            self.refusal = tr("The table's game could not be started: {reason}",
+                              reason=failure_in_words(failure, tr("start it again")))
             return
         await services.navigate(f"/game/{game_id}")
 
@@ -102,10 +105,10 @@ def JoinPage(payload: str) -> ft.View:
         await join.read(services, text)
 
     controls: list[ft.Control] = [
-        ft.Text("Scan the QR code on your table's card (or read a photo of it), or type or paste its setup code.",
-                size=16),
+        ft.Text(tr("Scan the QR code on your table's card (or read a photo of it), or type or paste its setup "
+                   "code."), size=16),
         ft.TextField(
-            label="Setup code",
+            label=tr("Setup code"),
             value=join.text,
             on_change=typed,
             on_submit=on(join.read, services),
@@ -115,8 +118,8 @@ def JoinPage(payload: str) -> ft.View:
             key="setup-code",
             hint_text=f"{SETUP_PREFIX}-…",
         ),
-        big_button("Read the code", on(join.read, services), key="read-setup", filled=join.setup is None),
-        CameraScan("setup code", "join-scan", lambda text: SETUP_PREFIX in text.upper(), scanned,
+        big_button(tr("Read the code"), on(join.read, services), key="read-setup", filled=join.setup is None),
+        CameraScan(tr("setup code"), "join-scan", lambda text: SETUP_PREFIX in text.upper(), scanned,
                    refuse=not_a_setup_code),
     ]
     if join.refusal:
@@ -124,19 +127,21 @@ def JoinPage(payload: str) -> ft.View:
     setup = join.setup
     if setup is not None:
         seats: list[ft.Control] = [
-            ft.Text(f"Seat {seat}: {player.name} (number {player.number})", size=16)
+            ft.Text(tr("Seat {seat}: {name} (number {number})",
+                       seat=seat, name=player.name, number=player.number), size=16)
             for seat, player in enumerate(setup.players, 1)
         ]
         rules: list[ft.Control] = [ft.Text(setup.rules.describe(), key="join-rules")]
         if setup.switch_to is not None:
             rules.append(ft.Text(
-                f"The organizer may switch this table to: {setup.switch_to.describe()}. When told, use Change "
-                "rules at the top of the table screen; it applies from the next turn."))
+                tr("The organizer may switch this table to: {rules}. When told, use Change rules at the top of "
+                   "the table screen; it applies from the next turn.",
+                   rules=setup.switch_to.describe())))
         controls.append(section(table_title(setup), *seats, *rules))
         if join.existing:
-            controls.append(ft.Text("This table's game is already on this device.", key="join-existing"))
-            controls.append(big_button("Open this table's game", on(join.open_existing, services),
+            controls.append(ft.Text(tr("This table's game is already on this device."), key="join-existing"))
+            controls.append(big_button(tr("Open this table's game"), on(join.open_existing, services),
                                        key="open-existing"))
-        controls.append(big_button("Start the table's game", on(join.start, services), key="start-tournament-game",
-                                   filled=not join.existing, icon=ft.Icons.CASINO))
-    return screen_view("/join", "Join a tournament table", controls, on_home=on(services.navigate, "/"))
+        controls.append(big_button(tr("Start the table's game"), on(join.start, services),
+                                   key="start-tournament-game", filled=not join.existing, icon=ft.Icons.CASINO))
+    return screen_view("/join", tr("Join a tournament table"), controls, on_home=on(services.navigate, "/"))

@@ -13,7 +13,9 @@ import flet as ft
 
 from app.advisor import prepare_advice
 from app.context import use_keys, use_model, use_services
-from app.views.widgets import big_button, die_button, icon_button, labelled_dropdown, on, screen_view, section
+from app.views.widgets import (big_button, die_button, icon_button, labelled_dropdown, on, preset_label,
+                               screen_view, section)
+from app.i18n import ntr, tr
 from engine import (
     PRESET_NAMES,
     FarkleError,
@@ -57,7 +59,8 @@ class LookupState(ft.Observable):
 
     def add(self, face: int) -> None:
         if len(self.dice) >= MOST_DICE:
-            self.refusal = f"A throw has at most six dice: {format_dice(self.dice)} is full. Tap a die to take it out."
+            self.refusal = tr("A throw has at most six dice: {dice} is full. Tap a die to take it out.",
+                              dice=format_dice(self.dice))
             return
         self.refusal = None
         self.dice.append(face)
@@ -101,7 +104,8 @@ class LookupState(ft.Observable):
         question is bank or throw the dice left."""
         typed = self.held.strip().replace(",", "")
         if typed and not typed.isdigit():
-            return f"“{self.held.strip()}” is not a turn total: type its points in digits, like 350.", True
+            return tr("“{typed}” is not a turn total: type its points in digits, like 350.",
+                      typed=self.held.strip()), True
         points = int(typed or 0)
         try:
             if self.dice:
@@ -120,7 +124,8 @@ class LookupState(ft.Observable):
         elif key == "Escape":
             self.clear()
         elif len(key) == 1 and (key.isalnum()):
-            self.refusal = f"{key} is not a die face: type 1 to 6, Backspace to take one out, Escape to clear."
+            self.refusal = tr("{key} is not a die face: type 1 to 6, Backspace to take one out, Escape to clear.",
+                              key=key)
 
 
 @ft.component
@@ -142,26 +147,26 @@ def LookupScreen(game_id: str = "") -> ft.View:
         lookup.choose(event.control.value or "house")
 
     rules = lookup.rules
-    choices = [(name, name.capitalize()) for name in PRESET_NAMES]
+    choices = [(name, preset_label(name)) for name in PRESET_NAMES]
     if lookup.game_rules is not None:
-        choices.insert(0, (GAME_RULES, "This game's rules"))
+        choices.insert(0, (GAME_RULES, tr("This game's rules")))
     controls: list[ft.Control] = [
         ft.Container(  # room above the field for its floating label, which the scrolling area would cut
-            labelled_dropdown("Rules", lookup.preset, choices, choose_rules, key="lookup-rules", width=300),
+            labelled_dropdown(tr("Rules"), lookup.preset, choices, choose_rules, key="lookup-rules", width=300),
             padding=ft.Padding.only(top=8),
         ),
         ft.Text(rules.describe(), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text("Tap up to six dice", size=16),
+        ft.Text(tr("Tap up to six dice"), size=16),
         ft.Row(
-            [die_button(face, f"Add {face}", on(lookup.add, face), key=f"lookup-face-{face}")
+            [die_button(face, tr("Add {face}", face=face), on(lookup.add, face), key=f"lookup-face-{face}")
              for face in range(1, 7)],
             spacing=8,
             wrap=True,
         ),
         ft.Row(
-            [die_button(face, f"Remove {face}", on(lookup.remove, i), size=48, key=f"lookup-die-{i}")
+            [die_button(face, tr("Remove {face}", face=face), on(lookup.remove, i), size=48, key=f"lookup-die-{i}")
              for i, face in enumerate(lookup.dice)]
-            + [big_button("Clear", on(lookup.clear), filled=False, key="lookup-clear")],
+            + [big_button(tr("Clear"), on(lookup.clear), filled=False, key="lookup-clear")],
             spacing=6,
             wrap=True,
         ),
@@ -172,13 +177,13 @@ def LookupScreen(game_id: str = "") -> ft.View:
         controls += result(lookup.dice, rules)
     controls.append(roll_or_bank(lookup))
     controls.append(odds_table(rules))
-    controls.append(section("Scoring chart", *[
+    controls.append(section(tr("Scoring chart"), *[
         ft.Row([ft.Text(line.combination, expand=True), ft.Text(line.points, weight=ft.FontWeight.BOLD)])
         for line in scoring_chart(rules)
     ]))
-    back = (icon_button(ft.Icons.ARROW_BACK, "Back to the game", on(services.navigate, f"/game/{game_id}"),
+    back = (icon_button(ft.Icons.ARROW_BACK, tr("Back to the game"), on(services.navigate, f"/game/{game_id}"),
                         key="back-to-game") if game_id else None)
-    return screen_view("/lookup", "Score lookup", controls, on_home=on(services.navigate, "/"),
+    return screen_view("/lookup", tr("Score lookup"), controls, on_home=on(services.navigate, "/"),
                        actions=[back] if back else [])
 
 
@@ -186,27 +191,29 @@ def result(dice: list[int], rules: Rules) -> list[ft.Control]:
     options = scoring_options(dice, rules)
     count = len(dice)
     chance = farkle_chance(count, rules)
-    odds = f"Chance of a farkle with {count} {'die' if count == 1 else 'dice'}: {float(chance):.2%}"
+    odds = ntr("Chance of a farkle with {count} die: {chance:.2%}",
+               "Chance of a farkle with {count} dice: {chance:.2%}", count, count=count, chance=float(chance))
     if not options:
         return [
-            ft.Text(f"{format_dice(sorted(dice))}: Farkle! Nothing scores.", size=20,
+            ft.Text(tr("{dice}: Farkle! Nothing scores.", dice=format_dice(sorted(dice))), size=20,
                     weight=ft.FontWeight.BOLD, key="lookup-best"),
             ft.Text(odds),
         ]
     best = options[0]
     lines = [
         ft.Text(
-            f"{option.points:,} · keep {format_dice(option.keep)} · {option.breakdown}"
-            + (" · hot dice" if option.hot_dice else f" · {option.dice_left} left"),
+            tr("{points:,} · keep {dice} · {breakdown}",
+               points=option.points, dice=format_dice(option.keep), breakdown=option.breakdown)
+            + (tr(" · hot dice") if option.hot_dice else tr(" · {count} left", count=option.dice_left)),
         )
         for option in options
     ]
-    ways = "The one way" if len(options) == 1 else f"All {len(options)} ways"
+    ways = tr("The one way") if len(options) == 1 else tr("All {count} ways", count=len(options))
     return [
-        ft.Text(f"Best: {best.points:,}", size=24, weight=ft.FontWeight.BOLD, key="lookup-best"),
+        ft.Text(tr("Best: {points:,}", points=best.points), size=24, weight=ft.FontWeight.BOLD, key="lookup-best"),
         ft.Text(best.breakdown, size=16),
         ft.Text(odds),
-        section(f"{ways} to set dice aside", *lines),
+        section(tr("{ways} to set dice aside", ways=ways), *lines),
     ]
 
 
@@ -224,34 +231,36 @@ def roll_or_bank(lookup: LookupState) -> ft.Control:
 
     throw = lookup.dice and best_score(lookup.dice, lookup.rules) > 0
     controls: list[ft.Control] = [
-        ft.Text("With the throw tapped in above: which keep. Without one: bank now, or throw the dice left?"
-                if not throw else f"Which keep of {format_dice(lookup.dice)}, thrown with the turn total below?",
+        ft.Text(tr("With the throw tapped in above: which keep. Without one: bank now, or throw the dice left?")
+                if not throw else tr("Which keep of {dice}, thrown with the turn total below?",
+                                     dice=format_dice(lookup.dice)),
                 size=13),
-        ft.TextField(label="Turn total so far", value=lookup.held, key="lookup-held", width=200,
+        ft.TextField(label=tr("Turn total so far"), value=lookup.held, key="lookup-held", width=200,
                      keyboard_type=ft.KeyboardType.NUMBER, on_change=held_typed),
     ]
     if not lookup.dice:
-        controls.append(labelled_dropdown("Dice to throw", str(lookup.dice_left),
-                                          [(str(n), f"{n} {'die' if n == 1 else 'dice'}") for n in range(1, 7)],
+        controls.append(labelled_dropdown(tr("Dice to throw"), str(lookup.dice_left),
+                                          [(str(n), ntr("{count} die", "{count} dice", n, count=n))
+                                           for n in range(1, 7)],
                                           dice_chosen, key="lookup-dice-left", width=200))
-    controls.append(labelled_dropdown("The player is", "on" if lookup.on_board else "off",
-                                      [("on", "On the board"), ("off", "Not on the board yet")],
+    controls.append(labelled_dropdown(tr("The player is"), "on" if lookup.on_board else "off",
+                                      [("on", tr("On the board")), ("off", tr("Not on the board yet"))],
                                       place_chosen, key="lookup-on-board", width=260))
     if lookup.dice and not throw:
-        controls.append(ft.Text("A farkle has no keep: the turn is over.", key="lookup-advice"))
+        controls.append(ft.Text(tr("A farkle has no keep: the turn is over."), key="lookup-advice"))
     elif lookup.working or not prepared(lookup.rules):
-        controls.append(ft.Text("Working out the odds under these rules…", key="lookup-advice"))
+        controls.append(ft.Text(tr("Working out the odds under these rules…"), key="lookup-advice"))
     else:
         words, refused = lookup.advice()
         controls.append(ft.Text(words, key="lookup-advice", size=18, weight=ft.FontWeight.BOLD,
                                 color=ft.Colors.ERROR if refused else None))
-    return section("Roll or bank?", *controls)
+    return section(tr("Roll or bank?"), *controls)
 
 
 def odds_table(rules: Rules) -> ft.Control:
     rows = [
-        ft.Row([ft.Text(f"{n} {'die' if n == 1 else 'dice'}", expand=True),
+        ft.Row([ft.Text(ntr("{count} die", "{count} dice", n, count=n), expand=True),
                 ft.Text(f"{float(farkle_chance(n, rules)):.2%}", weight=ft.FontWeight.BOLD)])
         for n in range(1, 7)
     ]
-    return section("Chance of a farkle", *rows)
+    return section(tr("Chance of a farkle"), *rows)

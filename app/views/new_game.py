@@ -20,6 +20,7 @@ from app.number_entry import parse_number
 from app.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
+from app.i18n import tr, translatable
 from app.views.widgets import (
     MIN_TARGET,
     big_button,
@@ -27,6 +28,7 @@ from app.views.widgets import (
     labelled_dropdown,
     notice_banner,
     on,
+    preset_label,
     screen_view,
     section,
 )
@@ -47,30 +49,30 @@ __all__ = ["NewGameScreen", "NewGameState", "NAME_LONGEST"]
 RECENT_OFFERED = 10
 
 NUMBER_FIELDS = {
-    "target": "Target",
-    "entry_threshold": "Points to get on the board",
-    "three_ones": "Three 1s",
-    "straight": "Straight (empty: off)",
-    "three_pairs": "Three pairs (empty: off)",
-    "two_triplets": "Two triplets (empty: off)",
-    "four_kind_with_pair": "Four of a kind + pair (empty: off)",
+    "target": translatable("Target"),
+    "entry_threshold": translatable("Points to get on the board"),
+    "three_ones": translatable("Three 1s"),
+    "straight": translatable("Straight"),
+    "three_pairs": translatable("Three pairs"),
+    "two_triplets": translatable("Two triplets"),
+    "four_kind_with_pair": translatable("Four of a kind + pair"),
 }
 REQUIRED_NUMBERS = ("target", "entry_threshold", "three_ones")
 SWITCHES = {
-    "must_roll_after_hot_dice": "Must roll after hot dice",
-    "progressive": "Progressive: pass dice and points on",
-    "steal": "Steal: take over a farkled turn's points",
+    "must_roll_after_hot_dice": translatable("Must roll after hot dice"),
+    "progressive": translatable("Progressive: pass dice and points on"),
+    "steal": translatable("Steal: take over a farkled turn's points"),
 }
 N_OF_A_KIND_TEXT = {
     "fixed": "1,000 / 2,000 / 3,000",
-    "double": "Triple x2 / x4 / x8",
-    "multiply": "Triple x2 / x3 / x4",
-    "none": "None (extra 1s, 5s singly)",
+    "double": translatable("Triple x2 / x4 / x8"),
+    "multiply": translatable("Triple x2 / x3 / x4"),
+    "none": translatable("None (extra 1s, 5s singly)"),
 }
 PENALTIES = (0, 500, 1000)
 
 def _label(name: str) -> str:
-    return NUMBER_FIELDS[name].split(" (")[0]
+    return tr(NUMBER_FIELDS[name])
 
 
 @dataclass
@@ -148,10 +150,12 @@ class NewGameState(ft.Observable):
         try:
             game = await self.keeper.open_game(game_id)
         except (StoreError, FarkleError) as problem:
-            self.refusal = f"The game {game_id!r} cannot be read ({problem}): enter the players and rules."
+            self.refusal = tr("The game {game_id!r} cannot be read ({problem}): enter the players and rules.",
+                              game_id=game_id, problem=problem)
             return
         if game is None:
-            self.refusal = f"There is no readable game {game_id!r} on this device: enter the players and rules."
+            self.refusal = tr("There is no readable game {game_id!r} on this device: enter the players and rules.",
+                              game_id=game_id)
             return
         self.players, self.first = list(game.players), 0
         self.set_rules(game.rules)
@@ -166,8 +170,8 @@ class NewGameState(ft.Observable):
         self.refusal = None
         if len(value) > NAME_LONGEST:
             value = value[:NAME_LONGEST]
-            self.refusal = (f"A name has at most {NAME_LONGEST} characters: player {seat + 1}'s is cut "
-                          f"to {value.strip()!r}.")
+            self.refusal = tr("A name has at most {longest} characters: player {number}'s is cut to {name!r}.",
+                              longest=NAME_LONGEST, number=seat + 1, name=value.strip())
         self.players[seat] = value
 
     def add_player(self, name: str = "") -> None:
@@ -179,7 +183,7 @@ class NewGameState(ft.Observable):
         elif len(self.players) < MAX_PLAYERS:
             self.players.append(name[:NAME_LONGEST])
         else:
-            self.refusal = f"A game has at most {MAX_PLAYERS} players."
+            self.refusal = tr("A game has at most {most} players.", most=MAX_PLAYERS)
 
     def remove_player(self, seat: int) -> None:
         self.refusal = None
@@ -263,9 +267,10 @@ class NewGameState(ft.Observable):
             if self.keeper.game_id not in (None, before):
                 return self.keeper.game_id  # the game is kept; only the recent names were not
             if isinstance(failure, StorageFullError):
-                self.refusal = f"The game was not started: {failure_in_words(failure, 'start again')}"
+                self.refusal = tr("The game was not started: {reason}",
+                                  reason=failure_in_words(failure, tr("start again")))
             else:
-                self.refusal = f"The game was not started: it could not be saved ({failure})."
+                self.refusal = tr("The game was not started: it could not be saved ({failure}).", failure=failure)
         finally:
             self.starting = False
         return None
@@ -311,7 +316,7 @@ def NewGameScreen(game_id: str = "") -> ft.View:
 
     def number_field(name: str, width: int | None = None) -> ft.Control:
         return ft.TextField(
-            label=NUMBER_FIELDS[name],
+            label=_label(name) if name in REQUIRED_NUMBERS else tr("{label} (empty: off)", label=_label(name)),
             value=form.numbers.get(name, ""),
             key=f"rule-{name}",
             keyboard_type=ft.KeyboardType.NUMBER,
@@ -323,43 +328,45 @@ def NewGameScreen(game_id: str = "") -> ft.View:
     if form.refusal:
         controls.append(notice_banner([form.refusal], error=True, key="new-game-error"))
     if form.rematch:
-        controls.append(ft.Text(f"Rematch of {form.rematch}: same players and rules.", key="rematch-note"))
+        controls.append(ft.Text(tr("Rematch of {game}: same players and rules.", game=form.rematch),
+                                key="rematch-note"))
     rows = [
         ft.Row([
             ft.TextField(
-                label=f"Player {seat + 1} name",
+                label=tr("Player {number} name", number=seat + 1),
                 value=name,
                 key=f"player-name-{seat + 1}",
                 on_change=renamed(seat),
                 expand=True,
                 capitalization=ft.TextCapitalization.WORDS,
             ),
-            icon_button(ft.Icons.ARROW_UPWARD, f"Move player {seat + 1} up", on(form.move_up, seat),
-                        disabled=seat == 0, key=f"move-up-{seat + 1}"),
-            icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {seat + 1}", on(form.remove_player, seat),
+            icon_button(ft.Icons.ARROW_UPWARD, tr("Move player {number} up", number=seat + 1),
+                        on(form.move_up, seat), disabled=seat == 0, key=f"move-up-{seat + 1}"),
+            icon_button(ft.Icons.DELETE_OUTLINE, tr("Remove player {number}", number=seat + 1),
+                        on(form.remove_player, seat),
                         disabled=len(form.players) <= MIN_PLAYERS, key=f"remove-player-{seat + 1}"),
         ])
         for seat, name in enumerate(form.players)
     ]
-    controls.append(section("Players in seat order", *rows))
+    controls.append(section(tr("Players in seat order"), *rows))
     controls.append(ft.Row(
-        [big_button("Add player", on(form.add_player), filled=False, key="add-player",
+        [big_button(tr("Add player"), on(form.add_player), filled=False, key="add-player",
                     disabled=len(form.players) >= MAX_PLAYERS)]
-        + [ft.TextButton(f"+ {name}", on_click=on(form.add_player, name), tooltip=f"Add {name}",
+        + [ft.TextButton(f"+ {name}", on_click=on(form.add_player, name), tooltip=tr("Add {name}", name=name),
                          key=f"recent-{index}", height=MIN_TARGET)
            for index, name in enumerate(form.offered())],
         wrap=True,
     ))
     controls.append(labelled_dropdown(
-        "Who starts", str(form.first),
-        [(str(seat), name.strip() or f"Player {seat + 1}") for seat, name in enumerate(form.players)],
+        tr("Who starts"), str(form.first),
+        [(str(seat), name.strip() or tr("Player {number}", number=seat + 1)) for seat, name in enumerate(form.players)],
         chosen(form.choose_first), key="first-player", width=260,
     ))
-    presets = [(name, name.capitalize()) for name in PRESET_NAMES]
+    presets = [(name, preset_label(name)) for name in PRESET_NAMES]
     if form.preset == "custom":
-        presets.append(("custom", "Custom"))
+        presets.append(("custom", tr("Custom")))
     controls.append(ft.Row(
-        [labelled_dropdown("Rules", form.preset, presets, chosen(form.choose_preset), key="preset", width=180),
+        [labelled_dropdown(tr("Rules"), form.preset, presets, chosen(form.choose_preset), key="preset", width=180),
          number_field("target", width=140)],
         wrap=True,
     ))
@@ -368,22 +375,23 @@ def NewGameScreen(game_id: str = "") -> ft.View:
                                 key="rules-summary"))
     except FarkleError as problem:
         controls.append(ft.Text(str(problem), color=ft.Colors.ERROR, key="rules-summary"))
-    controls.append(ft.TextButton("Hide rule options" if form.show_options else "Adjust rule options",
+    controls.append(ft.TextButton(tr("Hide rule options") if form.show_options else tr("Adjust rule options"),
                                   on_click=on(form.toggle_options), key="rule-options", height=MIN_TARGET))
     if form.show_options:
         controls += [number_field(name) for name in NUMBER_FIELDS if name != "target"]
         controls += [
-            labelled_dropdown("Four, five, six of a kind", form.n_of_a_kind,
-                              [(model, N_OF_A_KIND_TEXT[model]) for model in N_OF_A_KIND_MODELS],
+            labelled_dropdown(tr("Four, five, six of a kind"), form.n_of_a_kind,
+                              [(model, tr(N_OF_A_KIND_TEXT[model])) for model in N_OF_A_KIND_MODELS],
                               chosen(form.choose_n_of_a_kind), key="rule-n_of_a_kind"),
-            labelled_dropdown("Three farkles in a row", form.penalty,
-                              [(str(points), f"-{points:,}" if points else "No penalty") for points in PENALTIES],
+            labelled_dropdown(tr("Three farkles in a row"), form.penalty,
+                              [(str(points), f"-{points:,}" if points else tr("No penalty")) for points in PENALTIES],
                               chosen(form.choose_penalty), key="rule-triple_farkle_penalty"),
         ]
-        controls += [ft.Switch(label=label, value=form.switches.get(name, False), key=f"rule-{name}",
+        controls += [ft.Switch(label=tr(label), value=form.switches.get(name, False), key=f"rule-{name}",
                                on_change=switched(name))
                      for name, label in SWITCHES.items()]
-    controls.append(big_button("Start game", on(start), key="start-game", disabled=form.starting))
-    lookup = icon_button(ft.Icons.CALCULATE, "Score lookup", on(services.navigate, "/lookup"), key="new-game-lookup")
+    controls.append(big_button(tr("Start game"), on(start), key="start-game", disabled=form.starting))
+    lookup = icon_button(ft.Icons.CALCULATE, tr("Score lookup"), on(services.navigate, "/lookup"),
+                         key="new-game-lookup")
     route = f"/new/{game_id}" if game_id else "/new"
-    return screen_view(route, "New game", controls, actions=[lookup], on_home=on(services.navigate, "/"))
+    return screen_view(route, tr("New game"), controls, actions=[lookup], on_home=on(services.navigate, "/"))

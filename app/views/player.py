@@ -10,6 +10,7 @@ from app.context import use_model, use_services
 from app.player_record import PlayerRecord, player_record
 from app.storage import Store, StoreError
 from app.views.widgets import on, screen_view, section
+from app.i18n import tr
 
 __all__ = ["PlayerScreen", "PlayerState"]
 
@@ -26,7 +27,7 @@ class PlayerState(ft.Observable):
         try:
             self.record = await player_record(store, self.name)
         except StoreError as failure:
-            self.refusal = f"The games cannot be read: {failure}"
+            self.refusal = tr("The games cannot be read: {failure}", failure=failure)
 
 
 @ft.component
@@ -43,24 +44,26 @@ def PlayerScreen(name: str) -> ft.View:
     if player.refusal:
         controls.append(ft.Text(player.refusal, color=ft.Colors.ERROR))
     elif record is None:
-        controls.append(ft.Text("Reading the games…"))
+        controls.append(ft.Text(tr("Reading the games…")))
     elif not record.figures.games:
-        controls.append(ft.Text(f"No game on this device has a player named {name!r}.", key="player-none"))
+        controls.append(ft.Text(tr("No game on this device has a player named {name!r}.",
+                                   name=name), key="player-none"))
     else:
         figures = record.figures
         lines = [
-            ("Games", f"{figures.games}"),
-            ("Wins", f"{figures.wins} ({figures.wins / figures.games:.0%})"),
-            ("Average final score", f"{figures.average_score:,.0f}"),
-            ("Farkle rate", f"{figures.farkle_rate:.0%} of {figures.turns} turns"),
-            ("Best turn", f"{figures.best_turn:,}"),
+            (tr("Games"), f"{figures.games}"),
+            (tr("Wins"), f"{figures.wins} ({figures.wins / figures.games:.0%})"),
+            (tr("Average final score"), f"{figures.average_score:,.0f}"),
+            (tr("Farkle rate"), tr("{farkle_rate:.0%} of {turns} turns",
+                               farkle_rate=figures.farkle_rate, turns=figures.turns)),
+            (tr("Best turn"), f"{figures.best_turn:,}"),
         ]
-        controls.append(section("On this device", *[
+        controls.append(section(tr("On this device"), *[
             ft.Row([ft.Text(label, expand=True, size=16), ft.Text(value, size=16, weight=ft.FontWeight.BOLD)],
                    key=f"figure-{index}")
             for index, (label, value) in enumerate(lines)
         ]))
-        controls.append(section("Games", *[
+        controls.append(section(tr("Games"), *[
             ft.ListTile(title=ft.Text(line), on_click=on(services.navigate, f"/game/{game_id}"),
                         key=f"player-game-{index}")
             for index, (game_id, line) in enumerate(record.games)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import flet as ft
 import flet.canvas as cv
 
+from app.i18n import ntr, tr
 from engine.stats import PlayerStats
 
 __all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "race_summary", "stats_table"]
@@ -40,7 +41,7 @@ def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: f
         cv.Line(_LEFT, _TOP + plot_h, _LEFT + plot_w, _TOP + plot_h, paint=axis),
         cv.Text(_LEFT - 6, y(top), f"{top:,}", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(_LEFT - 6, y(0), "0", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
-        cv.Text(_LEFT + plot_w, height - 4, f"turn {turns}", style=ft.TextStyle(size=11),
+        cv.Text(_LEFT + plot_w, height - 4, tr("turn {turn}", turn=turns), style=ft.TextStyle(size=11),
                 alignment=ft.Alignment.BOTTOM_RIGHT),
     ]
     if target:
@@ -79,10 +80,11 @@ def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
             if not leaders or leaders[-1] != leader:
                 leaders.append(leader)
     if not leaders:
-        return "Score race: nobody has scored yet."
+        return tr("Score race: nobody has scored yet.")
     changes = len(leaders) - 1
-    return (f"Score race over {max(len(series) for series in race) - 1} turns: the lead changed "
-            f"{changes} time{'s' if changes != 1 else ''}; {players[leaders[-1]]} led last.")
+    return ntr("Score race over {turns} turns: the lead changed {changes} time; {name} led last.",
+               "Score race over {turns} turns: the lead changed {changes} times; {name} led last.", changes,
+               turns=max(len(series) for series in race) - 1, changes=changes, name=players[leaders[-1]])
 
 
 SCROLLBAR_ROOM = 14
@@ -98,19 +100,21 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
     their own, so no column is cut off.
     """
     if width < TABLE_WIDEST:
-        title: list[ft.Control] = [ft.Text("Each player's figures", size=16, weight=ft.FontWeight.BOLD)]
+        title: list[ft.Control] = [ft.Text(tr("Each player's figures"), size=16, weight=ft.FontWeight.BOLD)]
         figures = ft.Column(
             title
-            + [ft.Text(f"{player.name}: turns {player.turns} · farkles {player.farkles} · hot dice {player.hot_dice}"
-                       f" · best {player.best_turn:,} · average bank {player.average_bank:,.0f} · "
-                       + (f"on the board in turn {player.on_board_turn}" if player.on_board_turn
-                          else "never on the board"),
+            + [ft.Text(tr("{name}: turns {turns} · farkles {farkles} · hot dice {hot_dice} · best {best:,} · "
+                          "average bank {average:,.0f} · {board}",
+                          name=player.name, turns=player.turns, farkles=player.farkles, hot_dice=player.hot_dice,
+                          best=player.best_turn, average=player.average_bank,
+                          board=tr("on the board in turn {turn}", turn=player.on_board_turn) if player.on_board_turn
+                          else tr("never on the board")),
                        key=f"player-figures-{seat}")
                for seat, player in enumerate(stats)],
             spacing=6,
         )
         return ft.Container(figures, padding=ft.Padding.only(right=SCROLLBAR_ROOM), key="player-stats")
-    header = ["Player", "Turns", "Farkles", "Hot dice", "Best", "Avg bank", "On board"]
+    header = [tr("Player"), tr("Turns"), tr("Farkles"), tr("Hot dice"), tr("Best"), tr("Avg bank"), tr("On board")]
     rows = [
         ft.DataRow([
             ft.DataCell(ft.Text(player.name, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)),
@@ -119,7 +123,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
             ft.DataCell(ft.Text(str(player.hot_dice))),
             ft.DataCell(ft.Text(f"{player.best_turn:,}")),
             ft.DataCell(ft.Text(f"{player.average_bank:,.0f}")),
-            ft.DataCell(ft.Text(f"turn {player.on_board_turn}" if player.on_board_turn else "—")),
+            ft.DataCell(ft.Text(tr("turn {turn}", turn=player.on_board_turn) if player.on_board_turn else "—")),
         ])
         for player in stats
     ]

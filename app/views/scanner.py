@@ -19,6 +19,7 @@ from app.context import use_model, use_services
 from flet.components.hooks.use_ref import MutableRef
 
 from app.views.widgets import TAP_HEIGHT, big_button, on
+from app.i18n import tr
 
 __all__ = ["CameraScan"]
 
@@ -75,7 +76,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
     page = ft.context.page
     timing = use_services().scan_timing
     scan = use_model(ScanState)
-    refusal = refuse or (lambda text: f"That QR code is not a {what}: show the {what}.")
+    refusal = refuse or (lambda text: tr("That QR code is not a {what}: show the {what}.", what=what))
     camera_ref: MutableRef[Any] = ft.use_ref(None)
     running_ref: MutableRef[QrScan] = ft.use_ref(None)
     task_ref: MutableRef[asyncio.Task[None]] = ft.use_ref(None)
@@ -87,7 +88,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
     async def hit(text: str, outcome: ScanOutcome) -> None:
         """A continuous scan read a new code: the screen takes it, the scan shows the signal."""
         reply = await found_ref.current(text, outcome) if found_ref.current is not None else None
-        scan.read_one(reply or ScanReply(f"{what} read."))
+        scan.read_one(reply or ScanReply(tr("{what} read.", what=what)))
 
     async def loop(running: QrScan) -> None:
         outcome = await running.run()
@@ -147,23 +148,23 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
             ]
             if scan.signal:
                 controls.append(_signal(scan.signal, scan.signal_error, f"{prefix}-signal"))
-            controls.append(big_button("Stop scanning", on(stop), filled=False, key=f"{prefix}-stop",
+            controls.append(big_button(tr("Stop scanning"), on(stop), filled=False, key=f"{prefix}-stop",
                                        icon=ft.Icons.STOP))
         else:
             if continuous_label:
                 controls.append(big_button(continuous_label, on(scan.start, True), key=f"{prefix}-continuous",
                                            icon=ft.Icons.QR_CODE_SCANNER))
-            controls.append(big_button(f"Scan the {what} with the camera" if not continuous_label
-                                       else f"Scan one {what}", on(scan.start), filled=False,
+            controls.append(big_button(tr("Scan the {what} with the camera", what=what) if not continuous_label
+                                       else tr("Scan one {what}", what=what), on(scan.start), filled=False,
                                        key=f"{prefix}-start", icon=ft.Icons.QR_CODE_SCANNER))
     if photo_offered() and not scan.scanning:
         if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
             picker_ref.current = ft.FilePicker(on_result=picked)
         controls.append(ft.OutlinedButton(
-            "Reading the photo…" if scan.reading_photo else f"Read a photo of the {what}",
+            tr("Reading the photo…") if scan.reading_photo else tr("Read a photo of the {what}", what=what),
             icon=ft.Icons.PHOTO_CAMERA,
             action=ft.PickFiles(picker_ref.current, file_type=ft.FilePickerFileType.IMAGE, with_data=True,
-                                dialog_title=f"A photo of the {what}"),
+                                dialog_title=tr("A photo of the {what}", what=what)),
             key=f"{prefix}-photo",
             disabled=scan.reading_photo,
             height=TAP_HEIGHT,
@@ -171,7 +172,7 @@ def CameraScan(what: str, prefix: str, wanted: Callable[[str], bool], found: Fou
     if scan.refusal and not scan.scanning:
         controls.append(ft.Text(scan.refusal, key=f"{prefix}-message", color=ft.Colors.ERROR))
     if scan.signal and not scan.scanning and scan.continuous:
-        controls.append(ft.Text(f"Last: {scan.signal}", key=f"{prefix}-last", size=13))
+        controls.append(ft.Text(tr("Last: {signal}", signal=scan.signal), key=f"{prefix}-last", size=13))
     if not controls:
         return ft.Column([], key=f"{prefix}-none")
     return ft.Column(controls, spacing=8)

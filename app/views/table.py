@@ -20,7 +20,7 @@ from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
 from app.storage.errors import failure_in_words
 from app.views.table_panels import (
-    DICE_WORDS,
+    dice_words,
     keep_panel,
     roll_off_panel,
     scoreboard,
@@ -30,6 +30,7 @@ from app.views.table_panels import (
 )
 from app.views.game_over import GameOver
 from app.views.widgets import icon_button, notice_banner, on, screen_view
+from app.i18n import tr
 from engine import Advice, FarkleError, Game, GameState, Notice, advise, catch_up_chance, format_dice, prepared, step_of
 from engine.events import Event as GameEvent
 
@@ -70,7 +71,7 @@ class TableState(ft.Observable):
         try:
             game = await self.keeper.open_game(self.game_id, reload=True)
         except (StoreError, FarkleError) as problem:
-            self.refusal, game = f"This game cannot be opened: {problem}", None
+            self.refusal, game = tr("This game cannot be opened: {problem}", problem=problem), None
         self.missing = game is None
         self.state = game.state if game is not None else None
         self.advising = self.advice_on
@@ -99,7 +100,8 @@ class TableState(ft.Observable):
             self.undone.clear()
             self.refusal = str(changed)
         except StoreError as failure:
-            self.refusal = f"Not saved, so not counted: {failure_in_words(failure, 'enter it again')}"
+            self.refusal = tr("Not saved, so not counted: {reason}",
+                              reason=failure_in_words(failure, tr("enter it again")))
         else:
             stored = True
             self.reset_entry()
@@ -123,14 +125,15 @@ class TableState(ft.Observable):
     async def switch_advice(self) -> None:
         """Advice on or off for this game, kept with it (off by default)."""
         if not self.advice_allowed:
-            self.refusal = "A tournament table gets no advice: its players play on their own judgement."
+            self.refusal = tr("A tournament table gets no advice: its players play on their own judgement.")
             return
         try:
             await self.keeper.update_meta("advice", not self.advice_on)
         except GameChangedElsewhere as changed:
             self.refusal = str(changed)
         except StoreError as failure:
-            self.refusal = f"Not saved, so not switched: {failure_in_words(failure, 'switch it again')}"
+            self.refusal = tr("Not saved, so not switched: {reason}",
+                              reason=failure_in_words(failure, tr("switch it again")))
         else:
             self.refusal = None
         self.state = self.game.state
@@ -151,7 +154,7 @@ class TableState(ft.Observable):
         if not self.advice_on or state is None or state.phase in ("over", "roll_off"):
             return None
         if not prepared(state.rules):
-            return "Working out the odds under these rules…"
+            return tr("Working out the odds under these rules…")
         return advise(state)
 
     def lead_chances(self) -> dict[int, float]:
@@ -176,11 +179,13 @@ class TableState(ft.Observable):
         state = self.game.state
         wanted = state.dice_to_throw
         if state.phase == "keep":
-            self.refusal = f"{face} is a face to enter for a new throw: first set dice aside from this one."
+            self.refusal = tr("{face} is a face to enter for a new throw: first set dice aside from this one.",
+                              face=face)
         elif wanted is None:
-            self.refusal = "No throw is expected now."
+            self.refusal = tr("No throw is expected now.")
         elif len(self.entry) >= wanted:
-            self.refusal = f"{self.player_name()} throws {DICE_WORDS[wanted]}: {format_dice(self.entry)} is complete."
+            self.refusal = tr("{name} throws {dice}: {throw} is complete.",
+                              name=self.player_name(), dice=dice_words(wanted), throw=format_dice(self.entry))
         else:
             self.entry.append(face)
             self.refusal = None
@@ -238,8 +243,9 @@ class TableState(ft.Observable):
                 self.toggle_die(position)
                 return
         shown_text = format_dice(throw)
-        self.refusal = (f"{face} was not thrown: the throw is {shown_text}." if face not in throw else
-                        f"Every {face} in {shown_text} is already set aside.")
+        self.refusal = (tr("{face} was not thrown: the throw is {throw}.",
+                           face=face, throw=shown_text) if face not in throw else
+                        tr("Every {face} in {throw} is already set aside.", face=face, throw=shown_text))
 
     def choose_option(self, keep: tuple[int, ...]) -> None:
         throw = self.shown_throw()
@@ -308,7 +314,7 @@ class TableState(ft.Observable):
 
     async def redo(self) -> None:
         if not self.undone:
-            self.refusal = "Nothing to redo: Redo plays again what Undo took back."
+            self.refusal = tr("Nothing to redo: Redo plays again what Undo took back.")
             return
         event = self.undone[-1]
         if await self.act(lambda g: g.redo(event), redoable=True):
@@ -357,7 +363,8 @@ class TableState(ft.Observable):
         elif key.upper() == "B":
             await self._bank_key(phase)
         elif len(key) == 1 and key.isalnum():
-            self.refusal = f"{key} is not a die face: type 1 to 6 (Enter throws, Backspace takes back, B banks)."
+            self.refusal = tr("{key} is not a die face: type 1 to 6 (Enter throws, Backspace takes back, B banks).",
+                              key=key)
 
     async def _enter_key(self, phase: str) -> None:
         state = self.game.state
@@ -366,15 +373,17 @@ class TableState(ft.Observable):
             if self.throw_complete():
                 await self.enter_throw()
             elif state.offer is not None and not state.building and phase == "throw":
-                self.refusal = (f"Enter six fresh dice, or the {DICE_WORDS[state.offer.dice]} passed to build on "
-                                f"{state.offer.points:,} ({len(self.entry)} so far).")
+                self.refusal = (tr("Enter six fresh dice, or the {dice} passed to build on {points:,} "
+                                   "({count} so far).",
+                                   dice=dice_words(state.offer.dice), points=state.offer.points, count=len(self.entry)))
             else:
-                self.refusal = f"Enter all {DICE_WORDS[wanted or 6]} of the throw first ({len(self.entry)} so far)."
+                self.refusal = tr("Enter all {dice} of the throw first ({count} so far).",
+                                  dice=dice_words(wanted or 6), count=len(self.entry))
         elif phase == "keep":
             if self.selection:
                 await self.keep_and_roll()
             else:
-                self.refusal = "Set aside a scoring die first: tap it, or type its face."
+                self.refusal = tr("Set aside a scoring die first: tap it, or type its face.")
 
     async def _bank_key(self, phase: str) -> None:
         state = self.game.state
@@ -382,13 +391,14 @@ class TableState(ft.Observable):
             if self.selection:
                 await self.keep_and_bank()
             else:
-                self.refusal = "Set aside a scoring die first: tap it, or type its face."
+                self.refusal = tr("Set aside a scoring die first: tap it, or type its face.")
         elif phase == "choose":
             await self.bank()
         elif state.offer is not None and not state.building:
-            self.refusal = f"Decide on the offer first: Build on {state.offer.points:,}, or enter six fresh dice."
+            self.refusal = tr("Decide on the offer first: Build on {points:,}, or enter six fresh dice.",
+                              points=state.offer.points)
         else:
-            self.refusal = "Nothing to bank yet: enter the throw first."
+            self.refusal = tr("Nothing to bank yet: enter the throw first.")
 
 
 @ft.component
@@ -408,22 +418,22 @@ def TableScreen(game_id: str) -> ft.View:
     ft.use_dialog(dialog)
     state = table.state
     if state is None:
-        text = (f"There is no readable game {game_id!r} on this device." if table.missing
-                else "Opening the game…")
+        text = (tr("There is no readable game {game_id!r} on this device.", game_id=game_id) if table.missing
+                else tr("Opening the game…"))
         body: list[ft.Control] = [ft.Text(table.refusal or text, size=16, key="table-missing")]
-        return screen_view(route, "Not found" if table.missing else "Farkle Table", body, on_home=home)
+        return screen_view(route, tr("Not found") if table.missing else tr("Farkle Table"), body, on_home=home)
     meta = services.keeper.meta
     title = str(meta.get("title") or " · ".join(state.players))
     actions = [
-        icon_button(ft.Icons.HISTORY, "History", key="history", on_click=on(services.navigate, f"{route}/history")),
-        icon_button(ft.Icons.TUNE, "Change rules", on_click=on(table.ask_rules), key="change-rules"),
-        icon_button(ft.Icons.UNDO, "Undo", on_click=on(table.undo), key="undo"),
-        icon_button(ft.Icons.CALCULATE, "Score lookup", on_click=on(services.navigate, f"/lookup/{game_id}"),
+        icon_button(ft.Icons.HISTORY, tr("History"), key="history", on_click=on(services.navigate, f"{route}/history")),
+        icon_button(ft.Icons.TUNE, tr("Change rules"), on_click=on(table.ask_rules), key="change-rules"),
+        icon_button(ft.Icons.UNDO, tr("Undo"), on_click=on(table.undo), key="undo"),
+        icon_button(ft.Icons.CALCULATE, tr("Score lookup"), on_click=on(services.navigate, f"/lookup/{game_id}"),
                     key="table-lookup"),
     ]
     if table.advice_allowed:
         actions.insert(0, icon_button(ft.Icons.LIGHTBULB if table.advice_on else ft.Icons.LIGHTBULB_OUTLINE,
-                                      "Turn advice off" if table.advice_on else "Turn advice on",
+                                      tr("Turn advice off") if table.advice_on else tr("Turn advice on"),
                                       on(table.switch_advice), key="advice-switch"))
     notices: list[ft.Control] = []
     if table.refusal:
@@ -467,7 +477,7 @@ def undo_banner(table: TableState) -> ft.Control:
             [
                 ft.Text(table.last_undo or "", size=16, color=ft.Colors.BLACK, weight=ft.FontWeight.W_500,
                         expand=True, key="undone"),
-                ft.OutlinedButton("Redo", icon=ft.Icons.REDO, on_click=on(table.redo), key="redo", height=48),
+                ft.OutlinedButton(tr("Redo"), icon=ft.Icons.REDO, on_click=on(table.redo), key="redo", height=48),
             ]
         ),
         bgcolor=ft.Colors.AMBER_100,
@@ -480,11 +490,11 @@ def undo_banner(table: TableState) -> ft.Control:
 def UndoDialog(table: TableState) -> ft.AlertDialog:
     """Undo on a finished game takes back the win: asked first."""
     return ft.AlertDialog(
-        title=ft.Text("Take back the win?"),
-        content=ft.Text("The game is over. Undo takes back its last action and the game goes on."),
+        title=ft.Text(tr("Take back the win?")),
+        content=ft.Text(tr("The game is over. Undo takes back its last action and the game goes on.")),
         actions=[
-            ft.TextButton("Keep the result", on_click=on(table.cancel_undo), key="cancel-undo", height=48),
-            ft.FilledButton("Undo the last action", on_click=on(table.undo, True), key="confirm-undo", height=48),
+            ft.TextButton(tr("Keep the result"), on_click=on(table.cancel_undo), key="cancel-undo", height=48),
+            ft.FilledButton(tr("Undo the last action"), on_click=on(table.undo, True), key="confirm-undo", height=48),
         ],
         on_dismiss=on(table.cancel_undo),
     )
@@ -501,16 +511,16 @@ def RulesDialog(table: TableState, draft: tuple[bool, bool]) -> ft.AlertDialog:
         table.draft_rules(progressive, bool(event.control.value))
 
     return ft.AlertDialog(
-        title=ft.Text("Change rules from the next turn"),
+        title=ft.Text(tr("Change rules from the next turn")),
         content=ft.Column([
             ft.Text(table.game.rules.describe()),
-            ft.Switch(label="Progressive passing", value=progressive, key="switch-progressive",
+            ft.Switch(label=tr("Progressive passing"), value=progressive, key="switch-progressive",
                       on_change=progressive_switched),
-            ft.Switch(label="Steal after a farkle", value=steal, key="switch-steal", on_change=steal_switched),
+            ft.Switch(label=tr("Steal after a farkle"), value=steal, key="switch-steal", on_change=steal_switched),
         ], tight=True),
         actions=[
-            ft.TextButton("Cancel", on_click=on(table.ask_rules, False), key="cancel-rules", height=48),
-            ft.FilledButton("Apply from next turn", on_click=on(table.change_rules), key="apply-rules", height=48),
+            ft.TextButton(tr("Cancel"), on_click=on(table.ask_rules, False), key="cancel-rules", height=48),
+            ft.FilledButton(tr("Apply from next turn"), on_click=on(table.change_rules), key="apply-rules", height=48),
         ],
         on_dismiss=on(table.ask_rules, False),
     )

@@ -11,23 +11,31 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.views.widgets import FELT, big_button, die_button, on, section
+from app.i18n import tr, translatable
 from engine import Advice, GameState, bank_refusal, format_dice, scoring_dice, scoring_options
 
 if TYPE_CHECKING:
     from app.views.table import TableState
 
-__all__ = ["DICE_WORDS", "turn_card", "player_marks", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel"]
+__all__ = ["DICE_WORDS", "dice_words", "turn_card", "player_marks", "scoreboard", "turn_line", "throw_panel",
+           "keep_panel", "roll_off_panel"]
 
 SCROLLBAR_ROOM = 14
 """Room right of the totals (px) for the scroll bar, which is drawn over the content."""
 
-DICE_WORDS = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice", 6: "six dice"}
+DICE_WORDS = {1: translatable("one die"), 2: translatable("two dice"), 3: translatable("three dice"),
+              4: translatable("four dice"), 5: translatable("five dice"), 6: translatable("six dice")}
+
+
+def dice_words(count: int) -> str:
+    """``two dice``: a number of dice in words, in the session's language."""
+    return tr(DICE_WORDS[count])
 
 
 def turn_card(state: GameState, turn_total: int) -> ft.Control:
     """Whose turn and the turn total, big enough to read from across the table."""
     name = state.players[state.current]
-    in_hand = DICE_WORDS[state.dice_in_hand]
+    in_hand = dice_words(state.dice_in_hand)
     return ft.Container(
         ft.Row(
             [
@@ -36,7 +44,8 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
                         ft.Text(name, size=28, weight=ft.FontWeight.BOLD, max_lines=1,
                                 overflow=ft.TextOverflow.ELLIPSIS, color=ft.Colors.ON_PRIMARY_CONTAINER,
                                 tooltip=name, key="turn-name"),
-                        ft.Text(f"to play · {in_hand} in hand", size=16, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                        ft.Text(tr("to play · {in_hand} in hand",
+                                   in_hand=in_hand), size=16, color=ft.Colors.ON_PRIMARY_CONTAINER),
                     ],
                     spacing=0,
                     expand=True,
@@ -45,7 +54,7 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
                     [
                         ft.Text(f"{turn_total:,}", size=52, weight=ft.FontWeight.BOLD,
                                 color=ft.Colors.ON_PRIMARY_CONTAINER, key="turn-total"),
-                        ft.Text("turn total", size=14, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                        ft.Text(tr("turn total"), size=14, color=ft.Colors.ON_PRIMARY_CONTAINER),
                     ],
                     spacing=0,
                     horizontal_alignment=ft.CrossAxisAlignment.END,
@@ -65,17 +74,17 @@ def player_marks(state: GameState, seat: int, lead_chance: float | None = None) 
     (with the chance to take the lead, when the table has advice on)."""
     marks = []
     if not state.on_board[seat]:
-        marks.append("not on board")
+        marks.append(tr("not on board"))
     if state.farkle_streak[seat]:
-        marks.append(f"farkles {state.farkle_streak[seat]}")
+        marks.append(tr("farkles {count}", count=state.farkle_streak[seat]))
     if state.final_round and state.phase not in ("over", "roll_off"):
         if seat in state.last_turns:
             gap = max(state.scores) - state.scores[seat]
-            marks.append(f"last turn · needs over {gap:,} to lead" if gap else "last turn")
+            marks.append(tr("last turn · needs over {gap:,} to lead", gap=gap) if gap else tr("last turn"))
             if lead_chance is not None:
-                marks.append(f"{lead_chance:.0%} chance to lead".replace("%", " %"))
+                marks.append(tr("{chance} chance to lead", chance=f"{lead_chance:.0%}".replace("%", " %")))
         else:
-            marks.append("done")
+            marks.append(tr("done"))
     return marks
 
 
@@ -102,7 +111,7 @@ def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping
             line.append(ft.Text(marks, size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT, key=f"marks-{seat}"))
         rows.append(
             ft.Semantics(
-                label=("Playing now: " if playing else "") + " · ".join(said),
+                label=(tr("Playing now: ") if playing else "") + " · ".join(said),
                 live_region=True,
                 container=True,
                 exclude_semantics=True,
@@ -128,7 +137,7 @@ def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping
     header: list[ft.Control] = []
     if state.final_round and playing_now:
         names = ", ".join(state.players[seat] for seat in state.last_turns)
-        header.append(ft.Text(f"Final round · last turns: {names}", color=ft.Colors.ERROR,
+        header.append(ft.Text(tr("Final round · last turns: {names}", names=names), color=ft.Colors.ERROR,
                               weight=ft.FontWeight.BOLD, key="final-round"))
     return ft.Column(header + rows, spacing=2, key="scoreboard", scroll=ft.ScrollMode.AUTO if scrolls else None,
                      expand=scrolls)
@@ -137,9 +146,11 @@ def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping
 def turn_line(state: GameState) -> ft.Control:
     name = state.players[state.current]
     if state.phase == "keep":
-        text = f"{name}'s turn · turn total {state.turn_points:,} before this throw"
+        text = tr("{name}'s turn · turn total {turn_points:,} before this throw",
+                  name=name, turn_points=state.turn_points)
     else:
-        text = f"{name}'s turn · turn total {state.turn_points:,} · {DICE_WORDS[state.dice_in_hand]} in hand"
+        text = tr("{name}'s turn · turn total {turn_points:,} · {dice} in hand",
+                  name=name, turn_points=state.turn_points, dice=dice_words(state.dice_in_hand))
     return ft.Text(text, size=16, weight=ft.FontWeight.BOLD, key="turn-line")
 
 
@@ -155,14 +166,15 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
             ft.Container(
                 ft.Column(
                     [
-                        ft.Text(f"On offer to {name}: {state.offer}", size=16, weight=ft.FontWeight.BOLD),
+                        ft.Text(tr("On offer to {name}: {offer}",
+                                   name=name, offer=state.offer), size=16, weight=ft.FontWeight.BOLD),
                         ft.Row(
                             [
-                                big_button(f"Build on {state.offer.points:,}", on(table.build),
+                                big_button(tr("Build on {points:,}", points=state.offer.points), on(table.build),
                                            key="build", expand=True),
-                                ft.Text(f"or enter the {DICE_WORDS[state.offer.dice]} passed (builds on it), "
-                                        "or six fresh dice", expand=True, key="offer-hint")
-                                if state.offer.dice < 6 else ft.Text("or enter six fresh dice below", expand=True),
+                                ft.Text(tr("or enter the {dice} passed (builds on it), or six fresh dice",
+                                           dice=dice_words(state.offer.dice)), expand=True, key="offer-hint")
+                                if state.offer.dice < 6 else ft.Text(tr("or enter six fresh dice below"), expand=True),
                             ]
                         ),
                     ]
@@ -174,7 +186,8 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
             )
         )
     entered: list[ft.Control] = [
-        die_button(face, f"Entered {face}, tap to remove", on(table.remove_entry, i), size=48, key=f"entered-{i}")
+        die_button(face, tr("Entered {face}, tap to remove",
+                            face=face), on(table.remove_entry, i), size=48, key=f"entered-{i}")
         for i, face in enumerate(table.entry)
     ]
     entered += [
@@ -183,26 +196,29 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
         for i in range(len(table.entry), wanted)
     ]
     pad = ft.Row(
-        [die_button(face, f"Face {face}", on(table.add_face, face), key=f"face-{face}") for face in range(1, 7)],
+        [die_button(face, tr("Face {face}",
+                             face=face), on(table.add_face, face), key=f"face-{face}") for face in range(1, 7)],
         spacing=8,
         wrap=True,
         key="face-pad",
     )
     buttons: list[ft.Control] = [
-        big_button("Enter throw", on(table.enter_throw), key="enter-throw",
+        big_button(tr("Enter throw"), on(table.enter_throw), key="enter-throw",
                    disabled=not table.throw_complete(), expand=True),
-        big_button("Clear", on(table.clear_entry), filled=False, key="clear-entry"),
+        big_button(tr("Clear"), on(table.clear_entry), filled=False, key="clear-entry"),
     ]
-    parts += [ft.Text(f"Enter {name}'s throw: {DICE_WORDS[wanted]}", size=16, key="throw-title"),
+    parts += [ft.Text(tr("Enter {name}'s throw: {dice}",
+                         name=name, dice=dice_words(wanted)), size=16, key="throw-title"),
               ft.Row(entered, spacing=6, key="entered"), pad, ft.Row(buttons, key="throw-buttons")]
     parts += advice_line(advice)
     if keyboard_hint:
-        parts.append(ft.Text("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; "
-                             "on a throw, 1-6 pick dice to set aside and B banks.",
+        parts.append(ft.Text(tr("Keyboard: 1-6 enter faces, Enter throws, Backspace takes one back; on a throw, "
+                                "1-6 pick dice to set aside and B banks."),
                              size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="keyboard-hint"))
     if state.phase == "choose":
         refusal = bank_refusal(state)
-        parts.append(ft.Row([big_button(f"Bank {state.turn_points:,} instead", on(table.bank), key="bank",
+        parts.append(ft.Row([big_button(tr("Bank {turn_points:,} instead",
+                                           turn_points=state.turn_points), on(table.bank), key="bank",
                                         filled=False, disabled=refusal is not None, expand=True)]))
         if refusal:
             parts.append(ft.Text(refusal, color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"))
@@ -213,7 +229,7 @@ def advice_line(advice: Advice | str | None) -> list[ft.Control]:
     """The table's advice in one line (or why it is not there yet), when advice is on."""
     if advice is None:
         return []
-    words = advice if isinstance(advice, str) else f"Advice: {advice.describe()}"
+    words = advice if isinstance(advice, str) else tr("Advice: {describe}", describe=advice.describe())
     return [ft.Container(
         ft.Row([ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, size=20),
                 ft.Text(words, size=15, expand=True, key="advice-line")], spacing=8),
@@ -233,7 +249,8 @@ def keep_panel(table: TableState, state: GameState, advice: Advice | str | None 
         scores = face in scoring
         if scores:
             scoring.remove(face)
-        label = f"Die {position + 1} shows {face}" + (", set aside" if chosen else "")
+        label = tr("Die {number} shows {face}",
+                   number=position + 1, face=face) + (tr(", set aside") if chosen else "")
         dice_controls.append(
             die_button(face, label, on(table.toggle_die, position), key=f"die-{position}",
                        selected=chosen, dim=not scores and not chosen, size=54)
@@ -243,23 +260,25 @@ def keep_panel(table: TableState, state: GameState, advice: Advice | str | None 
     preview, problem = table.keep_preview()
     if preview is not None:
         points = preview.turn_points - state.points_before_throw
-        summary = f"Set aside {format_dice(kept)}: {game.breakdown(kept)} = {points:,} · turn {preview.turn_points:,}"
+        summary = tr("Set aside {dice}: {breakdown} = {points:,} · turn {turn_points:,}", dice=format_dice(kept),
+                     breakdown=game.breakdown(kept), points=points, turn_points=preview.turn_points)
     elif problem:
         summary = problem
     else:
-        summary = "Tap the dice to set aside, or pick an option below."
+        summary = tr("Tap the dice to set aside, or pick an option below.")
     left = preview.dice_in_hand if preview else None
-    roll_text = ("Hot dice! Roll six again" if preview and preview.hot_dice else
-                 f"Roll {DICE_WORDS[left]}" if left else "Roll again")
-    refusal = bank_refusal(preview) if preview else "Set aside scoring dice first."
+    roll_text = (tr("Hot dice! Roll six again") if preview and preview.hot_dice else
+                 tr("Roll {dice}", dice=dice_words(left)) if left else tr("Roll again"))
+    refusal = bank_refusal(preview) if preview else tr("Set aside scoring dice first.")
     options = scoring_options(throw, rules)
     advised = advice.best_keep.keep if isinstance(advice, Advice) and advice.best_keep else None
     option_rows = [
         ft.ListTile(
-            title=ft.Text(f"{option.points:,}  ·  keep {format_dice(option.keep)}"
-                          + ("  ·  advised" if option.keep == advised else "")),
+            title=ft.Text(tr("{points:,}  ·  keep {dice}", points=option.points, dice=format_dice(option.keep))
+                          + (tr("  ·  advised") if option.keep == advised else "")),
             subtitle=ft.Text(f"{option.breakdown} · "
-                             + ("hot dice" if option.hot_dice else f"{DICE_WORDS[option.dice_left]} left")),
+                             + (tr("hot dice") if option.hot_dice
+                                else tr("{dice} left", dice=dice_words(option.dice_left)))),
             on_click=on(table.choose_option, option.keep),
             key=f"option-{index}",
         )
@@ -268,23 +287,26 @@ def keep_panel(table: TableState, state: GameState, advice: Advice | str | None 
     best = options[0]
     return ft.Column(
         [
-            ft.Text(f"{state.players[state.current]} threw {format_dice(throw)}", size=16, key="thrown"),
+            ft.Text(tr("{name} threw {throw}", name=state.players[state.current], throw=format_dice(throw)), size=16,
+                    key="thrown"),
             ft.Row(dice_controls, spacing=8, wrap=True, key="thrown-dice"),
             ft.Text(summary, size=16, weight=ft.FontWeight.W_500, key="keep-preview",
                     color=ft.Colors.ERROR if problem else None),
             ft.Row(
                 [
                     big_button(roll_text, on(table.keep_and_roll), key="roll", disabled=preview is None, expand=True),
-                    big_button(f"Bank {preview.turn_points:,}" if preview else "Bank", on(table.keep_and_bank),
+                    big_button(tr("Bank {turn_points:,}",
+                                  turn_points=preview.turn_points) if preview else tr("Bank"), on(table.keep_and_bank),
                                key="bank", disabled=refusal is not None, expand=True),
                 ],
                 key="keep-buttons",
             ),
             ft.Text(refusal or "", color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
             *advice_line(advice),
-            big_button(f"Best: keep {format_dice(best.keep)} for {best.points:,}",
+            big_button(tr("Best: keep {throw} for {points:,}",
+                          throw=format_dice(best.keep), points=best.points),
                        on(table.choose_option, best.keep), filled=False, key="best-option"),
-            section("All options", *option_rows),
+            section(tr("All options"), *option_rows),
         ],
         spacing=10,
         key="keep-panel",
@@ -294,19 +316,21 @@ def keep_panel(table: TableState, state: GameState, advice: Advice | str | None 
 def roll_off_panel(table: TableState, state: GameState) -> ft.Control:
     """A tie for the win: one die per tied player."""
     rows: list[ft.Control] = [
-        ft.Text(f"Tie for the win at {state.scores[state.tied[0]]:,}: each tied player throws one die.", size=16)
+        ft.Text(tr("Tie for the win at {score:,}: each tied player throws one die.",
+                   score=state.scores[state.tied[0]]), size=16)
     ]
     for seat in state.tied:
         chosen = table.roll_off_faces.get(seat)
         rows.append(ft.Text(state.players[seat], weight=ft.FontWeight.BOLD))
         rows.append(ft.Row(
-            [die_button(face, f"{state.players[seat]} threw {face}", on(table.pick_roll_off, seat, face),
+            [die_button(face, tr("{name} threw {face}", name=state.players[seat], face=face),
+                        on(table.pick_roll_off, seat, face),
                         key=f"roll-off-{seat}-{face}", selected=chosen == face, size=48)
              for face in range(1, 7)],
             spacing=6,
             wrap=True,
         ))
     complete = set(table.roll_off_faces) == set(state.tied)
-    rows.append(big_button("Record roll-off", on(table.record_roll_off), key="record-roll-off",
+    rows.append(big_button(tr("Record roll-off"), on(table.record_roll_off), key="record-roll-off",
                            disabled=not complete))
     return ft.Column(rows, spacing=8, key="roll-off-panel")

@@ -25,6 +25,7 @@ from app.storage import StoreError
 from app.storage.errors import failure_in_words
 from app.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
 from app.views.widgets import big_button, notice_banner, on
+from app.i18n import tr
 from engine import FarkleError, Game
 
 __all__ = ["ResultHandover", "CodeActions", "ConfirmState", "confirm_panel"]
@@ -44,9 +45,10 @@ class ConfirmState(ft.Observable):
             await keeper.update_meta("tournament", with_answer(game, tournament, seat, confirmed))
             self.refusal = None
         except GameChangedElsewhere as changed:
-            self.refusal = f"{changed} Open the game again to see it."
+            self.refusal = tr("{changed} Open the game again to see it.", changed=changed)
         except (FarkleError, StoreError) as failure:
-            self.refusal = f"The answer was not saved: {failure_in_words(failure, 'tap it again')}"
+            self.refusal = tr("The answer was not saved: {reason}",
+                              reason=failure_in_words(failure, tr("tap it again")))
         self.saved += 1
 
 
@@ -55,23 +57,25 @@ def confirm_panel(keeper: Scorekeeper, game: Game, tournament: Mapping[str, Any]
     """Each seated player confirms the final totals, or is recorded as declining them."""
     state = game.state
     rows: list[ft.Control] = [
-        ft.Text("Confirm the final totals", size=20, weight=ft.FontWeight.BOLD),
-        ft.Text("Each player checks their total and taps Confirm. If a player does not agree, tap Declined for "
-                "them. The result code shows once every player has answered.", size=14),
+        ft.Text(tr("Confirm the final totals"), size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(tr("Each player checks their total and taps Confirm. If a player does not agree, tap Declined for "
+                   "them. The result code shows once every player has answered."), size=14),
     ]
     for seat, (name, total) in enumerate(zip(state.players, state.scores)):
         answer = answers[seat]
-        said = {True: "confirmed", False: "declined", None: "not answered yet"}[answer]
-        rows.append(ft.Text(f"{name} {total:,} · {said}", size=18, key=f"confirm-line-{seat + 1}"))
+        said = {True: tr("confirmed"), False: tr("declined"), None: tr("not answered yet")}[answer]
+        rows.append(ft.Text(tr("{name} {total:,} · {answer}", name=name, total=total, answer=said), size=18,
+                            key=f"confirm-line-{seat + 1}"))
         rows.append(ft.Row([
             ft.Semantics(
-                content=big_button("Confirm", on(confirm.answer, keeper, game, tournament, seat, True), filled=answer is True,
+                content=big_button(tr("Confirm"), on(confirm.answer, keeper, game, tournament, seat, True),
+                                   filled=answer is True,
                            key=f"confirm-seat-{seat + 1}", icon=ft.Icons.CHECK),
-                label=f"{name} confirms {total:,}", button=True, selected=answer is True),
+                label=tr("{name} confirms {total:,}", name=name, total=total), button=True, selected=answer is True),
             ft.Semantics(
-                content=big_button("Declined", on(confirm.answer, keeper, game, tournament, seat, False),
+                content=big_button(tr("Declined"), on(confirm.answer, keeper, game, tournament, seat, False),
                            filled=answer is False, key=f"decline-seat-{seat + 1}", icon=ft.Icons.CLOSE),
-                label=f"{name} declines {total:,}", button=True, selected=answer is False),
+                label=tr("{name} declines {total:,}", name=name, total=total), button=True, selected=answer is False),
         ], wrap=True))
     if confirm.refusal:
         rows.append(notice_banner([confirm.refusal], error=True, key="confirm-problem"))
@@ -91,22 +95,23 @@ def CodeActions(what: str, text: str, key: str) -> ft.Control:
 
     async def copy() -> None:
         await services.service(ft.Clipboard).set(text)
-        set_said(f"Copied the {what}.")
+        set_said(tr("Copied the {what}.", what=what))
 
     async def share() -> None:
         try:
-            result = await services.service(ft.Share).share_text(text, subject=f"Farkle Table {what}")
+            result = await services.service(ft.Share).share_text(text, subject=tr("Farkle Table {what}", what=what))
         except Exception:  # noqa: BLE001 - no share sheet here (desktop browser, refused): copy
             result = None
         if result is None or getattr(result.status, "value", "") == "unavailable":
             await copy()
-            set_said(f"This device cannot share here: copied the {what} instead.")
+            set_said(tr("This device cannot share here: copied the {what} instead.", what=what))
         else:
             set_said("")
 
     parts: list[ft.Control] = [ft.Row([
-        big_button(f"Copy the {what}", on(copy), filled=False, key=f"copy-{key}", icon=ft.Icons.COPY),
-        big_button(f"Share the {what}", on(share), filled=False, key=f"share-{key}", icon=ft.Icons.SHARE),
+        big_button(tr("Copy the {what}", what=what), on(copy), filled=False, key=f"copy-{key}", icon=ft.Icons.COPY),
+        big_button(tr("Share the {what}",
+                      what=what), on(share), filled=False, key=f"share-{key}", icon=ft.Icons.SHARE),
     ], wrap=True)]
     if said:
         parts.append(ft.Text(said, size=12, key=f"said-{key}"))
@@ -124,30 +129,33 @@ def ResultHandover(game: Game, tournament: Mapping[str, Any]) -> ft.Control:
     try:
         result = signed_result(game, tournament)
     except (FarkleError, KeyError, TypeError) as problem:
-        return notice_banner([f"The result code cannot be made: {problem}"], error=True, key="result-code-problem")
+        return notice_banner([tr("The result code cannot be made: {problem}",
+                                 problem=problem)], error=True, key="result-code-problem")
     answers = answers_of(game, tournament)
     if not all_answered(answers):
         return confirm_panel(services.keeper, game, tournament, answers, confirm)
 
     image = qr_image(result.qr_text)
     parts: list[ft.Control] = [
-        ft.Text("Hand the result to the organizer", size=20, weight=ft.FontWeight.BOLD),
-        ft.Text(f"Final totals {result.confirmation}", size=16, weight=ft.FontWeight.BOLD, key="result-confirmation"),
-        ft.Text("Let the organizer scan this QR code, or read out or send the text below it.", size=14),
+        ft.Text(tr("Hand the result to the organizer"), size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(tr("Final totals {confirmation}",
+                   confirmation=result.confirmation), size=16, weight=ft.FontWeight.BOLD, key="result-confirmation"),
+        ft.Text(tr("Let the organizer scan this QR code, or read out or send the text below it."), size=14),
         ft.Container(
             ft.Image(src=image.png, width=300, height=300, fit=ft.BoxFit.CONTAIN,
-                     semantics_label=f"Result QR code for {result.title}", key="result-qr"),
+                     semantics_label=tr("Result QR code for {title}", title=result.title), key="result-qr"),
             bgcolor=ft.Colors.WHITE,
             padding=8,
             alignment=ft.Alignment.CENTER,
         ),
-        ft.Text(f"QR version {image.version}", size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="result-qr-version"),
-        ft.Text("Result code", size=14, weight=ft.FontWeight.BOLD),
+        ft.Text(tr("QR version {version}",
+                   version=image.version), size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="result-qr-version"),
+        ft.Text(tr("Result code"), size=14, weight=ft.FontWeight.BOLD),
         ft.Text(result.typed, size=16, font_family="monospace", key="result-code-text", selectable=True),
-        CodeActions("result code", result.safe, "result-code"),
+        CodeActions(tr("result code"), result.safe, "result-code"),
     ]
     if result.link:
-        parts.append(ft.Text(f"Link: {result.link}", size=12, key="result-link", selectable=True))
-        parts.append(CodeActions("result link", result.link, "result-link"))
+        parts.append(ft.Text(tr("Link: {link}", link=result.link), size=12, key="result-link", selectable=True))
+        parts.append(CodeActions(tr("result link"), result.link, "result-link"))
     return ft.Container(ft.Column(parts, spacing=8), key="result-panel",
                         border=ft.Border.all(2, ft.Colors.OUTLINE), border_radius=8, padding=10)

@@ -8,6 +8,8 @@ from typing import Any
 
 import flet as ft
 
+from app.i18n import tr, translatable
+
 Handler = Callable[[Any], Awaitable[None] | None]
 
 
@@ -115,6 +117,15 @@ def notice_banner(texts: list[str], *, error: bool = False, key: str = "notice")
     )
 
 
+PRESET_LABELS = {"house": translatable("House"), "progressive": translatable("Progressive"),
+                 "official": translatable("Official"), "classic": translatable("Classic")}
+
+
+def preset_label(name: str) -> str:
+    """A rules preset's name as a person reads it (a preset the list lacks: its name, capitalised)."""
+    return tr(PRESET_LABELS[name]) if name in PRESET_LABELS else name.capitalize()
+
+
 def section(title: str, *controls: ft.Control) -> ft.Control:
     return ft.Column(
         [ft.Text(title, size=18, weight=ft.FontWeight.BOLD), *controls],
@@ -139,12 +150,13 @@ def secret_field(label: str, value: str, on_change: Handler, *, shown: bool, on_
                  on_submit: Handler | None = None, autofocus: bool = False) -> ft.TextField:
     """A hidden-text field with its own show/hide button, which a screen reader names
     (the reveal icon Flutter draws for ``can_reveal_password`` has no name)."""
-    action = "Hide" if shown else "Show"
+    field = label[:1].lower() + label[1:]
     return ft.TextField(
         label=label, value=value, on_change=on_change, on_submit=on_submit, key=key, password=not shown,
         autofocus=autofocus,
         suffix_icon=icon_button(ft.Icons.VISIBILITY_OFF if shown else ft.Icons.VISIBILITY,
-                                f"{action} {label[:1].lower()}{label[1:]}", on_reveal, key=f"{key}-reveal"),
+                                tr("Hide {field}", field=field) if shown else tr("Show {field}", field=field),
+                                on_reveal, key=f"{key}-reveal"),
     )
 
 
@@ -185,7 +197,7 @@ def screen_view(route: str, title: str, controls: Sequence[ft.Control], *,
     """One screen: the felt app bar (Home unless this is home) over scrolling content
     (``scrolls=False``: the content's own parts scroll, each in its place)."""
     if leading is None and on_home is not None:
-        leading = icon_button(ft.Icons.HOME, "Home", on_click=on_home, key="home")
+        leading = icon_button(ft.Icons.HOME, tr("Home"), on_click=on_home, key="home")
     return ft.View(
         route=route,
         padding=12,

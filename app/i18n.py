@@ -1,0 +1,241 @@
+"""The app's text in the person's language, where it has one; English otherwise.
+
+English is the source language: a message id is the English text itself, so with no
+catalogue for a language the app shows English, byte for byte. Values go in by name,
+so a translator may reorder them::
+
+    tr("{name} banked {points}.", name="Ann", points=350)
+    ntr("{count} game", "{count} games", count, count=count)
+
+Text kept in a table at import time is marked with :func:`translatable` and translated
+where it is shown (``tr(LABELS[name])``): an import runs once for every session.
+
+Catalogues are gettext ``.po`` files in ``app/locale`` named by language (``pt.po``,
+``pt_BR.po``), read as they are (nothing to compile, in CPython and in the PWA's Pyodide
+alike) and served through the standard :mod:`gettext` classes, plural rules included.
+``python -m app.i18n_template`` writes the template ``app/locale/messages.pot``.
+
+Each app session has its own language (two phones on one server may differ), chosen
+from the languages the client reports: region, then language, then English.
+
+>>> language_candidates("pt-BR")
+['pt_BR', 'pt']
+>>> choose_language(["pt-BR", "fr"], {"pt", "fr"})
+'pt'
+>>> choose_language(["C", "", "not a tag!"], {"pt"}) is None
+True
+>>> tr("{name} banked {points}.", name="Ann", points=350)
+'Ann banked 350.'
+>>> ntr("{count} game", "{count} games", 1, count=1)
+'1 game'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import io
+import json
+import re
+import struct
+import weakref
+from collections.abc import Collection, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import flet as ft
+
+__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "translatable", "language_candidates", "choose_language",
+           "available_languages", "catalogue_from_po", "use_language", "session_language",
+           "adopt_client_language"]
+
+CATALOGUE_FOLDER = Path(__file__).parent / "locale"
+"""Where the ``<language>.po`` catalogues are (packed into the PWA's app.tar.gz with app/)."""
+ENGLISH = "en"
+"""The source language: shown when no catalogue fits."""
+DEVICE_INFO_WAIT = 2.0
+"""Seconds to wait for the client to report its languages before settling on English."""
+
+_TAG = re.compile(r"^(?P<language>[A-Za-z]{2,3}|[A-Za-z]{5,8})"
+                  r"(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|[0-9]{3}))?(?:[-_].*)?$")
+_loaded: dict[tuple[Path, str], gettext.NullTranslations] = {}
+_sessions: weakref.WeakKeyDictionary[Any, tuple[str, gettext.NullTranslations | None]] = weakref.WeakKeyDictionary()
+
+
+def language_candidates(tag: str) -> list[str]:
+    """Catalogue names for one language tag, most specific first; none for "C", "" or junk.
+
+    >>> language_candidates("zh-Hant-TW")
+    ['zh_Hant_TW', 'zh_Hant', 'zh_TW', 'zh']
+    >>> language_candidates("en_US.UTF-8"), language_candidates("C"), language_candidates("../x")
+    (['en_US', 'en'], [], [])
+    """
+    found = _TAG.match(tag.split(".")[0].split("@")[0].strip())
+    if found is None or found["language"].upper() in ("C", "POSIX"):
+        return []
+    language = found["language"].lower()
+    script = found["script"].title() if found["script"] else None
+    region = found["region"].upper() if found["region"] else None
+    names = [f"{language}_{script}_{region}" if script and region else "", f"{language}_{script}" if script else "",
+             f"{language}_{region}" if region else "", language]
+    return [name for name in names if name]
+
+
+def choose_language(tags: Iterable[str], available: Collection[str]) -> str | None:
+    """The first catalogue that fits the person's languages, in their order of preference
+    (a region's catalogue, then the language's); None means English."""
+    for tag in tags:
+        for name in language_candidates(str(tag or "")):
+            if name in available:
+                return name
+            if name.split("_")[0] == ENGLISH:
+                return None  # English is asked for before any catalogue: the source text
+    return None
+
+
+def available_languages(folder: Path | None = None) -> set[str]:
+    """The languages with a catalogue in ``folder`` (by default :data:`CATALOGUE_FOLDER`)."""
+    folder = CATALOGUE_FOLDER if folder is None else folder
+    return {path.stem for path in folder.glob("*.po")} if folder.is_dir() else set()
+
+
+def catalogue_from_po(text: str) -> gettext.GNUTranslations:
+    """A gettext catalogue from a ``.po`` file's text (fuzzy and empty translations left out,
+    so their English shows); its plural rule comes from the ``Plural-Forms`` header."""
+    messages = _po_messages(text)
+    header = messages.get("", "")
+    if "charset=" not in header:
+        messages[""] = header + "Content-Type: text/plain; charset=UTF-8\n"
+    return gettext.GNUTranslations(io.BytesIO(_mo_bytes(messages)))
+
+
+def _po_messages(text: str) -> dict[str, str]:
+    """msgid -> msgstr as a compiled catalogue keys them (plural forms joined by NUL)."""
+    messages: dict[str, str] = {}
+    entry: dict[str, str] = {}
+    field = ""
+    fuzzy = False
+
+    def keep() -> None:
+        if "msgid" in entry and (not fuzzy or entry["msgid"] == ""):  # a fuzzy header still counts
+            key = entry["msgid"] + ("\0" + entry["msgid_plural"] if "msgid_plural" in entry else "")
+            forms = [entry[name] for name in sorted(entry) if name.startswith("msgstr")]
+            if all(forms) and forms and "msgctxt" not in entry:
+                messages[key] = "\0".join(forms)
+
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith('"'):
+            entry[field] += json.loads(line)
+            continue
+        if not line or line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                keep()
+                entry, fuzzy = {}, True
+            continue
+        keyword, _, quoted = line.partition(" ")
+        if keyword in ("msgid", "msgctxt") and any(name.startswith("msgstr") for name in entry):
+            keep()
+            entry, fuzzy = {}, False
+        field = keyword
+        entry[field] = json.loads(quoted)
+    keep()
+    return messages
+
+
+def _mo_bytes(messages: dict[str, str]) -> bytes:
+    """The GNU ``.mo`` form of a catalogue, as :class:`gettext.GNUTranslations` reads it."""
+    keys = sorted(messages)
+    ids = [key.encode() for key in keys]
+    strs = [messages[key].encode() for key in keys]
+    key_start = 7 * 4 + 16 * len(keys)
+    value_start = key_start + sum(len(i) + 1 for i in ids)
+    table: list[int] = []
+    offset = 0
+    for data in ids:
+        table += [len(data), key_start + offset]
+        offset += len(data) + 1
+    offset = 0
+    for data in strs:
+        table += [len(data), value_start + offset]
+        offset += len(data) + 1
+    head = struct.pack("<7I", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + 8 * len(keys), 0, 0)
+    return head + struct.pack(f"<{len(table)}I", *table) + b"".join(i + b"\0" for i in ids) + \
+        b"".join(s + b"\0" for s in strs)
+
+
+def _catalogue(language: str, folder: Path) -> gettext.NullTranslations:
+    """The catalogue of one language, read once per process; what a regional catalogue lacks
+    comes from its language's (``pt_BR`` then ``pt``), and what that lacks is English."""
+    if (folder, language) not in _loaded:
+        catalogue = catalogue_from_po((folder / f"{language}.po").read_text(encoding="utf-8"))
+        broader = [name for name in language_candidates(language)[1:] if name in available_languages(folder)]
+        if broader:
+            catalogue.add_fallback(_catalogue(broader[0], folder))
+        _loaded[folder, language] = catalogue
+    return _loaded[folder, language]
+
+
+def use_language(page: ft.Page, tags: Iterable[str], folder: Path | None = None) -> str:
+    """Show this page's session in the first of ``tags`` (language tags, most wanted first)
+    with a catalogue; returns the catalogue's name, or :data:`ENGLISH`."""
+    folder = CATALOGUE_FOLDER if folder is None else folder
+    chosen = choose_language(tags, available_languages(folder))
+    _sessions[page.session] = (chosen, _catalogue(chosen, folder)) if chosen else (ENGLISH, None)
+    return chosen or ENGLISH
+
+
+def session_language(page: ft.Page) -> str:
+    """The language this page's session shows (:data:`ENGLISH` until one is chosen)."""
+    return _sessions.get(page.session, (ENGLISH, None))[0]
+
+
+async def adopt_client_language(page: ft.Page, folder: Path | None = None) -> str:
+    """Ask the client (browser or phone) for its languages and show the session in the first
+    that has a catalogue. Asked only when some catalogue exists, so an English-only app
+    starts without the round trip; a client that does not answer in time gets English."""
+    if not available_languages(folder):
+        return use_language(page, [], folder)
+    try:
+        info = await asyncio.wait_for(page.get_device_info(), DEVICE_INFO_WAIT)
+        tags = [locale.language_tag for locale in info.locales] if info is not None else []
+    except Exception:  # no answer, or one Flet cannot read: the source language, as without a catalogue
+        tags = []
+    return use_language(page, tags, folder)
+
+
+def _current() -> gettext.NullTranslations | None:
+    """The catalogue of the session whose event or drawing is running now (None: English)."""
+    import flet as ft  # already loaded by the app; kept out of this module's import (storage uses it alone)
+
+    try:
+        session = ft.context.page.session
+    except RuntimeError:  # outside any app session: a doctest, a unit test of plain code
+        return None
+    return _sessions.get(session, (ENGLISH, None))[1]
+
+
+def tr(message: str, /, **values: Any) -> str:
+    """``message`` (English, the catalogue's id) in the session's language, with ``values``
+    put into its ``{named}`` places."""
+    catalogue = _current()
+    text = catalogue.gettext(message) if catalogue is not None else message
+    return text.format(**values) if values else text
+
+
+def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:
+    """The form of a message for ``count`` things, in the session's language (English: the
+    singular for exactly one), with ``values`` put into its ``{named}`` places."""
+    catalogue = _current()
+    if catalogue is not None:
+        text = catalogue.ngettext(singular, plural, count)
+    else:
+        text = singular if count == 1 else plural
+    return text.format(**values) if values else text
+
+
+def translatable(message: str, /) -> str:
+    """Mark English kept as data (a label table) for the catalogue; it is returned as it is and
+    translated where it is shown, with ``tr(message)``."""
+    return message

@@ -1,0 +1,121 @@
+"""The message catalogue template: every text the app passes to :func:`app.i18n.tr`,
+:func:`app.i18n.ntr` and :func:`app.i18n.translatable`, read from the source, for a
+translator to start from. ``tr(label)`` with a variable translates text marked elsewhere.
+
+``python -m app.i18n_template`` writes ``app/locale/messages.pot``; ``--check`` only says
+whether the committed template is current (exit status 1 when it is not). A new language
+is that template copied to ``app/locale/<language>.po`` with its ``msgstr`` filled in.
+
+>>> [m.msgid for m in messages_in('tr("Undo")\\nntr("{n} die", "{n} dice", n, n=n)', "x.py")]
+['Undo', '{n} die']
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "template_text", "TEMPLATE"]
+
+CALLS = ("tr", "ntr", "translatable")
+APP = Path(__file__).parent
+TEMPLATE = APP / "locale" / "messages.pot"
+HEADER = """\
+# Farkle Table: the app's messages, for a translator to start from.
+# Written by `python -m app.i18n_template`; do not edit by hand.
+# A new language: copy this file to app/locale/<language>.po (pt.po, pt_BR.po), fill in
+# each msgstr (keep every {name} as it is, in any order) and set Plural-Forms.
+msgid ""
+msgstr ""
+"Project-Id-Version: Farkle Table\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"""
+
+
+class TranslationCallError(ValueError):
+    """A ``tr``/``ntr`` call whose text is not a plain string literal (it cannot be extracted)."""
+
+
+@dataclass
+class Message:
+    """One message id (with its plural) and the files that show it."""
+
+    msgid: str
+    plural: str | None = None
+    files: list[str] = field(default_factory=list)
+
+
+def messages_in(source: str, filename: str) -> list[Message]:
+    """The messages one module's ``tr``/``ntr``/``translatable`` calls pass, in order of appearance."""
+    calls = sorted((node for node in ast.walk(ast.parse(source, filename))
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CALLS),
+                   key=lambda node: (node.lineno, node.col_offset))
+    found = []
+    for node in calls:
+        assert isinstance(node.func, ast.Name)
+        needed = 2 if node.func.id == "ntr" else 1
+        texts = node.args[:needed]
+        if node.func.id == "tr" and texts and isinstance(texts[0], (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+            continue  # text marked translatable() where it is kept
+        if len(texts) < needed or not all(isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts):
+            raise TranslationCallError(f"{filename}:{node.lineno}: {node.func.id}() needs its English text as a "
+                                       f"string literal (not an f-string or a variable), found {ast.unparse(node)!r}")
+        msgid = str(texts[0].value)  # type: ignore[attr-defined]
+        plural = str(texts[1].value) if needed == 2 else None  # type: ignore[attr-defined]
+        found.append(Message(msgid, plural, [filename]))
+    return found
+
+
+def app_messages(app: Path = APP) -> list[Message]:
+    """Every message of the app's modules, once each, with the files that use it."""
+    merged: dict[tuple[str, str | None], Message] = {}
+    for path in sorted(app.rglob("*.py")):
+        rel = path.relative_to(app.parent).as_posix()
+        for message in messages_in(path.read_text(encoding="utf-8"), rel):
+            known = merged.setdefault((message.msgid, message.plural), Message(message.msgid, message.plural))
+            if rel not in known.files:
+                known.files.append(rel)
+    return list(merged.values())
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def template_text(messages: list[Message]) -> str:
+    """The ``.pot`` file of these messages (files named without line numbers, so moving code
+    does not change the template)."""
+    parts = [HEADER]
+    for message in messages:
+        lines = [f"#: {' '.join(message.files)}"]
+        if "{" in message.msgid:
+            lines.append("#, python-brace-format")
+        lines.append(f"msgid {_quoted(message.msgid)}")
+        if message.plural is None:
+            lines.append('msgstr ""')
+        else:
+            lines += [f"msgid_plural {_quoted(message.plural)}", 'msgstr[0] ""', 'msgstr[1] ""']
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    text = template_text(app_messages())
+    current = TEMPLATE.read_text(encoding="utf-8") if TEMPLATE.exists() else ""
+    if "--check" in argv:
+        print(f"{TEMPLATE} is {'current' if text == current else 'out of date: run python -m app.i18n_template'}")
+        return 0 if text == current else 1
+    TEMPLATE.parent.mkdir(exist_ok=True)
+    TEMPLATE.write_text(text, encoding="utf-8")
+    print(f"{TEMPLATE}: {len(text.split(chr(10) + 'msgid ')) - 2} messages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
