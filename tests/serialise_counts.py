@@ -33,6 +33,8 @@ def counting() -> Iterator[Counter[str]]:
     patched: list[tuple[Any, str, Any]] = []
 
     def wrap(owner: Any, name: str, label: str) -> None:
+        if isinstance(owner, type):  # the class that defines it (the tournament's log is its base's)
+            owner = next(klass for klass in owner.__mro__ if name in klass.__dict__)
         original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
         patched.append((owner, name, original))
         if isinstance(original, property):
