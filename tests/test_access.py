@@ -1,6 +1,8 @@
-"""Organizer access: passphrase hashes, session tokens, addresses, the throttle, then the gate's
-screens in a client-less Flet session standing in for a phone on the venue network.
+"""Organizer access: session tokens, what one device opens and which routes it reaches, then the
+gate's screens in a client-less Flet session standing in for a phone on the venue network.
 
+The passphrase, the client's address and the sign-in limits have tests of their own
+(tests/test_passphrase.py, tests/test_client_address.py, tests/test_sign_in_guard.py).
 The harness is the organizer's own device by default (no network peer is recorded). A
 "phone" here is the same app with a client address recorded as :mod:`app.server` records it
 (``before_main``), one that is not an organizer address.
@@ -19,69 +21,16 @@ import pytest
 import flet as ft
 from app import access
 from app.access import SESSION_SECONDS, SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, token_valid
-from app.client_address import ORGANIZER_ADDRESSES_ENV, is_organizer_address, network_of, organizer_networks, peer_of, remember_peer
-from app.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase, meets_rule, verify_passphrase
+from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.passphrase import PassphraseRefused, hash_passphrase, verify_passphrase
 from app.sign_in_guard import SignInGuard
 from app.main import app_on
 from app.event_document import COLLECTION
 from app.organizer import Organizer
 from app.storage import MemoryPrefs, MemoryStore
 from engine import CodeDamaged, Tournament, link_form
+from tests.access_support import PHONE, FakeClock, cheap_hash, tries_answered, wrong
 from tests.flet_harness import FletHarness
-
-PHONE = "192.168.1.50"
-FAST = {"n": 2**4}  # cheap scrypt parameters for tests; the stored hash carries its own
-
-
-def cheap_hash(passphrase: str) -> str:
-    return hash_passphrase(passphrase, **FAST)
-
-
-@dataclass
-class FakeClock:
-    now: float = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-# -- passphrases ---------------------------------------------------------------------------------
-
-
-def test_a_passphrase_is_kept_only_as_a_salted_hash_that_verifies_it_and_nothing_else():
-    stored = hash_passphrase("harbour 9")
-    again = hash_passphrase("harbour 9")
-    assert "harbour" not in stored and stored.startswith("scrypt$")
-    assert stored != again  # another salt each time
-    assert verify_passphrase("harbour 9", stored) and verify_passphrase("  harbour 9 ", stored)
-    assert not verify_passphrase("harbour 8", stored)
-    assert not verify_passphrase("harbour 9", "") and not verify_passphrase("harbour 9", "scrypt$broken")
-    assert not verify_passphrase("harbour 9", "md5$" + stored.split("$", 1)[1])
-
-
-@pytest.mark.parametrize("first, again, message", [
-    ("1234", "1234", "at least 8 characters"),
-    ("pier 26", "pier 26", "at least 8 characters"),
-    ("   ", "", "at least 8 characters"),
-    ("12345678", "12345678", "straight run"),
-    ("aaaaaaaaaa", "aaaaaaaaaa", "one character repeated"),
-    ("87654321", "87654321", "straight run"),
-    ("pier 2026", "pier 2062", "The two passphrases differ"),
-])
-def test_a_new_passphrase_too_short_or_typed_differently_is_refused_with_the_reason(first, again, message):
-    with pytest.raises(PassphraseRefused, match=message):
-        check_new_passphrase(first, again)
-
-
-def test_a_passphrase_of_eight_characters_typed_twice_is_taken_without_its_outer_spaces():
-    assert check_new_passphrase(" 24681357", "24681357 ") == "24681357"
-
-
-def test_a_hash_says_whether_its_passphrase_met_the_eight_character_rule_and_an_older_one_still_verifies():
-    assert meets_rule(cheap_hash("harbour 9")) and not meets_rule(cheap_hash("2468"))
-    older = cheap_hash("harbour 9").removesuffix("$rule8")  # as hashes were made before the rule
-    assert verify_passphrase("harbour 9", older) and not meets_rule(older)
-    assert verify_passphrase("2468", cheap_hash("2468"))
 
 
 # -- session tokens -------------------------------------------------------------------------------
@@ -107,147 +56,7 @@ def test_a_token_with_a_longer_life_or_another_signature_is_refused():
     assert not token_valid(far, "cup-1", stored, now=1_001.0)
 
 
-# -- addresses ------------------------------------------------------------------------------------
-
-
-def test_loopback_is_the_organizers_address_by_default_and_a_configured_list_replaces_it(monkeypatch):
-    monkeypatch.delenv(ORGANIZER_ADDRESSES_ENV, raising=False)
-    assert is_organizer_address("127.0.0.1") and is_organizer_address("::1")
-    assert is_organizer_address("::ffff:127.0.0.1")
-    assert not is_organizer_address(PHONE) and not is_organizer_address("") and not is_organizer_address("x")
-    monkeypatch.setenv(ORGANIZER_ADDRESSES_ENV, "192.0.2.1, 10.0.0.0/24")
-    assert is_organizer_address("192.0.2.1") and is_organizer_address("10.0.0.77")
-    assert not is_organizer_address("127.0.0.1") and not is_organizer_address("10.0.1.1")
-
-
-def test_a_configured_organizer_address_that_is_not_one_is_named():
-    with pytest.raises(ValueError, match="'organizer-laptop' is not an address or network"):
-        organizer_networks("127.0.0.1, organizer-laptop")
-
-
-# -- the guard ------------------------------------------------------------------------------------
-
-
-async def wrong() -> bool:
-    return False
-
-
-async def right() -> bool:
-    return True
-
-
-def tries_answered(guard: SignInGuard, address: str, events: list[str], check: Callable[[], Awaitable[bool]],
-                   times: int) -> list[str]:
-    """Each try's answer: "checked" (the passphrase was checked) or the refusal's words."""
-
-    async def run() -> list[str]:
-        answers = []
-        for _ in range(times):
-            try:
-                await guard.attempt(address, events, check)
-                answers.append("checked")
-            except PassphraseRefused as refused:
-                answers.append(str(refused))
-        return answers
-
-    return asyncio.run(run())
-
-
-def test_a_device_is_paused_after_five_wrong_passphrases_and_told_for_how_long_without_waiting():
-    clock = FakeClock()
-    guard = SignInGuard(clock=clock)
-    answers = tries_answered(guard, PHONE, ["cup"], wrong, 7)
-    assert answers[:5] == ["checked"] * 5
-    assert answers[5].startswith("Too many wrong passphrases from this device; try again in 1 minute.")
-    assert "organizer's own device still opens" in answers[5]
-    assert tries_answered(guard, "10.0.0.9", ["cup"], right, 1) == ["checked"]  # another device is not paused
-    clock.now += 61
-    assert tries_answered(guard, PHONE, ["cup"], wrong, 1) == ["checked"]  # the pause is over
-
-
-def test_addresses_of_one_network_share_its_limit_an_ipv4_24_and_an_ipv6_64():
-    assert network_of("192.168.1.50") == network_of("192.168.1.7") == "192.168.1.0/24"
-    assert network_of("2001:db8::1") == network_of("2001:db8::ffff:1") == "2001:db8::/64"
-    assert network_of("::ffff:10.1.2.3") == "10.1.2.0/24" and network_of("not an address") == "not an address"
-    guard = SignInGuard(clock=FakeClock())
-    answers = [tries_answered(guard, f"2001:db8::{n}", [f"event-{n}"], wrong, 1)[0] for n in range(1, 13)]
-    assert answers[:10] == ["checked"] * 10
-    assert answers[10].startswith("Too many wrong passphrases from this part of the network; try again in 5 minutes")
-
-
-def test_an_event_takes_ten_wrong_passphrases_from_any_number_of_networks_then_everyone_is_told():
-    guard = SignInGuard(clock=FakeClock())
-    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(16)]
-    assert answers[:10] == ["checked"] * 10
-    assert set(answers[10:]) == {"Too many wrong passphrases for this event; try again in 15 minutes. "
-                                 "The organizer's own device still opens the event."}
-    assert tries_answered(guard, "10.99.0.1", ["night"], right, 1) == ["checked"]  # another event opens
-    tries = guard.failed_tries("cup")
-    assert tries.count == 10 and len(tries.addresses) == 10 and tries.paused_until == guard.clock() + 900
-    guard.clock.now += 901  # type: ignore[attr-defined]
-    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(11)]
-    assert answers[10].startswith("Too many wrong passphrases for this event; try again in 30 minutes")
-
-
-def test_under_a_lasting_attack_an_event_gets_about_ten_tries_an_hour_and_every_event_together_thirty():
-    clock = FakeClock()
-    guard = SignInGuard(clock=clock)
-    checked = {"cup": 0, "all": 0}
-
-    async def day() -> None:  # 16 addresses, each in its own network, each trying every minute
-        for minute in range(24 * 60):
-            clock.now += 60
-            for n in range(16):
-                events = ["cup"] if n < 8 else [f"event-{n}"]
-                try:
-                    await guard.attempt(f"10.{minute % 200}.{n}.1", events, wrong)
-                except PassphraseRefused:
-                    continue
-                checked["all"] += 1
-                checked["cup"] += events == ["cup"]
-
-    asyncio.run(day())
-    assert checked["cup"] <= 10 * 26  # 10 before each pause: 15, 30, then 60 minutes
-    assert checked["all"] <= 30 * 26
-
-
-def test_a_crowd_of_simultaneous_tries_cannot_pass_the_limit_and_none_waits_for_another():
-    guard = SignInGuard(clock=FakeClock())
-    started: list[str] = []
-    release = asyncio.Event()
-
-    async def slow_wrong() -> bool:
-        started.append("check")
-        await release.wait()
-        return False
-
-    async def crowd() -> list[Any]:
-        tries = [asyncio.create_task(guard.attempt(f"10.{n}.0.1", ["cup"], slow_wrong)) for n in range(40)]
-        await asyncio.sleep(0)
-        assert len(started) == 10  # the rest were refused at once, while ten checks were pending
-        release.set()
-        return await asyncio.gather(*tries, return_exceptions=True)
-
-    answers = asyncio.run(crowd())
-    assert answers.count(False) == 10 and sum(isinstance(a, PassphraseRefused) for a in answers) == 30
-
-
-def test_two_devices_behind_one_address_are_answered_side_by_side_not_one_after_the_other():
-    guard = SignInGuard(clock=FakeClock())
-    both_checking = asyncio.Event()
-    checking: list[int] = []
-
-    async def check() -> bool:
-        checking.append(1)
-        if len(checking) == 2:
-            both_checking.set()
-        await asyncio.wait_for(both_checking.wait(), 5)
-        return True
-
-    async def two() -> list[bool]:
-        return list(await asyncio.gather(guard.attempt(PHONE, ["cup"], check), guard.attempt(PHONE, ["cup"], check)))
-
-    assert asyncio.run(two()) == [True, True]
+# -- one device's access --------------------------------------------------------------------------
 
 
 def test_a_crowd_of_sign_ins_hashes_two_passphrases_at_a_time_not_sixteen_megabytes_each_at_once(
@@ -281,17 +90,6 @@ def test_a_crowd_of_sign_ins_hashes_two_passphrases_at_a_time_not_sixteen_megaby
     assert hashing["most"] == 2
 
 
-def test_refused_tries_from_ever_new_addresses_keep_nothing_so_a_paused_event_costs_no_memory():
-    guard = SignInGuard(clock=FakeClock())
-    tries_answered(guard, "10.0.0.1", ["cup"], wrong, 5)
-    for n in range(6):
-        tries_answered(guard, f"10.1.{n}.1", ["cup"], wrong, 1)  # the event is paused now
-    kept = len(guard.scopes)
-    answers = [tries_answered(guard, f"2001:db8:{n:x}::1", ["cup"], wrong, 1)[0] for n in range(300)]
-    assert all(answer.startswith("Too many wrong passphrases for this event") for answer in answers)
-    assert len(guard.scopes) == kept
-
-
 def test_on_the_list_with_every_event_paused_a_phone_is_told_so_and_nothing_is_counted():
     clock = FakeClock()
     guard = SignInGuard(clock=clock)
@@ -308,26 +106,6 @@ def test_on_the_list_with_every_event_paused_a_phone_is_told_so_and_nothing_is_c
 
     assert asyncio.run(phone()).startswith("Too many wrong passphrases for this event; try again in 15 minutes.")
     assert guard.failed_tries("cup").count == 10
-
-
-def test_a_right_passphrase_forgives_the_devices_own_failures_but_not_the_events():
-    guard = SignInGuard(clock=FakeClock())
-    tries_answered(guard, PHONE, ["cup"], wrong, 4)
-    tries_answered(guard, PHONE, ["cup"], right, 1)
-    assert tries_answered(guard, PHONE, ["cup"], wrong, 4) == ["checked"] * 4  # the device starts afresh
-    assert guard.failed_tries("cup").count == 8
-    answers = [tries_answered(guard, f"10.{n}.0.1", ["cup"], wrong, 1)[0] for n in range(3)]
-    assert answers[:2] == ["checked"] * 2 and answers[2].startswith("Too many wrong passphrases for this event")
-
-
-def test_failures_are_forgotten_after_a_quiet_hour():
-    clock = FakeClock()
-    guard = SignInGuard(clock=clock)
-    tries_answered(guard, PHONE, ["cup"], wrong, 4)
-    clock.now += 3601
-    assert tries_answered(guard, PHONE, ["cup"], wrong, 5) == ["checked"] * 5
-
-# -- one device's access --------------------------------------------------------------------------
 
 
 def phone_access(prefs: MemoryPrefs, clock: FakeClock) -> DeviceAccess:
@@ -416,45 +194,6 @@ def test_a_result_link_reaches_the_event_its_code_names_and_the_list_reaches_non
     assert asyncio.run(route_target(("import", "NOT-A-CODE"), events)) is None
     assert asyncio.run(route_target(("organizer",), events)) is None
     assert asyncio.run(route_target(("organizer", "cup-9", "seating"), events)) == "cup-9"
-
-
-def test_a_session_is_known_by_the_address_recorded_when_it_was_created_not_a_later_page_patch():
-    @dataclass
-    class Page:
-        session: Any
-        client_ip: str | None
-
-    class Session:
-        pass
-
-    page = Page(Session(), PHONE)
-    remember_peer(page)
-    page.client_ip = "127.0.0.1"  # what a client's property patch could do
-    assert peer_of(page) == PHONE
-    assert peer_of(Page(Session(), None)) is None  # not served over the network: the desktop, a test
-
-
-def test_a_session_served_by_flets_own_web_server_is_known_by_its_connections_address():
-    """``ft.run(view=None)`` without app.server records no address: the connection's is read."""
-
-    class FletApp:
-        def __init__(self, address: str) -> None:
-            self._FletApp__client_ip = address
-
-    FletApp.__module__ = "flet_web.fastapi.flet_app"
-
-    class Session:
-        def __init__(self, connection: Any) -> None:
-            self.connection = connection
-
-    @dataclass
-    class Page:
-        session: Any
-        client_ip: str | None = "127.0.0.1"  # patched by the client
-
-    assert peer_of(Page(Session(FletApp(PHONE)))) == PHONE
-    assert DeviceAccess.of_page(Page(Session(FletApp(PHONE)))).organizer is False
-    assert DeviceAccess.of_page(Page(Session(FletApp("127.0.0.1")))).organizer is True
 
 
 # -- the gate's screens -----------------------------------------------------------------------------
