@@ -38,6 +38,7 @@ from urllib.parse import unquote
 from app.client_address import is_organizer_address, peer_of
 from app.passphrase import PassphraseRefused, verify_passphrase
 from app.sign_in_guard import GUARD, SignInGuard
+from app.i18n import tr
 from engine import CodeDamaged
 
 __all__ = [
@@ -159,12 +160,13 @@ class DeviceAccess:
         guard = self.guard
         if target is not None and target in hashes and guard.paused(target):
             reason = guard.refusal(self.address or "", [target])
-            raise PassphraseRefused(f"{reason} The organizer's own device still opens the event.")
+            raise PassphraseRefused(tr("{reason} The organizer's own device still opens the event.", reason=reason))
         tried = {tid: stored for tid, stored in hashes.items() if stored and not guard.paused(tid)}
         if not tried:  # nothing to check: every event is paused (or none has a passphrase)
             reason = guard.refusal(self.address or "", [tid for tid, stored in hashes.items() if stored])
-            raise PassphraseRefused(f"{reason} The organizer's own device still opens the event." if reason else
-                                    "That passphrase opens no event here.")
+            raise PassphraseRefused(tr("{reason} The organizer's own device still opens the event.",
+                                       reason=reason) if reason else
+                                    tr("That passphrase opens no event here."))
 
         async def check() -> bool:
             for tid, stored in tried.items():
@@ -174,10 +176,10 @@ class DeviceAccess:
             return bool(matched)
 
         if not await guard.attempt(self.address or "", tried, check):
-            paused = " Some events here are paused after too many wrong passphrases." if len(tried) < sum(
+            paused = tr(" Some events here are paused after too many wrong passphrases.") if len(tried) < sum(
                 map(bool, hashes.values())) else ""
-            raise PassphraseRefused("That passphrase opens no event here. Check it with the organizer and try "
-                                    "again (a few wrong tries pause sign-in for a while)." + paused)
+            raise PassphraseRefused(tr("That passphrase opens no event here. Check it with the organizer and try "
+                                       "again (a few wrong tries pause sign-in for a while).") + paused)
         for tid in matched:
             await self.remember(tid, hashes[tid], save=False)
         await self._keep()

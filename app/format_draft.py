@@ -11,13 +11,14 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from app.number_entry import ORGANIZER_DIGITS, parse_number
+from app.i18n import tr
 from engine import Cut, InvalidInput, RoundSpec, TournamentFormat
 
 __all__ = ["FormatDraft", "RoundDraft", "TABLE_SIZES", "OWN_FORMAT"]
 
 TABLE_SIZES: Final = (3, 4, 5, 6)
 CutChoice = Literal["overall", "per_table", "winners", "final"]
-OWN_FORMAT: Final = "Own format"
+OWN_FORMAT: Final = "Own format"  # the stored name of a format made here (the event's data, in English)
 
 
 @dataclass
@@ -51,8 +52,9 @@ class RoundDraft:
             return RoundSpec(self.rules, Cut.final(), self.table_size, self.spread, self.switch_to or None)
         if self.cut == "winners":
             return RoundSpec(self.rules, Cut.table_winners(), self.table_size, self.spread)
-        what = "the number of best totals going on" if self.cut == "overall" else "the places per table going on"
-        count = parse_number(f"Round {number}, {what}", self.count, minimum=1, digits=ORGANIZER_DIGITS)
+        what = (tr("Round {number}, the number of best totals going on", number=number) if self.cut == "overall"
+                else tr("Round {number}, the places per table going on", number=number))
+        count = parse_number(what, self.count, minimum=1, digits=ORGANIZER_DIGITS)
         cut = Cut.overall(count) if self.cut == "overall" else Cut.per_table(count)
         return RoundSpec(self.rules, cut, self.table_size, self.spread)
 
@@ -78,7 +80,7 @@ class FormatDraft:
         return cls.of(TournamentFormat.house())
 
     def build(self) -> TournamentFormat:
-        cap = parse_number("The player cap", self.cap, digits=ORGANIZER_DIGITS)
+        cap = parse_number(tr("The player cap"), self.cap, digits=ORGANIZER_DIGITS)
         rounds = tuple(draft.spec(number) for number, draft in enumerate(self.rounds, 1))
         house = TournamentFormat.house()
         if rounds == house.rounds:
@@ -100,7 +102,7 @@ class FormatDraft:
 
     def remove_round(self, index: int) -> None:
         if not 0 <= index < len(self.rounds) - 1:
-            raise InvalidInput("The final cannot be removed: a format ends with a final round.")
+            raise InvalidInput(tr("The final cannot be removed: a format ends with a final round."))
         del self.rounds[index]
 
     def set_cut(self, index: int, cut: str) -> None:
@@ -108,7 +110,7 @@ class FormatDraft:
         draft = self.rounds[index]
         choices: dict[str, CutChoice] = {"overall": "overall", "per_table": "per_table", "winners": "winners"}
         if cut not in choices or draft.cut == "final":
-            raise InvalidInput(f"{cut!r} is not a cut for round {index + 1}.")
+            raise InvalidInput(tr("{cut!r} is not a cut for round {number}.", cut=cut, number=index + 1))
         if choices[cut] != draft.cut:
             draft.count = {"overall": "", "per_table": "2", "winners": ""}[cut]
             draft.cut = choices[cut]

@@ -220,7 +220,7 @@ def tr(message: str, /, **values: Any) -> str:
     """``message`` (English, the catalogue's id) in the session's language, with ``values``
     put into its ``{named}`` places."""
     catalogue = _current()
-    text = catalogue.gettext(message) if catalogue is not None else message
+    text = catalogue.gettext(message) if catalogue is not None and message else message  # "" is the header's id
     return text.format(**values) if values else text
 
 

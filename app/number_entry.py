@@ -7,6 +7,7 @@ typed as text, so a half-typed entry is never lost; they become numbers only her
 
 from __future__ import annotations
 
+from app.i18n import tr
 import re
 from typing import Final, Literal, overload
 
@@ -52,13 +53,15 @@ def parse_number(label: str, text: str, *, optional: bool = False, minimum: int 
     if not compact:
         if optional:
             return None
-        raise InvalidInput(f"{label}: enter a whole number of 1 to {digits} digits.")
+        raise InvalidInput(tr("{label}: enter a whole number of 1 to {digits} digits.", label=label, digits=digits))
     if compact.isascii() and compact.isdigit() and len(compact) > digits:
-        raise InvalidInput(f"{label}: {_shown(text)} has {len(compact):,} digits: enter at most {digits}.")
+        raise InvalidInput(tr("{label}: {shown} has {count:,} digits: enter at most {digits}.",
+                              label=label, shown=_shown(text), count=len(compact), digits=digits))
     if not re.fullmatch(f"[0-9]{{1,{digits}}}", compact):
-        raise InvalidInput(f"{label}: {_shown(text)} is not a whole number.")
+        raise InvalidInput(tr("{label}: {shown} is not a whole number.", label=label, shown=_shown(text)))
     if int(compact) < minimum:
-        raise InvalidInput(f"{label}: {_shown(text)} is less than {minimum}: enter {minimum} or more.")
+        raise InvalidInput(tr("{label}: {shown} is less than {minimum}: enter {minimum} or more.",
+                              label=label, shown=_shown(text), minimum=minimum))
     return int(compact)
 
 

@@ -22,6 +22,7 @@ from app.format_draft import FormatDraft
 from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.errors import failure_in_words
+from app.i18n import ntr, tr
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
 from engine import (
@@ -58,12 +59,14 @@ class TournamentSummary:
     @property
     def line(self) -> str:
         if self.champion:
-            state = f"champion {self.champion}"
+            state = tr("champion {name}", name=self.champion)
         elif self.round:
-            state = f"round {self.round}"
+            state = tr("round {number}", number=self.round)
         else:
-            state = "sign-up"
-        return f"{self.name} ({self.event_id}) · {self.players} player{'' if self.players == 1 else 's'} · {state}"
+            state = tr("sign-up")
+        return ntr("{name} ({event_id}) · {players} player · {state}",
+                   "{name} ({event_id}) · {players} players · {state}", self.players,
+                   name=self.name, event_id=self.event_id, players=self.players, state=state)
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,8 @@ class DrawCheck:
     @property
     def message(self) -> str:
         if self.same:
-            return f"Re-run from seed {self.seed}: the same seating, table for table."
-        return f"Re-run from seed {self.seed} gives another seating: the recorded draw was changed."
+            return tr("Re-run from seed {seed}: the same seating, table for table.", seed=self.seed)
+        return tr("Re-run from seed {seed} gives another seating: the recorded draw was changed.", seed=self.seed)
 
 
 class EventChangedElsewhere(Exception):
@@ -85,8 +88,8 @@ class EventChangedElsewhere(Exception):
 
     def __init__(self) -> None:
         super().__init__(
-            "This event was changed on another screen meanwhile. It now shows that screen's "
-            "latest state: check it, then enter your action again."
+            tr("This event was changed on another screen meanwhile. It now shows that screen's latest state: "
+               "check it, then enter your action again.")
         )
 
 
@@ -94,7 +97,8 @@ class ListChanged(IllegalAction):
     """A previewed sign-up list would now add other players than shown: :attr:`preview` is the new one."""
 
     def __init__(self, preview: SignUpPreview) -> None:
-        super().__init__("The players signed up changed since the preview: check the new preview below, then add again.")
+        super().__init__(tr("The players signed up changed since the preview: check the new preview below, then "
+                            "add again."))
         self.preview = preview
 
 
@@ -233,7 +237,8 @@ class Organizer:
         """
         tournament_id = await self.event_for_code(text)
         if tournament_id is None or await self.open(tournament_id) is None:
-            raise LookupError(f"This result is for event {self.event_of(text)}, and this device runs no tournament.")
+            raise LookupError(tr("This result is for event {event}, and this device runs no tournament.",
+                                 event=self.event_of(text)))
         return tournament_id
 
     async def delete(self, tournament_id: str) -> None:
@@ -249,7 +254,7 @@ class Organizer:
 
     def _kept(self) -> KeptEvent:
         if self.session.value is None:
-            raise LookupError("No tournament is open.")
+            raise LookupError(tr("No tournament is open."))
         return self.session.value
 
     async def act(self, action: Callable[[Tournament], T]) -> T:
@@ -278,7 +283,7 @@ class Organizer:
         def check_all(tournament: Tournament) -> int:
             waiting = [p.number for p in tournament.players if not p.withdrawn and not p.checked_in]
             if not waiting:
-                raise InvalidInput("Everyone signed up is already checked in.")
+                raise InvalidInput(tr("Everyone signed up is already checked in."))
             for number in waiting:
                 tournament.check_in(number)
             return len(waiting)
@@ -288,7 +293,7 @@ class Organizer:
     def preview_sign_ups(self, text: str) -> SignUpPreview:
         """What signing up a pasted list or CSV would add and refuse, line by line; nothing is changed."""
         if not text.strip():
-            raise InvalidInput("Paste or type the names first: one a line, or a CSV of name and number.")
+            raise InvalidInput(tr("Paste or type the names first: one a line, or a CSV of name and number."))
         return self.open_tournament.preview_sign_ups(text)
 
     async def sign_up_list(self, text: str, shown: SignUpPreview) -> tuple[int, ...]:
@@ -303,14 +308,14 @@ class Organizer:
             if now.entries != shown.entries:
                 raise ListChanged(now)
             if not now.entries:
-                raise InvalidInput("Nothing to add: every line of the list is refused (the reasons are listed).")
+                raise InvalidInput(tr("Nothing to add: every line of the list is refused (the reasons are listed)."))
             return tournament.sign_up_all(now.entries)
 
         return await self.act(sign_up_all)
 
     async def check_in_number(self, text: str) -> int:
         """Check in the player whose number was typed (``12`` or ``#12``); their number."""
-        number = parse_number("A player number", text.strip().lstrip("#"), minimum=1, digits=ORGANIZER_DIGITS)
+        number = parse_number(tr("A player number"), text.strip().lstrip("#"), minimum=1, digits=ORGANIZER_DIGITS)
         await self.act(lambda tournament: tournament.check_in(number))
         return number
 
@@ -326,7 +331,7 @@ class Organizer:
         """Re-run the current round's draw from its recorded seed and compare the seating."""
         tournament = self.open_tournament
         if not tournament.round:
-            raise InvalidInput("No round has been drawn yet: there is no draw to re-run.")
+            raise InvalidInput(tr("No round has been drawn yet: there is no draw to re-run."))
         again = tournament.rerun_draw(tournament.round)
         return DrawCheck(tournament.draw_info()[0], again == tournament.seating())
 
@@ -351,22 +356,25 @@ class Organizer:
         """
         tournament = self.open_tournament
         if not tournament.round_open:
-            raise InvalidInput("No round is being played now: a paper result is entered while its round is open.")
+            raise InvalidInput(tr("No round is being played now: a paper result is entered while its round is open."))
         numbers = tournament.seating()[table - 1] if 1 <= table <= len(tournament.seating()) else ()
         values = [
-            parse_number(f"The total of {tournament.player(number).name} (seat {seat})", text, digits=ORGANIZER_DIGITS)
+            parse_number(tr("The total of {name} (seat {seat})",
+                            name=tournament.player(number).name, seat=seat), text, digits=ORGANIZER_DIGITS)
             for seat, (number, text) in enumerate(zip(numbers, totals), 1)
         ]
         if not " ".join(str(reason).split()):
-            raise InvalidInput("Give a reason: a result entered by hand is kept with why (device lost, paper sheet...).")
+            raise InvalidInput(tr("Give a reason: a result entered by hand is kept with why (device lost, paper "
+                                  "sheet...)."))
         return await self.act(lambda t: t.record_result(table, values, reason=reason))
 
     async def award_prize(self, amount: str, currency: str, shares: Mapping[int, str], note: str) -> Prize:
         """The prize as typed: the amount, and each finalist's share where one is given (else all to the champion)."""
         tournament = self.open_tournament
-        whole = parse_number("The prize", amount, minimum=1, digits=ORGANIZER_DIGITS)
+        whole = parse_number(tr("The prize"), amount, minimum=1, digits=ORGANIZER_DIGITS)
         split = {
-            number: parse_number(f"{tournament.player(number).name}'s share", share, digits=ORGANIZER_DIGITS)
+            number: parse_number(tr("{name}'s share",
+                                    name=tournament.player(number).name), share, digits=ORGANIZER_DIGITS)
             for number, share in shares.items() if share.strip()
         }
         return await self.act(lambda t: t.award_prize(whole, currency.strip() or "$", split or None, note))
@@ -375,7 +383,8 @@ class Organizer:
         """Where phones reach this app (``http://host:port``): put in each setup code for the result's deep link."""
         text = link_base.strip().rstrip("/")
         if text and not (text.startswith("http://") or text.startswith("https://")):
-            raise CodeDamaged(f"{link_base!r} is not an address: it starts with http:// or https://.")
+            raise CodeDamaged(tr("{link_base!r} is not an address: it starts with http:// or https://.",
+                                 link_base=link_base))
         await self._save(replace(self._kept(), link_base=text))
 
     async def import_code(self, text: str) -> ImportReport:
@@ -462,5 +471,5 @@ def describe_error(error: Exception) -> str:
     if isinstance(error, (FarkleError, EventChangedElsewhere, CopyRefused)):
         return str(error)
     if isinstance(error, StoreError):
-        return f"Not saved, so nothing changed: {failure_in_words(error, 'do it again')}"
-    return f"Something went wrong, nothing changed: {error}"
+        return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))
+    return tr("Something went wrong, nothing changed: {error}", error=error)

@@ -7,6 +7,7 @@ are limited (:mod:`app.sign_in_guard`).
 
 from __future__ import annotations
 
+from app.i18n import tr
 import base64
 import hashlib
 import hmac
@@ -54,11 +55,12 @@ def passphrase_problem(text: str) -> str | None:
     """
     text = _normal(text)
     if len(text) < MIN_PASSPHRASE:
-        return (f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters (two words and a number "
-                f"will do); {len(text)} given.")
+        return tr("The organizer passphrase needs at least {least} characters (two words and a number will do); "
+                  "{count} given.", least=MIN_PASSPHRASE, count=len(text))
     steps = {ord(b) - ord(a) for a, b in zip(text, text[1:])}
     if len(steps) == 1 and steps <= {-1, 0, 1}:
-        return "The organizer passphrase is one character repeated or a straight run (like 12345678): choose another."
+        return tr("The organizer passphrase is one character repeated or a straight run (like 12345678): choose "
+                  "another.")
     return None
 
 

@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from app.client_address import network_of
 from app.passphrase import PassphraseRefused
+from app.i18n import ntr, tr, translatable
 
 __all__ = ["Limit", "LIMITS", "FailedTries", "SignInGuard", "GUARD"]
 
@@ -41,13 +42,13 @@ class Limit:
 
 LIMITS: Final = {
     "device": Limit(5, 60.0, 3600.0, 3600.0,
-                    "Too many wrong passphrases from this device; try again in {wait}."),
+                    translatable("Too many wrong passphrases from this device; try again in {wait}.")),
     "network": Limit(10, 300.0, 3600.0, 7200.0,
-                     "Too many wrong passphrases from this part of the network; try again in {wait}."),
+                     translatable("Too many wrong passphrases from this part of the network; try again in {wait}.")),
     "event": Limit(10, 900.0, 3600.0, 7200.0,
-                   "Too many wrong passphrases for this event; try again in {wait}."),
+                   translatable("Too many wrong passphrases for this event; try again in {wait}.")),
     "all": Limit(30, 900.0, 3600.0, 7200.0,
-                 "Too many wrong passphrases on this server; try again in {wait}."),
+                 translatable("Too many wrong passphrases on this server; try again in {wait}.")),
 }
 """The limits by scope: a device's address, its /24 or /64, one event, every event together.
 Steady state under attack: about 10 tries an hour for an event, whatever the number of addresses."""
@@ -75,7 +76,7 @@ class FailedTries:
 
 def _in_minutes(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute{'s' if minutes > 1 else ''}"
+    return ntr("{count} minute", "{count} minutes", minutes, count=minutes)
 
 
 @dataclass
@@ -135,9 +136,9 @@ class SignInGuard:
         for key in self._scopes(address, events):
             scope, limit = self._scope(key), self.limits[key[0]]
             if scope.paused_until > now and (worst is None or scope.paused_until > worst[0]):
-                worst = (scope.paused_until, limit.refusal.format(wait=_in_minutes(scope.paused_until - now)))
+                worst = (scope.paused_until, tr(limit.refusal, wait=_in_minutes(scope.paused_until - now)))
             elif scope.failures + scope.in_flight >= limit.allowed and worst is None:
-                worst = (now, limit.refusal.format(wait=_in_minutes(1)))  # the last allowed tries are being checked
+                worst = (now, tr(limit.refusal, wait=_in_minutes(1)))  # the last allowed tries are being checked
         return None if worst is None else worst[1]
 
     def paused(self, tournament_id: str) -> bool:

@@ -6,6 +6,7 @@ finds the encoding a spreadsheet or an editor saved it in.
 
 from __future__ import annotations
 
+from app.i18n import tr
 from engine import InvalidInput
 
 __all__ = ["read_list_file"]
@@ -14,9 +15,9 @@ __all__ = ["read_list_file"]
 def read_list_file(data: bytes | None, name: str) -> str:
     """The text of a picked sign-up file (UTF-8, a spreadsheet's UTF-8 with BOM, or Windows-1252)."""
     if data is None:
-        raise InvalidInput(f"{name} could not be read: pick it again.")
+        raise InvalidInput(tr("{name} could not be read: pick it again.", name=name))
     if b"\x00" in data[:4096]:
-        raise InvalidInput(f"{name} is not a text or CSV file: save the list as CSV and pick it again.")
+        raise InvalidInput(tr("{name} is not a text or CSV file: save the list as CSV and pick it again.", name=name))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -49,6 +49,7 @@ from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
 from app.views.organizer.standings import StandingsScreen
 from app.views.widgets import big_button, notice_banner, on, screen_view, secret_field
+from app.i18n import tr
 
 __all__ = ["OrganizerScreen", "OrganizerGate", "GateState", "EVENT_PAGES"]
 
@@ -79,7 +80,8 @@ def _screen(parts: tuple[str, ...], key: str | None) -> ft.View:
     page = parts[2] if len(parts) > 2 else ""
     found = EVENT_PAGES.get(page) if len(parts) <= 3 else None
     if found is None:
-        return _keyed(MissingPage, "/" + "/".join(parts), f"The organizer has no page {'/'.join(parts[2:])!r}.",
+        return _keyed(MissingPage, "/" + "/".join(parts), tr("The organizer has no page {part!r}.",
+                                                             part='/'.join(parts[2:])),
                       key=key)
     return _keyed(found, parts[1], key=key)
 
@@ -139,7 +141,8 @@ class GateState(ft.Observable):
             self.refusal = ""
             await self.check()
             if self.status != "open":
-                self.refusal = (f"That passphrase opens {len(matched)} other event(s) here, not this one.")
+                self.refusal = (tr("That passphrase opens {count} other event(s) here, not this one.",
+                                   count=len(matched)))
         self.fields.pop("passphrase", None)
         self.notify()  # type: ignore[no-untyped-call]
 
@@ -164,12 +167,12 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
         return _screen(parts, key=None)
     home = on(services.navigate, "/")
     if gate.status == "checking":
-        return screen_view(gate.route, "Organizer", [ft.Text("Checking access…", key="gate-checking")],
+        return screen_view(gate.route, tr("Organizer"), [ft.Text(tr("Checking access…"), key="gate-checking")],
                            on_home=home)
     if gate.status == "no_passphrase":
-        return screen_view(gate.route, "Organizer only", [ft.Text(
-            "This event has no organizer passphrase yet, so it opens only on the organizer's own device. "
-            "The organizer sets one on the event's page there.", key="gate-no-passphrase")], on_home=home)
+        return screen_view(gate.route, tr("Organizer only"), [ft.Text(
+            tr("This event has no organizer passphrase yet, so it opens only on the organizer's own device. The "
+               "organizer sets one on the event's page there."), key="gate-no-passphrase")], on_home=home)
 
     async def submit(_: object = None) -> None:
         await gate.sign_in()
@@ -181,16 +184,16 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
         gate.set_field("passphrase_shown", "" if gate.value("passphrase_shown") else "1")
         gate.notify()  # type: ignore[no-untyped-call]
 
-    passphrase = secret_field("Organizer passphrase", gate.value("passphrase"), typed, on_submit=submit,
+    passphrase = secret_field(tr("Organizer passphrase"), gate.value("passphrase"), typed, on_submit=submit,
                               shown=bool(gate.value("passphrase_shown")), on_reveal=on(reveal), key="gate-passphrase",
                               autofocus=True)
     controls: list[ft.Control] = [
-        ft.Text("The organizer's screens need the event's organizer passphrase on this device "
-                "(asked once; it stays signed in for 12 hours). Tables need only their setup code.",
+        ft.Text(tr("The organizer's screens need the event's organizer passphrase on this device (asked once; it "
+                   "stays signed in for 12 hours). Tables need only their setup code."),
                 key="gate-explain"),
         passphrase,
-        big_button("Open", submit, key="gate-sign-in", icon=ft.Icons.LOCK_OPEN),
+        big_button(tr("Open"), submit, key="gate-sign-in", icon=ft.Icons.LOCK_OPEN),
     ]
     if gate.refusal:
         controls.insert(0, notice_banner([gate.refusal], error=True, key="gate-notice"))
-    return screen_view(gate.route, "Organizer sign-in", controls, on_home=home)
+    return screen_view(gate.route, tr("Organizer sign-in"), controls, on_home=home)

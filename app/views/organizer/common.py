@@ -25,6 +25,7 @@ from app.desk import Desk, Reply
 from app.event_copy import copy_due
 from app.organizer import Organizer, describe_error
 from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
+from app.i18n import tr, translatable
 from engine import TableResult, Tournament
 
 __all__ = [
@@ -35,12 +36,12 @@ __all__ = [
 StateT = TypeVar("StateT", bound="EventState")
 
 PAGES: Final = (
-    ("players", "Players", ft.Icons.PEOPLE),
-    ("seating", "Seating", ft.Icons.TABLE_RESTAURANT),
-    ("results", "Results", ft.Icons.INBOX),
-    ("standings", "Standings", ft.Icons.LEADERBOARD),
-    ("lookup", "Find a player", ft.Icons.SEARCH),
-    ("final", "Final & prize", ft.Icons.EMOJI_EVENTS),
+    ("players", translatable("Players"), ft.Icons.PEOPLE),
+    ("seating", translatable("Seating"), ft.Icons.TABLE_RESTAURANT),
+    ("results", translatable("Results"), ft.Icons.INBOX),
+    ("standings", translatable("Standings"), ft.Icons.LEADERBOARD),
+    ("lookup", translatable("Find a player"), ft.Icons.SEARCH),
+    ("final", translatable("Final & prize"), ft.Icons.EMOJI_EVENTS),
 )
 """The pages of an event, in the order of its navigation row: (route part, title, icon)."""
 
@@ -160,7 +161,7 @@ class EventState(ft.Observable):
         return await self.do(lambda: self.organizer.act(action), success, clear, place)
 
     async def undo(self) -> None:
-        await self.do(self.organizer.undo, lambda words: f"Undone: {words}.")
+        await self.do(self.organizer.undo, lambda words: tr("Undone: {words}.", words=words))
 
     async def save_copy(self) -> None:
         """The whole event saved as a file off this device, then remembered as saved (the time is shown)."""
@@ -168,15 +169,16 @@ class EventState(ft.Observable):
         data = copy.data()
         try:
             saved = await self.services.service(ft.FilePicker).save_file(
-                dialog_title="Save a copy of the event", file_name=copy.file_name(), src_bytes=data,
+                dialog_title=tr("Save a copy of the event"), file_name=copy.file_name(), src_bytes=data,
                 allowed_extensions=["json"])
         except Exception as error:  # noqa: BLE001 - no file dialog on this device
-            self.refuse(f"The copy could not be saved here ({error}): nothing changed.")
+            self.refuse(tr("The copy could not be saved here ({error}): nothing changed.", error=error))
             self.changed()
             return
         await self.do(lambda: self.organizer.copy_saved(copy),
-                      lambda _: f"A copy of the event was saved as {saved or copy.file_name()} ({len(data):,} bytes). "
-                                "Keep it off this device: \"Open a saved copy\" brings the event back on any device.")
+                      lambda _: tr("A copy of the event was saved as {file} ({size:,} bytes). Keep it off this "
+                                   "device: \"Open a saved copy\" brings the event back on any device.",
+                                   file=saved or copy.file_name(), size=len(data)))
 
     def copy_due(self) -> bool:
         t = self.tournament
@@ -192,7 +194,7 @@ class EventState(ft.Observable):
             await self.organizer.set_passphrase_hash(stored)
             await self.desk.access.remember(self.tournament_id, stored)
 
-        await self.do(keep, lambda _: "Organizer passphrase set: another device opens this event only with it.",
+        await self.do(keep, lambda _: tr("Organizer passphrase set: another device opens this event only with it."),
                       clear=("new_passphrase", "new_passphrase_again"))
 
 
@@ -260,7 +262,7 @@ def _shows_notice(controls: Iterable[Any]) -> bool:
 def nav_row(state: EventState, navigate: Callable[[str], Awaitable[None]]) -> ft.Control:
     buttons: list[ft.Control] = [
         (ft.FilledTonalButton if page == state.page else ft.OutlinedButton)(
-            title, icon=icon, on_click=on(navigate, f"{state.base}/{page}"), key=f"nav-{page}", height=MIN_TARGET)
+            tr(title), icon=icon, on_click=on(navigate, f"{state.base}/{page}"), key=f"nav-{page}", height=MIN_TARGET)
         for page, title, icon in PAGES
     ]
     return ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)
@@ -272,12 +274,12 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
     services = state.services
     if not state.ready:
         return waiting_view(state, services)
-    page_title = title if title is not None else dict((p, t) for p, t, _ in PAGES).get(state.page, "")
+    page_title = title if title is not None else tr(dict((p, t) for p, t, _ in PAGES).get(state.page, ""))
     actions: list[ft.Control] = [
-        icon_button(ft.Icons.UNDO, "Undo the last organizer action", on(state.undo), key="organizer-undo"),
+        icon_button(ft.Icons.UNDO, tr("Undo the last organizer action"), on(state.undo), key="organizer-undo"),
     ]
     if state.page:
-        actions.insert(0, icon_button(ft.Icons.ARROW_BACK, "Back to the event", on(services.navigate, state.base),
+        actions.insert(0, icon_button(ft.Icons.ARROW_BACK, tr("Back to the event"), on(services.navigate, state.base),
                                       key="organizer-back"))
     top = [] if _shows_notice(controls) else notices(state)
     head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *copy_reminder(state), *top]
@@ -296,15 +298,16 @@ def copy_reminder(state: EventState) -> list[ft.Control]:
         return []
     t = state.tournament
     if t.champion is not None:
-        why = "The event is over: save a copy of it off this device."
+        why = tr("The event is over: save a copy of it off this device.")
     elif t.round:
-        why = f"Round {t.round} is closed: save a copy of the event off this device before the next draw."
+        why = tr("Round {round} is closed: save a copy of the event off this device before the next draw.",
+                 round=t.round)
     else:
-        why = "Before round 1 is drawn, save a copy of the event off this device."
-    why += " If this device is lost, or its browser clears what it keeps, the copy brings the event back."
+        why = tr("Before round 1 is drawn, save a copy of the event off this device.")
+    why += tr(" If this device is lost, or its browser clears what it keeps, the copy brings the event back.")
     return [ft.Container(ft.Column([
         ft.Text(why, key="copy-reminder"),
-        big_button("Save a copy now", on(state.save_copy), key="copy-now", icon=ft.Icons.SAVE_ALT),
+        big_button(tr("Save a copy now"), on(state.save_copy), key="copy-now", icon=ft.Icons.SAVE_ALT),
     ], tight=True), padding=12, border_radius=8, bgcolor=ft.Colors.SECONDARY_CONTAINER)]
 
 
@@ -335,21 +338,22 @@ def passphrase_prompt(state: EventState) -> list[ft.Control]:
         state.set_field("passphrase_open", "1")
         state.changed()
 
-    line = (ft.Text("This event's organizer passphrase was set before they needed 8 characters and may be "
-                    "easy to guess: set a longer one.", key="passphrase-weak", expand=True) if stored else
-            ft.Text("No organizer passphrase yet: this event opens only on this device.", key="passphrase-missing",
+    line = (ft.Text(tr("This event's organizer passphrase was set before they needed 8 characters and may be easy "
+                       "to guess: set a longer one."), key="passphrase-weak", expand=True) if stored else
+            ft.Text(tr("No organizer passphrase yet: this event opens only on this device."), key="passphrase-missing",
                     expand=True))
     if not state.value("passphrase_open"):
-        controls: list[ft.Control] = [ft.Row([line, ft.TextButton("Set a passphrase", icon=ft.Icons.LOCK,
+        controls: list[ft.Control] = [ft.Row([line, ft.TextButton(tr("Set a passphrase"), icon=ft.Icons.LOCK,
                                                                   on_click=on(show_fields), key="ask-passphrase",
                                                                   height=MIN_TARGET)])]
     else:
         controls = [
             line,
-            ft.Row([passphrase_field(state, "new_passphrase", "New organizer passphrase", "new-passphrase"),
-                    passphrase_field(state, "new_passphrase_again", "New passphrase again", "new-passphrase-again")],
+            ft.Row([passphrase_field(state, "new_passphrase", tr("New organizer passphrase"), "new-passphrase"),
+                    passphrase_field(state, "new_passphrase_again", tr("New passphrase again"),
+                                     "new-passphrase-again")],
                    wrap=True, spacing=8, run_spacing=8),
-            ft.OutlinedButton("Set the passphrase", icon=ft.Icons.LOCK, on_click=on(state.set_passphrase),
+            ft.OutlinedButton(tr("Set the passphrase"), icon=ft.Icons.LOCK, on_click=on(state.set_passphrase),
                               key="set-passphrase", height=MIN_TARGET),
         ]
     return [ft.Container(ft.Column(controls, spacing=6), bgcolor=ft.Colors.AMBER_50, padding=8, border_radius=8)]
@@ -358,11 +362,13 @@ def passphrase_prompt(state: EventState) -> list[ft.Control]:
 def waiting_view(state: EventState, services: Services) -> ft.View:
     """Before the event is read: a line; when there is none: saying so."""
     if state.loaded:
-        return not_found_view(state.route, f"There is no readable tournament {state.tournament_id!r} on this device.",
+        return not_found_view(state.route, tr("There is no readable tournament {tournament_id!r} on this device.",
+                                              tournament_id=state.tournament_id),
                               services)
-    return screen_view(state.route, "Organizer", [ft.Text("Opening the event…")], on_home=on(services.navigate, "/"))
+    return screen_view(state.route, tr("Organizer"), [ft.Text(tr("Opening the event…"))],
+                       on_home=on(services.navigate, "/"))
 
 
 def not_found_view(route: str, line: str, services: Services) -> ft.View:
-    return screen_view(route, "Not found", [ft.Text(line, key="organizer-not-found")],
+    return screen_view(route, tr("Not found"), [ft.Text(line, key="organizer-not-found")],
                        on_home=on(services.navigate, "/"))

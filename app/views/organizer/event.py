@@ -14,6 +14,7 @@ from app.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section
+from app.i18n import tr
 
 __all__ = ["EventScreen", "EventPage", "failed_tries_line"]
 
@@ -38,18 +39,19 @@ class EventPage(FormatEditing):
 
         def report(changed: bool) -> str:
             self.draft = None
-            return f"Format saved: {self.tournament.format.name}." if changed else "The format is unchanged."
+            return tr("Format saved: {name}.",
+                      name=self.tournament.format.name) if changed else tr("The format is unchanged.")
 
         await self.do(lambda: self.organizer.change_format(draft), report)
 
     def revert_format(self) -> None:
         self.draft = None
-        self.tell("Edits dropped: the event's format is shown again.")
+        self.tell(tr("Edits dropped: the event's format is shown again."))
 
     async def save_link_base(self) -> None:
         await self.do(lambda: self.organizer.set_link_base(self.value("link_base")),
-                      lambda _: "Saved: new setup codes carry this address." if self.organizer.link_base
-                      else "Saved: result codes will be plain codes, without a link.")
+                      lambda _: tr("Saved: new setup codes carry this address.") if self.organizer.link_base
+                      else tr("Saved: result codes will be plain codes, without a link."))
 
     async def use_link_base(self, base: str) -> None:
         """One of the machine's addresses, tapped in the list: filled in and saved."""
@@ -62,21 +64,23 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
     or why no phone can (a server for this device alone)."""
     served = serving()
     if served is not None and served.loopback_only:
-        return [ft.Text(f"This app answers only this device ({served.host}): for phones to open its links, "
-                        "start it with --host 0.0.0.0.", key="link-base-loopback")]
+        return [ft.Text(tr("This app answers only this device ({host}): for phones to open its links, start it "
+                           "with --host 0.0.0.0.",
+                           host=served.host), key="link-base-loopback")]
     bases = venue_link_bases()
     if not bases:
         return []
     saved = for_phones(event.organizer.link_base)
     lines: list[ft.Control] = [ft.Text(
-        "Phones on this device's network reach it at " + ("this address:" if len(bases) == 1 else
-        f"one of {len(bases)} addresses (one per network it is on): use the one of the venue's Wi-Fi."),
+        tr("Phones on this device's network reach it at this address:") if len(bases) == 1 else
+        tr("Phones on this device's network reach it at one of {count} addresses (one per network it is on): use "
+           "the one of the venue's Wi-Fi.", count=len(bases)),
         key="link-base-choices")]
     for index, base in enumerate(bases, 1):
         if base == saved:
-            lines.append(ft.Text(f"{base} (in use)", key=f"link-choice-{index}"))
+            lines.append(ft.Text(tr("{base} (in use)", base=base), key=f"link-choice-{index}"))
         else:
-            lines.append(big_button(f"Use {base}", on(event.use_link_base, base), filled=False,
+            lines.append(big_button(tr("Use {base}", base=base), on(event.use_link_base, base), filled=False,
                                     key=f"link-choice-{index}"))
     return lines
 
@@ -84,14 +88,15 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
 def failed_tries_line(tries: FailedTries) -> str:
     """The wrong organizer passphrases other devices gave for this event (since the server started)."""
     if not tries.count:
-        return "No wrong organizer passphrase from another device since the server started."
+        return tr("No wrong organizer passphrase from another device since the server started.")
     shown = sorted(tries.addresses, key=lambda a: -tries.addresses[a])
-    others = f" and {len(shown) - 3} other addresses" if len(shown) > 3 else ""
-    line = (f"Wrong organizer passphrases from other devices: {tries.count}, the last at "
-            f"{time.strftime('%H:%M:%S', time.localtime(tries.last))}, from {', '.join(shown[:3])}{others}.")
+    others = tr(" and {count} other addresses", count=len(shown) - 3) if len(shown) > 3 else ""
+    line = tr("Wrong organizer passphrases from other devices: {count}, the last at {time}, from {addresses}{others}.",
+              count=tries.count, time=time.strftime("%H:%M:%S", time.localtime(tries.last)),
+              addresses=", ".join(shown[:3]), others=others)
     if tries.paused_until:
-        line += (f" Other devices cannot sign in until {time.strftime('%H:%M', time.localtime(tries.paused_until))}"
-                 " (this device still opens it).")
+        line += tr(" Other devices cannot sign in until {time} (this device still opens it).",
+                   time=time.strftime("%H:%M", time.localtime(tries.paused_until)))
     return line
 
 
@@ -103,7 +108,7 @@ def EventScreen(tournament_id: str) -> ft.View:
     t = event.tournament
     plan: list[ft.Control] = [ft.Text(p.describe(), key=f"plan-{p.number}") for p in t.plan()]
     if not plan:
-        plan = [ft.Text("Check players in to see the rounds: a round needs at least 2 players.")]
+        plan = [ft.Text(tr("Check players in to see the rounds: a round needs at least 2 players."))]
     editor: list[ft.Control] = []
     if not t.round:
         draft = event.shown_draft(event.event_format)
@@ -111,32 +116,33 @@ def EventScreen(tournament_id: str) -> ft.View:
             format_editor(event, event.event_format,
                           format_plan(lambda: event.organizer.preview_format(draft), event.signed_up())),
             ft.Row([
-                big_button("Save the format", on(event.save_format), key="fmt-save", icon=ft.Icons.SAVE),
-                big_button("Drop the edits", on(event.revert_format), filled=False, key="fmt-revert"),
+                big_button(tr("Save the format"), on(event.save_format), key="fmt-save", icon=ft.Icons.SAVE),
+                big_button(tr("Drop the edits"), on(event.revert_format), filled=False, key="fmt-revert"),
             ], wrap=True),
         ]
     return event_view(event, [
-        ft.Text(f"Event code {t.event_id} · {t.format.name} · at most {t.format.cap} players", key="event-line"),
+        ft.Text(tr("Event code {event_id} · {name} · at most {cap} players",
+                   event_id=t.event_id, name=t.format.name, cap=t.format.cap), key="event-line"),
         ft.Text(t.state_line(), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
         ft.Text(failed_tries_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-failed-tries"),
-        section("The rounds", *plan),
+        section(tr("The rounds"), *plan),
         section(
-            "A copy of the event",
-            ft.Text("A file with the whole event, to keep off this device (a laptop, a cloud folder, a message "
-                    "to yourself): \"Open a saved copy\" on the tournaments list brings it back on any device.",
+            tr("A copy of the event"),
+            ft.Text(tr("A file with the whole event, to keep off this device (a laptop, a cloud folder, a message "
+                       "to yourself): \"Open a saved copy\" on the tournaments list brings it back on any device."),
                     size=13),
             ft.Text(copy_line(event.organizer.last_copy, len(t)), key="copy-line"),
-            big_button("Save a copy of the event", on(event.save_copy), filled=False, key="save-copy",
+            big_button(tr("Save a copy of the event"), on(event.save_copy), filled=False, key="save-copy",
                        icon=ft.Icons.SAVE_ALT),
         ),
         *editor,
         section(
-            "Result links",
-            ft.Text("Result QR codes carry a link to this app, so a phone's camera app can open it here. "
-                    "Give the address phones reach this device on (e.g. http://192.168.1.20:8550); "
-                    "leave it empty for plain codes. It goes into the setup codes drawn from now on."),
-            text_field(event, "link_base", "Address for result links", key="link-base"),
-            big_button("Save the address", on(event.save_link_base), filled=False, key="save-link-base"),
+            tr("Result links"),
+            ft.Text(tr("Result QR codes carry a link to this app, so a phone's camera app can open it here. Give "
+                       "the address phones reach this device on (e.g. http://192.168.1.20:8550); leave it empty "
+                       "for plain codes. It goes into the setup codes drawn from now on.")),
+            text_field(event, "link_base", tr("Address for result links"), key="link-base"),
+            big_button(tr("Save the address"), on(event.save_link_base), filled=False, key="save-link-base"),
             *venue_choices(event),
         ),
     ])

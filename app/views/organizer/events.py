@@ -23,6 +23,7 @@ from app.views.organizer.common import (
 )
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import MIN_TARGET, big_button, notice_banner, on, screen_view, section
+from app.i18n import tr
 
 __all__ = ["EventsScreen", "EventsState", "ROUTE"]
 
@@ -66,7 +67,7 @@ class EventsState(FormatEditing):
 
         if await self.do(create, clear=("event_name", "event_code", "event_passphrase", "event_passphrase_again")):
             players = f"/organizer/{self.organizer.tournament_id}/players"
-            self.desk.flash = Reply(players, ("Tournament created: sign the players up.",))
+            self.desk.flash = Reply(players, (tr("Tournament created: sign the players up."),))
             self.draft = None
             await self.navigate(players)
 
@@ -80,7 +81,7 @@ class EventsState(FormatEditing):
 
         async def open_it() -> None:
             if not self.desk.access.organizer:  # the button is not shown there: a link typed in by hand
-                raise CopyRefused("A copy of an event opens only on the organizer's own device.")
+                raise CopyRefused(tr("A copy of an event opens only on the organizer's own device."))
             opened.append(await self.organizer.open_copy(files[0].bytes))
 
         if await self.do(open_it):
@@ -95,7 +96,7 @@ class EventsState(FormatEditing):
         if not (first.strip() or again.strip()):
             if self.desk.access.organizer:
                 return ""
-            raise PassphraseRefused("Give the event an organizer passphrase (4 characters or more), twice.")
+            raise PassphraseRefused(tr("Give the event an organizer passphrase (4 characters or more), twice."))
         return await asyncio.to_thread(hash_passphrase, check_new_passphrase(first, again))
 
 
@@ -104,9 +105,9 @@ def passphrase_fields(events: EventsState) -> list[ft.Control]:
     if sys.platform == "emscripten":
         return []
     return [
-        passphrase_field(events, "event_passphrase", "Organizer passphrase", "event-passphrase"),
-        passphrase_field(events, "event_passphrase_again", "Organizer passphrase again", "event-passphrase-again"),
-        ft.Text("Other phones open this event's organizer screens only with it (4 characters or more).",
+        passphrase_field(events, "event_passphrase", tr("Organizer passphrase"), "event-passphrase"),
+        passphrase_field(events, "event_passphrase_again", tr("Organizer passphrase again"), "event-passphrase-again"),
+        ft.Text(tr("Other phones open this event's organizer screens only with it (4 characters or more)."),
                 size=12, key="event-passphrase-help"),
     ]
 
@@ -115,8 +116,8 @@ def open_copy_button(events: EventsState, picker: ft.FilePicker) -> list[ft.Cont
     """On the organizer's own device: open the file "Save a copy of the event" made (on this device or another)."""
     if not events.desk.access.organizer:
         return []
-    return [ft.OutlinedButton("Open a saved copy", icon=ft.Icons.UPLOAD_FILE, key="open-copy", height=MIN_TARGET,
-                              action=ft.PickFiles(picker, dialog_title="A copy of an event (.json)",
+    return [ft.OutlinedButton(tr("Open a saved copy"), icon=ft.Icons.UPLOAD_FILE, key="open-copy", height=MIN_TARGET,
+                              action=ft.PickFiles(picker, dialog_title=tr("A copy of an event (.json)"),
                                                   file_type=ft.FilePickerFileType.CUSTOM,
                                                   allowed_extensions=["json"], with_data=True))]
 
@@ -137,16 +138,17 @@ def EventsScreen() -> ft.View:
     controls: list[ft.Control] = [
         *notices(events),
         section(
-            "New tournament",
-            text_field(events, "event_name", "Tournament name", key="event-name"),
-            text_field(events, "event_code", "Event code (optional)", key="event-code", hint="FT-…"),
+            tr("New tournament"),
+            text_field(events, "event_name", tr("Tournament name"), key="event-name"),
+            text_field(events, "event_code", tr("Event code (optional)"), key="event-code", hint="FT-…"),
             *passphrase_fields(events),
             format_editor(events, FormatDraft.house, format_plan(draft.build, None), cap_key="event-cap"),
-            big_button("Create the tournament", on(events.create, link_base), key="create-event", icon=ft.Icons.ADD),
+            big_button(tr("Create the tournament"), on(events.create, link_base), key="create-event",
+                       icon=ft.Icons.ADD),
         ),
-        section("Tournaments on this device", *(tiles or [ft.Text("None yet." if events.loaded else "…")]),
+        section(tr("Tournaments on this device"), *(tiles or [ft.Text(tr("None yet.") if events.loaded else "…")]),
                 *open_copy_button(events, picker_ref.current)),
     ]
     if events.unreadable:
         controls.append(notice_banner(events.unreadable, error=True, key="unreadable-events"))
-    return screen_view(ROUTE, "Organize a tournament", controls, on_home=on(events.navigate, "/"))
+    return screen_view(ROUTE, tr("Organize a tournament"), controls, on_home=on(events.navigate, "/"))

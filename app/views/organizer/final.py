@@ -8,6 +8,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import big_button, on, section
+from app.i18n import tr
 from engine import Prize
 
 __all__ = ["FinalScreen", "FinalPage"]
@@ -19,7 +20,7 @@ class FinalPage(EventState):
 
     async def switch_rules(self) -> None:
         await self.act(lambda t: t.switch_rules(),
-                       lambda _: "The final is switched: tell the table to change its rules from the next turn.",
+                       lambda _: tr("The final is switched: tell the table to change its rules from the next turn."),
                        place="switch")
 
     async def award_prize(self) -> None:
@@ -27,7 +28,7 @@ class FinalPage(EventState):
         shares = {n: self.value(f"share_{n}") for n in finalists}
 
         def report(prize: Prize) -> str:
-            return f"Prize recorded: {prize.currency}{prize.amount:,}."
+            return tr("Prize recorded: {currency}{amount:,}.", currency=prize.currency, amount=prize.amount)
 
         await self.do(lambda: self.organizer.award_prize(self.value("prize_amount"), self.value("prize_currency"),
                                                          shares, self.value("prize_note")),
@@ -47,44 +48,51 @@ def final_controls(page: FinalPage) -> list[ft.Control]:
     plans = t.plan()
     final = plans[-1] if plans and plans[-1].is_final else None
     if final is None:
-        return [ft.Text("The final is planned once players are checked in.")]
+        return [ft.Text(tr("The final is planned once players are checked in."))]
     controls: list[ft.Control] = [ft.Text(final.describe(), key="final-plan")]
     spec = t.format.rounds[final.spec_index]
     if t.round_open and t.round == final.number and spec.switch_to:
         if plans[t.round - 1].rules == spec.switch_to:
-            controls.append(ft.Text(f"The final is switched to {spec.switch_to} rules.", key="switched"))
+            controls.append(ft.Text(tr("The final is switched to {switch_to} rules.",
+                                       switch_to=spec.switch_to), key="switched"))
         else:
-            controls.append(ft.Text(f"You may switch the final table to {spec.switch_to} rules at any moment: "
-                                    "tell the table, which switches from the next turn on."))
-            controls += [big_button(f"Switch the final to {spec.switch_to} rules", on(page.switch_rules),
+            controls.append(ft.Text(tr("You may switch the final table to {switch_to} rules at any moment: tell "
+                                       "the table, which switches from the next turn on.",
+                                       switch_to=spec.switch_to)))
+            controls += [big_button(tr("Switch the final to {switch_to} rules",
+                                       switch_to=spec.switch_to), on(page.switch_rules),
                                     key="switch-final-rules", filled=False), *notice_at(page, "switch")]
     if t.champion is None:
-        controls.append(ft.Text("No champion yet: the final's result crowns one (Results page).", key="no-champion"))
+        controls.append(ft.Text(tr("No champion yet: the final's result crowns one (Results page)."),
+                                key="no-champion"))
         return controls
     champion = t.champion
-    controls.append(ft.Text(f"Champion: {page.name_of(champion)} (number {champion})", size=24,
+    controls.append(ft.Text(tr("Champion: {name} (number {champion})",
+                               name=page.name_of(champion), champion=champion), size=24,
                             weight=ft.FontWeight.BOLD, key="champion"))
     prize = t.prize
     if prize is not None:
-        lines: list[ft.Control] = [ft.Text(f"Prize: {prize.currency}{prize.amount:,}", size=18, key="prize")]
+        lines: list[ft.Control] = [ft.Text(tr("Prize: {currency}{amount:,}",
+                                              currency=prize.currency, amount=prize.amount), size=18, key="prize")]
         if len(prize.split) > 1 or (prize.split and prize.split[0][0] != champion):
-            lines += [ft.Text(f"{page.name_of(n)} (number {n}): {prize.currency}{share:,}", key=f"share-{n}")
+            lines += [ft.Text(tr("{name} (number {n}): {currency}{share:,}",
+                                 name=page.name_of(n), n=n, currency=prize.currency, share=share), key=f"share-{n}")
                       for n, share in prize.split]
         if prize.note:
             lines.append(ft.Text(prize.note))
-        return [*controls, section("Prize", *lines)]
+        return [*controls, section(tr("Prize"), *lines)]
     finalists = t.seating()[0]
     controls.append(section(
-        "Prize",
-        ft.Text("The champion takes the prize, or the final table agrees a split: give each finalist's share."),
+        tr("Prize"),
+        ft.Text(tr("The champion takes the prize, or the final table agrees a split: give each finalist's share.")),
         ft.Row([
-            text_field(page, "prize_currency", "Currency", key="prize-currency", width=90, hint="$"),
-            text_field(page, "prize_amount", "Prize amount", key="prize-amount", expand=True),
+            text_field(page, "prize_currency", tr("Currency"), key="prize-currency", width=90, hint="$"),
+            text_field(page, "prize_amount", tr("Prize amount"), key="prize-amount", expand=True),
         ]),
-        *(text_field(page, f"share_{n}", f"Share for {page.name_of(n)} (optional)", key=f"share-{n}")
+        *(text_field(page, f"share_{n}", tr("Share for {name} (optional)", name=page.name_of(n)), key=f"share-{n}")
           for n in finalists),
-        text_field(page, "prize_note", "Note (optional)", key="prize-note"),
-        big_button("Record the prize", on(page.award_prize), key="award-prize", icon=ft.Icons.PAID),
+        text_field(page, "prize_note", tr("Note (optional)"), key="prize-note"),
+        big_button(tr("Record the prize"), on(page.award_prize), key="award-prize", icon=ft.Icons.PAID),
         *notice_at(page, "prize"),
     ))
     return controls

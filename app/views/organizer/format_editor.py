@@ -16,7 +16,8 @@ import flet as ft
 
 from app.format_draft import TABLE_SIZES, FormatDraft
 from app.views.organizer.common import EventState
-from app.views.widgets import big_button, icon_button, labelled_dropdown, section
+from app.views.widgets import big_button, icon_button, labelled_dropdown, preset_label, section
+from app.i18n import ntr, tr, translatable
 from engine import FarkleError, TournamentFormat
 from engine import PRESET_NAMES
 
@@ -26,9 +27,9 @@ DraftChange = Callable[[FormatDraft, str], "FormatDraft | None"]
 """An edit of a draft with the control's new value; a draft returned takes the old one's place."""
 
 CUTS: Final = (
-    ("overall", "Best N totals over all tables"),
-    ("per_table", "Best k of each table"),
-    ("winners", "Each table's winner"),
+    ("overall", translatable("Best N totals over all tables")),
+    ("per_table", translatable("Best k of each table")),
+    ("winners", translatable("Each table's winner")),
 )
 
 
@@ -74,45 +75,46 @@ def format_editor(state: FormatEditing, fallback: Callable[[], FormatDraft], pla
     editor = _Editor(state, fallback)
     last = len(draft.rounds) - 1
     rows: list[ft.Control] = [
-        ft.Text("The format starts as the house tournament. Tables seat the size chosen or one less, as "
-                "even as possible; a cut of best N totals keeps the same share of a smaller field. The "
-                "plan below follows every change."),
-        ft.TextField(label="Player cap", value=draft.cap, key=cap_key, width=200, on_change=editor.on(_set_cap)),
+        ft.Text(tr("The format starts as the house tournament. Tables seat the size chosen or one less, as even "
+                   "as possible; a cut of best N totals keeps the same share of a smaller field. The plan below "
+                   "follows every change.")),
+        ft.TextField(label=tr("Player cap"), value=draft.cap, key=cap_key, width=200, on_change=editor.on(_set_cap)),
     ]
     for index, round_ in enumerate(draft.rounds):
-        name = "Final" if index == last else f"Round {index + 1}"
+        name = tr("Final") if index == last else tr("Round {number}", number=index + 1)
         controls: list[ft.Control] = [
             labelled_dropdown(f"{name} rules", round_.rules, [(p, p.capitalize()) for p in PRESET_NAMES],
                               editor.on(partial(_set_rules, index)), key=f"fmt-rules-{index}", width=170),
-            labelled_dropdown(f"{name} tables of", str(round_.table_size),
+            labelled_dropdown(tr("{name} tables of", name=name), str(round_.table_size),
                               [(str(size), f"{size} players") for size in TABLE_SIZES],
                               editor.on(partial(_set_size, index)), key=f"fmt-size-{index}", width=150),
         ]
         if index == last:
             controls.append(labelled_dropdown(
-                "The final may switch to", round_.switch_to or "none",
-                [("none", "No switch"), *((p, p.capitalize()) for p in PRESET_NAMES if p != round_.rules)],
+                tr("The final may switch to"), round_.switch_to or "none",
+                [("none", tr("No switch")), *((p, preset_label(p)) for p in PRESET_NAMES if p != round_.rules)],
                 editor.on(_set_switch), key="fmt-switch", width=220))
         else:
-            controls.append(labelled_dropdown(f"{name} cut", round_.cut, list(CUTS),
+            controls.append(labelled_dropdown(tr("{name} cut", name=name), round_.cut,
+                                              [(cut, tr(label)) for cut, label in CUTS],
                                               editor.on(partial(_set_cut, index)), key=f"fmt-cut-{index}",
                                               width=260))
             if round_.cut != "winners":
-                label = (f"{name}: how many totals go on" if round_.cut == "overall"
-                         else f"{name}: places per table going on")
+                label = (tr("{name}: how many totals go on", name=name) if round_.cut == "overall"
+                         else tr("{name}: places per table going on", name=name))
                 controls.append(ft.TextField(label=label, value=round_.count, key=f"fmt-count-{index}", width=230,
                                              on_change=editor.on(partial(_set_count, index))))
-            controls.append(icon_button(ft.Icons.DELETE_OUTLINE, f"Remove {name.lower()}",
+            controls.append(icon_button(ft.Icons.DELETE_OUTLINE, tr("Remove {lower}", lower=name.lower()),
                                         editor.on(partial(_remove_round, index)), key=f"fmt-remove-{index}"))
         rows.append(ft.Text(name, weight=ft.FontWeight.BOLD))
         rows.append(ft.Row(controls, wrap=True, spacing=8, run_spacing=8))
     rows.append(ft.Row([
-        big_button("Add a round before the final", editor.on(_add_round), filled=False, key="fmt-add-round",
+        big_button(tr("Add a round before the final"), editor.on(_add_round), filled=False, key="fmt-add-round",
                    icon=ft.Icons.ADD),
-        big_button("Start again from the house tournament", editor.on(_house), filled=False, key="fmt-house"),
+        big_button(tr("Start again from the house tournament"), editor.on(_house), filled=False, key="fmt-house"),
     ], wrap=True))
     rows.append(ft.Column(plan, spacing=4, key="fmt-plan"))
-    return section("Format", *rows)
+    return section(tr("Format"), *rows)
 
 
 def format_plan(build: Callable[[], TournamentFormat], players: int | None) -> list[ft.Control]:
@@ -120,11 +122,13 @@ def format_plan(build: Callable[[], TournamentFormat], players: int | None) -> l
     try:
         fmt = build()
     except FarkleError as why:
-        return [ft.Text(f"Not possible: {why}", color=ft.Colors.ERROR, key="fmt-error")]
-    lines: list[ft.Control] = [ft.Text(f"{fmt.name}, at the cap of {fmt.cap} players:", weight=ft.FontWeight.BOLD)]
+        return [ft.Text(tr("Not possible: {why}", why=why), color=ft.Colors.ERROR, key="fmt-error")]
+    lines: list[ft.Control] = [ft.Text(tr("{name}, at the cap of {cap} players:",
+                                          name=fmt.name, cap=fmt.cap), weight=ft.FontWeight.BOLD)]
     lines += [ft.Text(p.describe(), key=f"fmt-plan-cap-{p.number}") for p in fmt.plan(fmt.cap)]
     if players is not None and 2 <= players and players != fmt.cap:
-        lines.append(ft.Text(f"For the {players} player{'' if players == 1 else 's'} signed up now:", weight=ft.FontWeight.BOLD))
+        lines.append(ft.Text(ntr("For the {count} player signed up now:", "For the {count} players signed up now:",
+                                 players, count=players), weight=ft.FontWeight.BOLD))
         lines += [ft.Text(p.describe(), key=f"fmt-plan-now-{p.number}") for p in fmt.plan(players)]
     return lines
 

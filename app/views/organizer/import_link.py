@@ -16,6 +16,7 @@ from app.organizer import describe_error
 from app.views.organizer.common import event_view, notices, use_event
 from app.views.organizer.results import ResultsPage, results_controls
 from app.views.widgets import on, screen_view
+from app.i18n import tr
 from engine import CodeDamaged
 
 __all__ = ["ImportScreen", "ImportPage"]
@@ -58,7 +59,7 @@ class ImportPage(ResultsPage):
         except Exception as error:  # noqa: BLE001 - shown, never a crash
             self.refuse(describe_error(error))
         else:
-            self.tell([report.message, "Imported from a link."])
+            self.tell([report.message, tr("Imported from a link.")])
         return tournament_id
 
 
@@ -74,5 +75,5 @@ def ImportScreen(payload: str) -> ft.View:
         return event_view(inbox, [])
     lines = notices(inbox)
     if inbox.unreadable:
-        lines.append(ft.Text("This link does not hold a readable result."))
-    return screen_view(inbox.route, "Result link", lines, on_home=on(inbox.navigate, "/"))
+        lines.append(ft.Text(tr("This link does not hold a readable result.")))
+    return screen_view(inbox.route, tr("Result link"), lines, on_home=on(inbox.navigate, "/"))

@@ -20,13 +20,14 @@ from app.organizer import ListChanged
 from app.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import TAP_HEIGHT, big_button, on, section
+from app.i18n import ntr, tr
 from engine.tournament.signups import SignUpPreview
 
 __all__ = ["PlayersScreen", "PlayersPage", "players_count"]
 
 
 def players_count(count: int) -> str:
-    return f"{count} player{'' if count == 1 else 's'}"
+    return ntr("{count} player", "{count} players", count, count=count)
 
 
 @dataclass
@@ -41,10 +42,10 @@ class PlayersPage(EventState):
         number_text = self.value("signup_number").strip().lstrip("#")
 
         async def sign_up() -> int:
-            number = parse_number("A player number", number_text, optional=True, minimum=1, digits=ORGANIZER_DIGITS)
+            number = parse_number(tr("A player number"), number_text, optional=True, minimum=1, digits=ORGANIZER_DIGITS)
             return await self.organizer.act(lambda t: t.sign_up(name, number))
 
-        await self.do(sign_up, lambda n: f"{self.name_of(n)} signed up as number {n}.",
+        await self.do(sign_up, lambda n: tr("{name} signed up as number {n}.", name=self.name_of(n), n=n),
                       clear=("signup_name", "signup_number"), place="signup")
 
     def edit_list(self, text: str) -> None:
@@ -77,7 +78,8 @@ class PlayersPage(EventState):
 
         def added(numbers: tuple[int, ...]) -> str:
             self.preview = None
-            return f"{players_count(len(numbers))} signed up, number{'s' if len(numbers) > 1 else ''} {_numbers(numbers)}."
+            return ntr("{players} signed up, number {numbers}.", "{players} signed up, numbers {numbers}.",
+                       len(numbers), players=players_count(len(numbers)), numbers=_numbers(numbers))
 
         await self.do(add, added, clear=("signup_list",), place="list")
 
@@ -97,37 +99,44 @@ class PlayersPage(EventState):
         await self.preview_list()
 
     async def check_in(self, number: int) -> None:
-        await self.act(lambda t: t.check_in(number), lambda _: f"{self.name_of(number)} (number {number}) checked in.",
+        await self.act(lambda t: t.check_in(number), lambda _: tr("{name} (number {number}) checked in.",
+                                                                  name=self.name_of(number), number=number),
                        place="players")
 
     async def check_in_typed(self) -> None:
         await self.do(lambda: self.organizer.check_in_number(self.value("checkin_number")),
-                      lambda n: f"{self.name_of(n)} (number {n}) checked in.", clear=("checkin_number",),
+                      lambda n: tr("{name} (number {n}) checked in.",
+                                   name=self.name_of(n), n=n), clear=("checkin_number",),
                       place="checkin")
 
     async def check_in_all(self) -> None:
-        await self.do(self.organizer.check_in_all, lambda count: f"{players_count(count)} checked in.",
+        await self.do(self.organizer.check_in_all, lambda count: tr("{players} checked in.",
+                                                                    players=players_count(count)),
                       place="checkin")
 
     async def withdraw(self, number: int) -> None:
         reason = self.value("withdraw_reason")
         await self.act(lambda t: t.withdraw(number, reason),
-                       lambda _: f"{self.name_of(number)} (number {number}) withdrew.", clear=("withdraw_reason",),
+                       lambda _: tr("{name} (number {number}) withdrew.",
+                                    name=self.name_of(number), number=number), clear=("withdraw_reason",),
                        place="players")
 
 
 def _preview_words(preview: SignUpPreview) -> str:
     added, refused = len(preview.added), len(preview.refused)
     if not added:
-        return f"Nothing to add: {'the line is' if refused == 1 else f'all {refused} lines are'} refused, as listed."
-    tail = f"; {refused} line{'' if refused == 1 else 's'} refused, as listed" if refused else ""
-    return f"Ready to add {players_count(added)}{tail}. Nothing is signed up until you tap Add."
+        return ntr("Nothing to add: the line is refused, as listed.",
+                   "Nothing to add: all {count} lines are refused, as listed.", refused, count=refused)
+    tail = ntr("; {count} line refused, as listed", "; {count} lines refused, as listed", refused,
+               count=refused) if refused else ""
+    return tr("Ready to add {players}{tail}. Nothing is signed up until you tap Add.",
+              players=players_count(added), tail=tail)
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
     """``1 to 40`` for a run, else each number."""
     if len(numbers) > 2 and list(numbers) == list(range(numbers[0], numbers[0] + len(numbers))):
-        return f"{numbers[0]} to {numbers[-1]}"
+        return tr("{first} to {last}", first=numbers[0], last=numbers[-1])
     return ", ".join(map(str, numbers))
 
 
@@ -153,17 +162,17 @@ def _then_focus(action: Callable[[], Awaitable[None]], field: MutableRef[ft.Text
 
 
 def sign_up_section(players: PlayersPage, name_field: MutableRef[ft.TextField]) -> ft.Control:
-    name = text_field(players, "signup_name", "Player name", key="signup-name", expand=3,
+    name = text_field(players, "signup_name", tr("Player name"), key="signup-name", expand=3,
                       on_submit=_refocus(players.sign_up), autofocus=True)
     name_field.current = name
     return section(
-        "Sign up",
+        tr("Sign up"),
         ft.Row([
             name,
-            text_field(players, "signup_number", "Number (optional)", key="signup-number", expand=2,
+            text_field(players, "signup_number", tr("Number (optional)"), key="signup-number", expand=2,
                        on_submit=_then_focus(players.sign_up, name_field)),
         ]),
-        big_button("Sign up", _then_focus(players.sign_up, name_field), key="sign-up", icon=ft.Icons.PERSON_ADD),
+        big_button(tr("Sign up"), _then_focus(players.sign_up, name_field), key="sign-up", icon=ft.Icons.PERSON_ADD),
         *notice_at(players, "signup"),
     )
 
@@ -173,17 +182,17 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
         players.edit_list(str(event.control.value or ""))
 
     controls: list[ft.Control] = [
-        ft.Text("Paste the names, one a line, or a CSV with a name and an optional number (a spreadsheet's "
-                "export works). The preview shows what will be added and what is refused before anything is "
-                "signed up."),
-        ft.Row([ft.TextField(label="Names, one a line", value=players.value("signup_list"), on_change=changed,
+        ft.Text(tr("Paste the names, one a line, or a CSV with a name and an optional number (a spreadsheet's "
+                   "export works). The preview shows what will be added and what is refused before anything is "
+                   "signed up.")),
+        ft.Row([ft.TextField(label=tr("Names, one a line"), value=players.value("signup_list"), on_change=changed,
                              multiline=True, min_lines=3, max_lines=10, key="signup-list", expand=True,
-                             hint_text="Ann\nBob, 12\nCy Lee")]),
+                             hint_text=tr("Ann\nBob, 12\nCy Lee"))]),
         ft.Row([
-            big_button("Preview", on(players.preview_list), key="preview-list", icon=ft.Icons.PREVIEW),
-            ft.OutlinedButton("Import a CSV file", icon=ft.Icons.UPLOAD_FILE, key="import-list-file",
+            big_button(tr("Preview"), on(players.preview_list), key="preview-list", icon=ft.Icons.PREVIEW),
+            ft.OutlinedButton(tr("Import a CSV file"), icon=ft.Icons.UPLOAD_FILE, key="import-list-file",
                               height=TAP_HEIGHT,
-                              action=ft.PickFiles(picker, dialog_title="A sign-up list (CSV or text)",
+                              action=ft.PickFiles(picker, dialog_title=tr("A sign-up list (CSV or text)"),
                                                   file_type=ft.FilePickerFileType.CUSTOM,
                                                   allowed_extensions=["csv", "txt", "tsv"], with_data=True)),
         ], wrap=True),
@@ -192,24 +201,25 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
     preview = players.preview
     if preview is not None:  # the button first, then what needs a look (the refusals), then who is added
         if preview.added:
-            controls.append(big_button(f"Add {players_count(len(preview.added))}", on(players.add_list),
+            controls.append(big_button(tr("Add {players}", players=players_count(len(preview.added))),
+                                       on(players.add_list),
                                        key="add-list", icon=ft.Icons.GROUP_ADD))
         controls += [ft.Text(line.describe(), key=f"list-line-{line.line}", color=ft.Colors.ERROR)
                      for line in preview.refused]
         controls += [ft.Text(line.describe(), key=f"list-line-{line.line}") for line in preview.added]
-    return section("Sign up a list", *controls)
+    return section(tr("Sign up a list"), *controls)
 
 
 def check_in_section(players: PlayersPage) -> ft.Control:
     return section(
-        "Check in",
+        tr("Check in"),
         ft.Row([
-            text_field(players, "checkin_number", "Check in number", key="checkin-number", expand=True,
+            text_field(players, "checkin_number", tr("Check in number"), key="checkin-number", expand=True,
                        on_submit=_refocus(players.check_in_typed)),
-            big_button("Check in", on(players.check_in_typed), key="check-in-number", filled=False,
+            big_button(tr("Check in"), on(players.check_in_typed), key="check-in-number", filled=False,
                        icon=ft.Icons.HOW_TO_REG),
         ]),
-        big_button("Check everyone in", on(players.check_in_all), key="check-in-all", filled=False,
+        big_button(tr("Check everyone in"), on(players.check_in_all), key="check-in-all", filled=False,
                    icon=ft.Icons.DONE_ALL),
         *notice_at(players, "checkin"),
     )
@@ -229,32 +239,35 @@ def PlayersScreen(tournament_id: str) -> ft.View:
     if not t.round:
         controls += [sign_up_section(players, name_field), list_section(players, picker_ref.current),
                      check_in_section(players)]
-    controls.append(text_field(players, "withdraw_reason", "Reason for a withdrawal (optional)",
+    controls.append(text_field(players, "withdraw_reason", tr("Reason for a withdrawal (optional)"),
                                key="withdraw-reason"))
     active = [p for p in t.players if not p.withdrawn]
     rows: list[ft.Control] = [
-        ft.Text(f"{players_count(len(active))} · {sum(p.checked_in for p in active)} checked in", key="players-count"),
+        ft.Text(tr("{players} · {checked_in} checked in", players=players_count(len(active)),
+                   checked_in=sum(p.checked_in for p in active)), key="players-count"),
         *notice_at(players, "players"),
     ]
     if not t.round and any(not p.checked_in for p in active):
-        rows.append(ft.Text("Tap a name to check that player in.", size=13))
+        rows.append(ft.Text(tr("Tap a name to check that player in."), size=13))
     for player in t.players:
         if player.withdrawn:
             status = "withdrawn" + (f" ({player.reason})" if player.reason else "")
         else:
-            status = "checked in" if player.checked_in else "not checked in"
+            status = tr("checked in") if player.checked_in else tr("not checked in")
         line = ft.Text(f"{player.number}. {player.name} · {status}", key=f"player-{player.number}")
         can_check_in = not t.round and not player.withdrawn and not player.checked_in
         entry: ft.Control = (
             ft.TextButton(content=line, on_click=on(players.check_in, player.number), key=f"check-in-{player.number}",
-                          tooltip=f"Check in {player.name} (number {player.number})", height=TAP_HEIGHT)
+                          tooltip=tr("Check in {name} (number {number})",
+                                     name=player.name, number=player.number), height=TAP_HEIGHT)
             if can_check_in else line
         )
         buttons: list[ft.Control] = []
         if not player.withdrawn and t.champion is None:
-            buttons.append(ft.TextButton("Withdraw", on_click=on(players.withdraw, player.number),
-                                         key=f"withdraw-{player.number}", tooltip=f"Withdraw {player.name}",
+            buttons.append(ft.TextButton(tr("Withdraw"), on_click=on(players.withdraw, player.number),
+                                         key=f"withdraw-{player.number}", tooltip=tr("Withdraw {name}",
+                                                                                     name=player.name),
                                          height=TAP_HEIGHT))
         rows.append(ft.Row([ft.Container(entry, expand=True), *buttons]))
-    controls.append(section("Players", *rows))
+    controls.append(section(tr("Players"), *rows))
     return event_view(players, controls)

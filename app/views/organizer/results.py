@@ -21,6 +21,7 @@ from app.views.organizer.common import EventState, event_view, notice_at, text_f
 from app.camera import ScanOutcome, ScanReply, not_a_result_code
 from app.views.scanner import CameraScan
 from app.views.widgets import MIN_TARGET, big_button, die_button, labelled_dropdown, on, section
+from app.i18n import ntr, tr
 from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
 
 __all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
@@ -39,7 +40,8 @@ class ResultsPage(EventState):
     async def import_typed(self) -> None:
         text = self.value("result_code")
         if not text.strip():
-            self.refuse(f"Type or paste a result code first: it starts with {RESULT_PREFIX}.", place="code")
+            self.refuse(tr("Type or paste a result code first: it starts with {prefix}.", prefix=RESULT_PREFIX),
+                        place="code")
             return
         await self.import_text(text, clear=True)
 
@@ -57,20 +59,22 @@ class ResultsPage(EventState):
                       place="code")
 
     async def clear_refusals(self) -> None:
-        await self.do(self.organizer.clear_refusals, lambda _: "The list of refused codes was cleared.", place="refused")
+        await self.do(self.organizer.clear_refusals, lambda _: tr("The list of refused codes was cleared."),
+                      place="refused")
 
     # -- held results and corrections -----------------------------------------------------
 
     async def settle(self, table: int, take: bool, index: int) -> None:
         reason = self.value("held_reason")
         await self.act(lambda t: t.settle_held(table, take, reason, index),
-                       lambda _: f"Table {table}: the {'held' if take else 'counted'} result counts.",
+                       lambda _: tr("Table {table}: the held result counts.", table=table) if take
+                       else tr("Table {table}: the counted result counts.", table=table),
                        clear=("held_reason",), place="held")
 
     async def void(self, table: int) -> None:
         reason = self.value("void_reason")
         await self.act(lambda t: t.void_result(t.round, table, reason),
-                       lambda _: f"Table {table}'s result was voided: it waits for a new result.",
+                       lambda _: tr("Table {table}'s result was voided: it waits for a new result.", table=table),
                        clear=("void_reason",), place="corrections")
 
     async def replace(self, table: int) -> None:
@@ -78,10 +82,12 @@ class ResultsPage(EventState):
 
         async def replace() -> None:
             if not code.strip():
-                raise InvalidInput(f"Type or paste the new result code for table {table} in the field above first.")
+                raise InvalidInput(tr("Type or paste the new result code for table {table} in the field above "
+                                      "first.",
+                                      table=table))
             await self.organizer.act(lambda t: t.replace_result(t.round, table, reason, code=code))
 
-        await self.do(replace, lambda _: f"Table {table}'s result was replaced; the reason is kept.",
+        await self.do(replace, lambda _: tr("Table {table}'s result was replaced; the reason is kept.", table=table),
                       clear=("void_reason", "result_code"), place="corrections")
 
     # -- paper results --------------------------------------------------------------------
@@ -108,7 +114,8 @@ class ResultsPage(EventState):
         reason = self.value("paper_reason")
 
         def report(result: TableResult) -> str:
-            return f"Round {result.round}, table {result.table}: result entered by hand ({self.summary(result)})."
+            return tr("Round {round}, table {table}: result entered by hand ({summary}).",
+                      round=result.round, table=result.table, summary=self.summary(result))
 
         if await self.do(lambda: self.organizer.enter_paper_result(table, totals, reason), report,
                          clear=(*names, "paper_reason"), place="paper"):
@@ -123,11 +130,13 @@ class ResultsPage(EventState):
         faces = {n: self.roll_off_faces[table, n] for n in numbers if (table, n) in self.roll_off_faces}
         if len(faces) != len(numbers):
             missing = [self.name_of(n) for n in numbers if n not in faces]
-            self.refuse(f"Tap the die each tied player threw: {', '.join(missing)} still to enter.",
+            self.refuse(tr("Tap the die each tied player threw: {missing} still to enter.",
+                           missing=', '.join(missing)),
                         place="roll-off")
             return
         recorded = ", ".join(f"{self.name_of(n)} {face}" for n, face in sorted(faces.items()))
-        if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: f"Roll-off recorded: {recorded}.",
+        if await self.act(lambda t: t.record_roll_off(table, faces), lambda _: tr("Roll-off recorded: {recorded}.",
+                                                                                  recorded=recorded),
                           place="roll-off"):
             for n in numbers:
                 self.roll_off_faces.pop((table, n), None)
@@ -136,8 +145,10 @@ class ResultsPage(EventState):
         def report(advancing: tuple[int, ...]) -> str:
             t = self.tournament
             if t.champion is not None:
-                return f"{self.name_of(t.champion)} (number {t.champion}) is the champion!"
-            return f"Round {t.round} closed: {len(advancing)} go on. Draw the next round on the Seating page."
+                return tr("{name} (number {champion}) is the champion!",
+                          name=self.name_of(t.champion), champion=t.champion)
+            return tr("Round {round} closed: {count} go on. Draw the next round on the Seating page.",
+                      round=t.round, count=len(advancing))
 
         await self.act(lambda t: t.close_round(), report, place="close")
 
@@ -152,49 +163,55 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
     """The inbox's sections, top to bottom."""
     t = inbox.tournament
     controls: list[ft.Control] = [section(
-        "Import a table's result",
-        text_field(inbox, "result_code", "Result code or link", key="result-code", multiline=True, hint=f"{RESULT_PREFIX}-…",
+        tr("Import a table's result"),
+        text_field(inbox, "result_code", tr("Result code or link"), key="result-code", multiline=True,
+                   hint=f"{RESULT_PREFIX}-…",
                    on_submit=on(inbox.import_typed)),
-        big_button("Import the result", on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
+        big_button(tr("Import the result"), on(inbox.import_typed), key="import-result", icon=ft.Icons.DOWNLOAD),
         *notice_at(inbox, "code"),
-        CameraScan("result code", "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned,
-                   refuse=not_a_result_code, continuous_label="Scan the tables' result codes, one after another"),
+        CameraScan(tr("result code"), "result-scan", lambda text: RESULT_PREFIX in text.upper(), inbox.scanned,
+                   refuse=not_a_result_code, continuous_label=tr("Scan the tables' result codes, one after another")),
     )]
     if not t.round:
-        return [*controls, ft.Text("No round has been drawn yet."), *refused_section(inbox)]
+        return [*controls, ft.Text(tr("No round has been drawn yet.")), *refused_section(inbox)]
     plan = t.plan()[t.round - 1]
     results = t.results()
-    arrived = [ft.Text(f"Table {table}: {inbox.summary(result)}{source_note(t, table)}", key=f"arrived-{table}")
+    arrived = [ft.Text(tr("Table {table}: {summary}{source_note}", table=table, summary=inbox.summary(result),
+                          source_note=source_note(t, table)), key=f"arrived-{table}")
                for table, result in results.items()]
     missing = t.missing_tables()
     if not t.round_open:
-        missing_line = "This round is closed."
+        missing_line = tr("This round is closed.")
     elif missing:
-        missing_line = f"Missing: table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
+        missing_line = ntr("Missing: table {tables}", "Missing: tables {tables}", len(missing),
+                           tables=", ".join(map(str, missing)))
     else:
-        missing_line = "Every table has a result."
+        missing_line = tr("Every table has a result.")
     controls.append(section(
-        f"{plan.name}: {len(results)} of {len(t.seating())} tables in",
-        *(arrived or [ft.Text("No result yet.")]),
+        tr("{name}: {count} of {tables} tables in", name=plan.name, count=len(results), tables=len(t.seating())),
+        *(arrived or [ft.Text(tr("No result yet."))]),
         ft.Text(missing_line, key="missing-tables", weight=ft.FontWeight.BOLD),
     ))
     controls += paper_section(inbox)
     controls += held_section(inbox)
     controls += roll_off_section(inbox)
     if t.round_open:
-        closing = "Crown the champion" if plan.is_final else f"Close {plan.name.lower()} and apply the cut"
+        closing = tr("Crown the champion") if plan.is_final else tr("Close {lower} and apply the cut",
+                                                                lower=plan.name.lower())
         controls += [big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL),
                      *notice_at(inbox, "close")]
     if results:
         controls.append(section(
-            "Corrections",
-            ft.Text("Void a counted result, or replace it with the result code typed above. The reason is "
-                    "kept, and what depended on it is flagged, never silently rewritten."),
-            text_field(inbox, "void_reason", "Reason for the correction", key="void-reason"),
-            ft.Row([ft.OutlinedButton(f"Void table {table}", on_click=on(inbox.void, table), key=f"void-{table}",
+            tr("Corrections"),
+            ft.Text(tr("Void a counted result, or replace it with the result code typed above. The reason is "
+                       "kept, and what depended on it is flagged, never silently rewritten.")),
+            text_field(inbox, "void_reason", tr("Reason for the correction"), key="void-reason"),
+            ft.Row([ft.OutlinedButton(tr("Void table {table}",
+                                         table=table), on_click=on(inbox.void, table), key=f"void-{table}",
                                       height=MIN_TARGET)
                     for table in results], wrap=True),
-            ft.Row([ft.OutlinedButton(f"Replace table {table} with the typed code", on_click=on(inbox.replace, table),
+            ft.Row([ft.OutlinedButton(tr("Replace table {table} with the typed code",
+                                         table=table), on_click=on(inbox.replace, table),
                                       key=f"replace-{table}", height=MIN_TARGET)
                     for table in results], wrap=True),
             *notice_at(inbox, "corrections"),
@@ -208,7 +225,7 @@ def source_note(t: Tournament, table: int) -> str:
     source, reason = t.result_source(t.round, table)
     if source == "code":
         return f" · {t.confirmation(t.round, table)}"
-    return " · entered by hand" + (f" ({reason})" if reason else "")
+    return tr(" · entered by hand") + (f" ({reason})" if reason else "")
 
 
 def paper_section(inbox: ResultsPage) -> list[ft.Control]:
@@ -223,17 +240,19 @@ def paper_section(inbox: ResultsPage) -> list[ft.Control]:
 
     numbers = t.seating()[table - 1]
     return [section(
-        "Enter a table's result by hand",
-        ft.Text("When a table's device is lost or the table kept score on paper: type its final totals, one "
-                "per seat in seat order. They are checked as a result code is, and kept as entered by hand "
-                "with your reason."),
-        labelled_dropdown("Table", str(table), [(str(m), f"Table {m}") for m in t.missing_tables()], choose,
+        tr("Enter a table's result by hand"),
+        ft.Text(tr("When a table's device is lost or the table kept score on paper: type its final totals, one "
+                   "per seat in seat order. They are checked as a result code is, and kept as entered by hand "
+                   "with your reason.")),
+        labelled_dropdown(tr("Table"), str(table), [(str(m), tr("Table {m}", m=m)) for m in t.missing_tables()], choose,
                           key="paper-table", width=200),
         *(text_field(inbox, inbox.paper_field(table, seat),
-                     f"Seat {seat}: {inbox.name_of(n)} (number {n}), final total", key=f"paper-total-{seat}")
+                     tr("Seat {seat}: {name} (number {n}), final total",
+                        seat=seat, name=inbox.name_of(n), n=n), key=f"paper-total-{seat}")
           for seat, n in enumerate(numbers, 1)),
-        text_field(inbox, "paper_reason", "Why by hand (device lost, paper score sheet…)", key="paper-reason"),
-        big_button(f"Record table {table}'s result by hand", on(inbox.record_paper), key="record-paper",
+        text_field(inbox, "paper_reason", tr("Why by hand (device lost, paper score sheet…)"), key="paper-reason"),
+        big_button(tr("Record table {table}'s result by hand",
+                      table=table), on(inbox.record_paper), key="record-paper",
                    icon=ft.Icons.EDIT_NOTE),
         *notice_at(inbox, "paper"),
     )]
@@ -244,30 +263,32 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
     if not held:
         return []
     rows: list[ft.Control] = [
-        ft.Text("A different result arrived for a table that already had one: choose which counts."),
-        text_field(inbox, "held_reason", "Reason for the choice", key="held-reason"),
+        ft.Text(tr("A different result arrived for a table that already had one: choose which counts.")),
+        text_field(inbox, "held_reason", tr("Reason for the choice"), key="held-reason"),
     ]
     index_by_table: dict[int, int] = {}
     for round_number, table, result, counted in held:
         index = index_by_table.get(table, 0)
         index_by_table[table] = index + 1
         rows += [
-            ft.Text(f"Round {round_number}, table {table}", weight=ft.FontWeight.BOLD),
-            ft.Text(f"Counted now: {inbox.summary(counted) if counted else 'nothing'}"
+            ft.Text(tr("Round {round_number}, table {table}",
+                       round_number=round_number, table=table), weight=ft.FontWeight.BOLD),
+            ft.Text(tr("Counted now: {result}", result=inbox.summary(counted) if counted else tr("nothing"))
                     + (f" · {inbox.tournament.confirmation(round_number, table)}" if counted else ""),
                     key=f"counted-{table}"),
-            ft.Text(f"Held: {inbox.summary(result)} · {inbox.tournament.confirmation_of(result)}",
+            ft.Text(tr("Held: {summary} · {confirmation}",
+                       summary=inbox.summary(result), confirmation=inbox.tournament.confirmation_of(result)),
                     key=f"held-{table}-{index}"),
             ft.Row([
-                ft.FilledButton(f"Count the held result for table {table}",
+                ft.FilledButton(tr("Count the held result for table {table}", table=table),
                                 on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}",
                                 height=MIN_TARGET),
-                ft.OutlinedButton(f"Keep the counted result for table {table}",
+                ft.OutlinedButton(tr("Keep the counted result for table {table}", table=table),
                                   on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}",
                                   height=MIN_TARGET),
             ], wrap=True),
         ]
-    return [section("Held for you to choose", *rows, *notice_at(inbox, "held"))]
+    return [section(tr("Held for you to choose"), *rows, *notice_at(inbox, "held"))]
 
 
 def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
@@ -281,16 +302,18 @@ def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
         for number in tie.numbers:
             chosen = inbox.roll_off_faces.get((tie.table, number))
             name = inbox.name_of(number)
-            rows.append(ft.Text(f"{name} (number {number})"))
+            rows.append(ft.Text(tr("{name} (number {number})", name=name, number=number)))
             rows.append(ft.Row([
-                die_button(face, f"{name} threw {face}", on(inbox.pick_face, tie.table, number, face),
+                die_button(face, tr("{name} threw {face}", name=name, face=face),
+                           on(inbox.pick_face, tie.table, number, face),
                            key=f"roll-{tie.table}-{number}-{face}", selected=chosen == face, size=MIN_TARGET)
                 for face in range(1, 7)
             ], spacing=6, wrap=True))
-        where = "over all tables" if tie.table == 0 else f"at table {tie.table}"
-        rows.append(big_button(f"Record the roll-off {where}", on(inbox.record_roll_off, tie.table, tie.numbers),
+        where = tr("over all tables") if tie.table == 0 else tr("at table {table}", table=tie.table)
+        rows.append(big_button(tr("Record the roll-off {where}",
+                                  where=where), on(inbox.record_roll_off, tie.table, tie.numbers),
                                key=f"record-roll-off-{tie.table}"))
-    return [section("Ties at the cut: roll-offs", *rows, *notice_at(inbox, "roll-off"))]
+    return [section(tr("Ties at the cut: roll-offs"), *rows, *notice_at(inbox, "roll-off"))]
 
 
 def refused_section(inbox: ResultsPage) -> list[ft.Control]:
@@ -302,6 +325,6 @@ def refused_section(inbox: ResultsPage) -> list[ft.Control]:
                 key=f"refused-{index}", size=13)
         for index, refusal in enumerate(refusals)
     ]
-    rows += [big_button("Clear this list", on(inbox.clear_refusals), filled=False, key="clear-refused"),
+    rows += [big_button(tr("Clear this list"), on(inbox.clear_refusals), filled=False, key="clear-refused"),
              *notice_at(inbox, "refused")]
-    return [section("Refused codes", *rows)]
+    return [section(tr("Refused codes"), *rows)]

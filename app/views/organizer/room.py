@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.i18n import tr
 from engine import FarkleError
 
 __all__ = ["RoomLookupScreen"]
@@ -24,10 +25,12 @@ def RoomLookupScreen(tournament_id: str) -> ft.View:
             rows.append(ft.Text(str(why), color=ft.Colors.ERROR))
         else:
             for item in found:
-                where = f"round {item.round}, table {item.table}, seat {item.seat}" if item.table else "not seated yet"
-                rows.append(ft.Text(f"{item.name} (number {item.number}): {where} · rank {item.rank} · {item.status}",
+                where = tr("round {round}, table {table}, seat {seat}",
+                           round=item.round, table=item.table, seat=item.seat) if item.table else tr("not seated yet")
+                rows.append(ft.Text(tr("{name} (number {number}): {where} · rank {rank} · {status}", name=item.name,
+                                       number=item.number, where=where, rank=item.rank, status=item.status),
                                     size=16, key=f"found-{item.number}"))
             if not found:
-                rows.append(ft.Text(f"No player matches {query.strip()!r}.", key="found-none"))
-    field = text_field(room, "room_query", "Name or number", key="room-lookup", autofocus=True)
+                rows.append(ft.Text(tr("No player matches {query!r}.", query=query.strip()), key="found-none"))
+    field = text_field(room, "room_query", tr("Name or number"), key="room-lookup", autofocus=True)
     return event_view(room, [field, *rows])

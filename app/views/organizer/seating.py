@@ -16,6 +16,7 @@ from app.tournament_table import card_link_base, join_link, link_qr_text, site_l
 from app.views.organizer.common import EventState, event_view, text_field, use_event
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section
+from app.i18n import ntr, tr
 from engine import FarkleError, Tournament, typing_form
 
 __all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
@@ -38,12 +39,12 @@ class SeatingPage(EventState):
         seed_text = self.value("draw_seed").strip()
 
         async def draw() -> tuple[tuple[int, ...], ...]:
-            seed = parse_number("A draw seed", seed_text, optional=True, digits=ORGANIZER_DIGITS)
+            seed = parse_number(tr("A draw seed"), seed_text, optional=True, digits=ORGANIZER_DIGITS)
             return await self.organizer.act(lambda t: t.draw_seats(seed))
 
         def report(tables: tuple[tuple[int, ...], ...]) -> str:
-            plural = "s" if len(tables) > 1 else ""
-            return f"Seats drawn: {len(tables)} table{plural} (seed {self.tournament.draw_info()[0]})."
+            return ntr("Seats drawn: {count} table (seed {seed}).", "Seats drawn: {count} tables (seed {seed}).",
+                       len(tables), count=len(tables), seed=self.tournament.draw_info()[0])
 
         await self.do(draw, report, clear=("draw_seed",))
 
@@ -56,7 +57,8 @@ class SeatingPage(EventState):
         (self.tell if check.same else self.refuse)(check.message)
 
     async def cancel_draw(self) -> None:
-        await self.act(lambda t: t.cancel_draw(), lambda _: "The draw was cancelled: withdraw players or draw again.")
+        await self.act(lambda t: t.cancel_draw(), lambda _: tr("The draw was cancelled: withdraw players or draw "
+                                                               "again."))
 
     async def revoke(self, table: int) -> None:
         """Revoke ``table``'s card for the reason typed beside it; the card then shows the new setup code."""
@@ -64,8 +66,9 @@ class SeatingPage(EventState):
         reason = self.value(field)
 
         def report(issue: int) -> str:
-            return (f"Table {table}'s card is revoked: results it signs are refused. "
-                    f"Give the table its new card (issue {issue + 1}): scan its new setup code.")
+            return (tr("Table {table}'s card is revoked: results it signs are refused. Give the table its new "
+                       "card (issue {number}): scan its new setup code.",
+                       table=table, number=issue + 1))
 
         await self.do(lambda: self.organizer.revoke_card(table, reason), report, clear=(field,))
 
@@ -94,11 +97,12 @@ def SeatingScreen(tournament_id: str) -> ft.View:
             controls.append(ft.Text(str(why), key="cannot-draw"))
         else:
             controls.append(section(
-                f"Draw {upcoming.name.lower()}",
+                tr("Draw {lower}", lower=upcoming.name.lower()),
                 ft.Text(upcoming.describe(), key="next-round"),
-                ft.Text("The draw is random; its seed is recorded so anyone can re-run it."),
-                text_field(seating, "draw_seed", "Draw seed (optional)", key="draw-seed"),
-                big_button(f"Draw the seats for {upcoming.name.lower()}", on(seating.draw), key="draw-seats",
+                ft.Text(tr("The draw is random; its seed is recorded so anyone can re-run it.")),
+                text_field(seating, "draw_seed", tr("Draw seed (optional)"), key="draw-seed"),
+                big_button(tr("Draw the seats for {lower}",
+                              lower=upcoming.name.lower()), on(seating.draw), key="draw-seats",
                            icon=ft.Icons.SHUFFLE),
             ))
     if t.round:
@@ -106,22 +110,25 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         seed, clashes = t.draw_info()
         head: list[ft.Control] = [
             ft.Text(plan.describe(), key="round-plan"),
-            ft.Text(f"Draw seed {seed} · {clashes} pair{'s' if clashes != 1 else ''} seated together again",
+            ft.Text(ntr("Draw seed {seed} · {clashes} pair seated together again",
+                        "Draw seed {seed} · {clashes} pairs seated together again", clashes, seed=seed,
+                        clashes=clashes),
                     key="draw-info"),
             ft.Row([
-                big_button("Re-run the draw from its seed", on(seating.rerun), filled=False, key="rerun-draw"),
-                big_button("Printable cards", on(seating.navigate, f"{seating.base}/print"), filled=False,
+                big_button(tr("Re-run the draw from its seed"), on(seating.rerun), filled=False, key="rerun-draw"),
+                big_button(tr("Printable cards"), on(seating.navigate, f"{seating.base}/print"), filled=False,
                            key="print-cards", icon=ft.Icons.PRINT),
             ], wrap=True),
         ]
         if t.round_open and not t.results() and not t.held_results():
-            head.append(big_button("Cancel this draw", on(seating.cancel_draw), filled=False, key="cancel-draw"))
+            head.append(big_button(tr("Cancel this draw"), on(seating.cancel_draw), filled=False, key="cancel-draw"))
         tables = len(t.seating())
         if tables > 1:
-            head.append(labelled_dropdown("Go to table", "", [(str(n), f"Table {n}") for n in range(1, tables + 1)],
+            head.append(labelled_dropdown(tr("Go to table"), "", [(str(n), tr("Table {n}",
+                                                                          n=n)) for n in range(1, tables + 1)],
                                           seating.go_to_table,
                                           key="go-to-table", width=200))
-        controls.append(section(f"{plan.name}: table cards", *head))
+        controls.append(section(tr("{name}: table cards", name=plan.name), *head))
         controls.append(ft.ResponsiveRow(table_cards(t, seating.organizer.link_base, plain=False, page=seating),
                                          columns=CARD_GRID_COLUMNS, spacing=12, run_spacing=12, key="table-cards"))
     return event_view(seating, controls)
@@ -132,16 +139,17 @@ def PrintScreen(tournament_id: str) -> ft.View:
     """The table cards alone, plainly, for the browser's Print."""
     cards = use_event(EventState, tournament_id, "print")
     if not cards.ready:
-        return event_view(cards, [], title="Cards", plain=True)
+        return event_view(cards, [], title=tr("Cards"), plain=True)
     t = cards.tournament
     if not t.round:
-        controls: list[ft.Control] = [ft.Text("No round has been drawn yet: there are no cards to print.")]
+        controls: list[ft.Control] = [ft.Text(tr("No round has been drawn yet: there are no cards to print."))]
     else:
         controls = [
-            ft.Text(f"{t.name} · {t.event_id} · use the browser's Print (Ctrl+P) for paper cards.", size=12),
+            ft.Text(tr("{name} · {event_id} · use the browser's Print (Ctrl+P) for paper cards.",
+                       name=t.name, event_id=t.event_id), size=12),
             *table_cards(t, cards.organizer.link_base, plain=True),
         ]
-    return event_view(cards, controls, title="Cards", plain=True)
+    return event_view(cards, controls, title=tr("Cards"), plain=True)
 
 
 def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | None = None) -> list[ft.Control]:
@@ -160,9 +168,11 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
     cards: list[ft.Control] = []
     for table, numbers in enumerate(t.seating(), 1):
         lines: list[ft.Control] = [
-            ft.Text(f"Table {table} · {t.plan()[round_number - 1].name}", size=20, weight=ft.FontWeight.BOLD,
+            ft.Text(tr("Table {table} · {name}",
+                       table=table, name=t.plan()[round_number - 1].name), size=20, weight=ft.FontWeight.BOLD,
                     color=ink),
-            *(ft.Text(f"Seat {seat}: {t.player(n).name} (number {n})", color=ink) for seat, n in enumerate(numbers, 1)),
+            *(ft.Text(tr("Seat {seat}: {name} (number {n})",
+                         seat=seat, name=t.player(n).name, n=n), color=ink) for seat, n in enumerate(numbers, 1)),
             ft.Text(rules, size=12, color=ink),
         ]
         if t.round_open:
@@ -172,35 +182,38 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
             lines += [
                 ft.Container(
                     ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
-                             semantics_label=f"Setup QR code for table {table}", key=f"setup-qr-{table}"),
+                             semantics_label=tr("Setup QR code for table {table}",
+                                                table=table), key=f"setup-qr-{table}"),
                     bgcolor=ft.Colors.WHITE, padding=6,
                 ),
-                ft.Text(f"Setup code (QR version {image.version}):", size=12, color=ink),
+                ft.Text(tr("Setup code (QR version {version}):", version=image.version), size=12, color=ink),
                 ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink,
                         selectable=True),
             ]
             if link:
-                lines.append(ft.Text(f"Join link: {link}", size=11, key=f"setup-link-{table}", color=ink,
+                lines.append(ft.Text(tr("Join link: {link}",
+                                        link=link), size=11, key=f"setup-link-{table}", color=ink,
                                      selectable=True))
             if not plain:
-                lines.append(CodeActions("setup code", typing_form(code), f"setup-code-{table}"))
+                lines.append(CodeActions(tr("setup code"), typing_form(code), f"setup-code-{table}"))
                 if link:
-                    lines.append(CodeActions("join link", link, f"setup-link-{table}"))
+                    lines.append(CodeActions(tr("join link"), link, f"setup-link-{table}"))
             revoked = t.revocations(table)
             if revoked:
                 last = revoked[-1]
                 lines.append(ft.Text(
-                    f"New card (issue {len(revoked) + 1}): the card before was {last.described}. "
-                    "Codes signed by an earlier card are refused.",
+                    tr("New card (issue {number}): the card before was {described}. Codes signed by an earlier "
+                       "card are refused.",
+                       number=len(revoked) + 1, described=last.described),
                     size=12, color=ink, key=f"card-issue-{table}",
                 ))
             if page is not None:
                 # One above the other, each as wide as the card: an expanding field inside a
                 # wrapping row has no width to lay out in (Flutter drew a grey box 100,000 px tall).
                 lines += [
-                    text_field(page, f"revoke_reason_{table}", "Why revoke this card (phone lost...)",
+                    text_field(page, f"revoke_reason_{table}", tr("Why revoke this card (phone lost...)"),
                                key=f"revoke-reason-{table}"),
-                    big_button("Revoke card, issue a new one", on(page.revoke, table), filled=False,
+                    big_button(tr("Revoke card, issue a new one"), on(page.revoke, table), filled=False,
                                key=f"revoke-table-{table}", icon=ft.Icons.KEY_OFF),
                 ]
         cards.append(ft.Container(

@@ -8,9 +8,13 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.widgets import big_button, on, section
+from app.i18n import tr, translatable
 from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
+
+EXPORTS = {"standings": translatable("standings"), "results": translatable("results")}
+"""The event's CSV exports: what the organizer's export names, and its words."""
 
 
 @dataclass
@@ -24,13 +28,14 @@ class StandingsPage(EventState):
         name = self.organizer.export_name(what)
         try:
             saved = await self.services.service(ft.FilePicker).save_file(
-                dialog_title=f"Save the {what} as CSV", file_name=name, src_bytes=text.encode("utf-8"),
+                dialog_title=tr("Save the {what} as CSV", what=tr(EXPORTS[what])), file_name=name,
+                src_bytes=text.encode("utf-8"),
                 allowed_extensions=["csv"])
         except Exception as error:  # noqa: BLE001 - e.g. no file dialog here: offer the text instead
             self.shown_csv = text
-            self.refuse(f"The file could not be saved ({error}); the CSV is shown below to copy.")
+            self.refuse(tr("The file could not be saved ({error}); the CSV is shown below to copy.", error=error))
         else:
-            self.tell(f"{what.capitalize()} saved as {saved or name}.")
+            self.tell(tr("{what} saved as {file}.", what=tr(EXPORTS[what]).capitalize(), file=saved or name))
 
     async def copy_csv(self, what: str) -> None:
         text = self.organizer.export_csv(what)
@@ -38,9 +43,10 @@ class StandingsPage(EventState):
         try:
             await self.services.service(ft.Clipboard).set(text)
         except Exception as error:  # noqa: BLE001 - no clipboard here: the text is shown
-            self.refuse(f"The clipboard is not available ({error}): the CSV is shown below.")
+            self.refuse(tr("The clipboard is not available ({error}): the CSV is shown below.", error=error))
         else:
-            self.tell(f"The {what} CSV is on the clipboard ({len(text.splitlines()) - 1} rows) and shown below.")
+            self.tell(tr("The {what} CSV is on the clipboard ({rows} rows) and shown below.",
+                         what=tr(EXPORTS[what]), rows=len(text.splitlines()) - 1))
 
 
 def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, place: int | None) -> str:
@@ -52,7 +58,8 @@ def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, 
     if plan.cut.kind == "overall":
         return f"{plan.name} {total:,} ({ordinal(place)} overall)"
     table = next((index for index, seated in enumerate(t.seating(plan.number), 1) if number in seated), None)
-    return f"{plan.name} {total:,} ({ordinal(place)} at table {table})"
+    return tr("{name} {total:,} ({ordinal} at table {table})",
+              name=plan.name, total=total, ordinal=ordinal(place), table=table)
 
 
 def ordinal(place: int) -> str:
@@ -70,35 +77,36 @@ def StandingsScreen(tournament_id: str) -> ft.View:
     plans = t.plan()[: t.round]
     rows: list[ft.Control] = []
     if plans:
-        rows.append(ft.Text("Within a round, the place comes first: at the table, or over all tables where the best "
-                            "totals overall go on; then the total.", size=13))
+        rows.append(ft.Text(tr("Within a round, the place comes first: at the table, or over all tables where the "
+                               "best totals overall go on; then the total."), size=13))
     places = t.round_places()
     for row in t.standings():
         rounds = " · ".join(round_total(t, plan, row.number, total, place)
                             for plan, total, place in zip(plans, row.totals, places[row.number]))
-        rows.append(ft.Text(f"{row.rank}. {row.name} (number {row.number}) · {row.status}"
+        rows.append(ft.Text(tr("{rank}. {name} (number {number}) · {status}",
+                               rank=row.rank, name=row.name, number=row.number, status=row.status)
                             + (f" · {rounds}" if rounds else ""), key=f"standing-{row.number}"))
     flags = [ft.Text(flag.message, color=ft.Colors.ERROR, key=f"flag-{i}") for i, flag in enumerate(t.flags())]
     corrections = [
-        ft.Text(f"Round {c.round}, table {c.table}: {c.kind} ({c.reason})" + (" after the round closed" if c.after_close
-                                                                               else ""))
+        ft.Text(tr("Round {round}, table {table}: {kind} ({reason})", round=c.round, table=c.table, kind=c.kind,
+                   reason=c.reason) + (tr(" after the round closed") if c.after_close else ""))
         for c in t.corrections()
     ]
     controls: list[ft.Control] = [
-        section("Standings", *(rows or [ft.Text("Nobody has signed up yet.")])),
-        section("Rounds and cuts", *(ft.Text(p.describe()) for p in t.plan())),
+        section(tr("Standings"), *(rows or [ft.Text(tr("Nobody has signed up yet."))])),
+        section(tr("Rounds and cuts"), *(ft.Text(p.describe()) for p in t.plan())),
     ]
     if flags or corrections:
-        controls.append(section("Corrections", *flags, *corrections))
+        controls.append(section(tr("Corrections"), *flags, *corrections))
     exports: list[ft.Control] = []
-    for what in ("standings", "results"):
+    for what in EXPORTS:
         exports.append(ft.Row([
-            big_button(f"Save {what} (CSV)", on(standings.save_csv, what), key=f"save-{what}-csv", filled=False,
-                       icon=ft.Icons.SAVE),
-            big_button(f"Copy {what} (CSV)", on(standings.copy_csv, what), key=f"copy-{what}-csv", filled=False,
-                       icon=ft.Icons.COPY),
+            big_button(tr("Save {what} (CSV)", what=tr(EXPORTS[what])), on(standings.save_csv, what),
+                       key=f"save-{what}-csv", filled=False, icon=ft.Icons.SAVE),
+            big_button(tr("Copy {what} (CSV)", what=tr(EXPORTS[what])), on(standings.copy_csv, what),
+                       key=f"copy-{what}-csv", filled=False, icon=ft.Icons.COPY),
         ], wrap=True))
     if standings.shown_csv:
         exports.append(ft.Text(standings.shown_csv, font_family="monospace", size=11, key="csv-text"))
-    controls.append(section("Export", *exports))
+    controls.append(section(tr("Export"), *exports))
     return event_view(standings, controls)
