@@ -1,11 +1,13 @@
-"""The tournament: format and scaling, sign-up, draws, results, ties at cuts, corrections, replay."""
+"""The tournament: format and scaling, sign-up, draws, results, ties at cuts, corrections, lookup and exports.
+
+Its log and undo are tests/test_tournament_history.py's; its lines in words, tests/test_tournament_summary.py's.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +20,6 @@ from engine.codec import (
     ResultImpossible,
     TableResult,
     encode_result,
-    places_from,
     safe_form,
     table_key,
     typing_form,
@@ -35,47 +36,11 @@ from engine.tournament import (
     WrongTable,
     table_sizes,
 )
+from tests.tournament_support import SECRET, default_totals, event, play_round, result_code
 
-SECRET = bytes(range(16))
 TWO_ROUNDS = TournamentFormat(
     "Two rounds", 8, (RoundSpec("house", Cut.per_table(2)), RoundSpec("house", Cut.final(), switch_to="progressive"))
 )
-
-
-def event(players: int, fmt: TournamentFormat | None = None, checked_in: bool = True) -> Tournament:
-    t = Tournament("Mayor House Farkle", fmt, event_id="MAYOR-26", secret=SECRET)
-    for index in range(players):
-        number = t.sign_up(f"Player {index + 1:02}")
-        if checked_in:
-            t.check_in(number)
-    return t
-
-
-def default_totals(numbers: Sequence[int]) -> list[int]:
-    """First seat wins with 10,000+; the others get distinct totals by player number."""
-    return [10_000 + 50 * numbers[0] if seat == 0 else 5_000 + 50 * n for seat, n in enumerate(numbers)]
-
-
-def play_round(t: Tournament, seed: int = 1) -> tuple[int, ...]:
-    t.draw_seats(seed=seed)
-    for table, numbers in enumerate(t.seating(), 1):
-        t.record_result(table, default_totals(numbers))
-    return t.close_round()
-
-
-def result_code(
-    t: Tournament, table: int, totals: Sequence[int] | None = None, *, round_: int | None = None,
-    numbers: Sequence[int] | None = None, rules: Rules | None = None, key: bytes | None = None,
-) -> str:
-    """A result code as a table's device would make it (signed with its table's current card)."""
-    round_ = round_ or t.round
-    seated = tuple(numbers) if numbers is not None else t.seating(round_)[table - 1]
-    scores = tuple(totals) if totals is not None else tuple(default_totals(seated))
-    result = TableResult(
-        t.event_id, round_, table, seated, scores, places_from(scores, ()), (),
-        rules or t.rules_for(round_), bytes(16),
-    )
-    return encode_result(result, key or t.card_key(table, round_))
 
 
 # -- format and scaling ------------------------------------------------------------------------
@@ -646,35 +611,6 @@ def test_a_round_without_a_switch_cannot_be_switched() -> None:
         t.switch_rules()
 
 
-def test_the_event_says_where_it_stands_in_one_line_from_sign_up_to_its_champion() -> None:
-    t = event(6, checked_in=False)
-    t.check_in(1)
-    assert t.state_line() == "Sign-up: 6 signed up, 1 checked in."
-    for number in range(2, 7):
-        t.check_in(number)
-    t.draw_seats(seed=1)
-    assert t.state_line() == "Round 1 is being played: waiting for tables 1, 2."
-    t.record_result(1, default_totals(t.seating()[0]))
-    assert t.state_line() == "Round 1 is being played: waiting for table 2."
-    t.record_result(2, default_totals(t.seating()[1]))
-    assert t.state_line() == "Round 1 is being played: every table has a result."
-    t.close_round()
-    assert t.state_line() == "Round 1 is closed: draw the next round."
-    play_round(t)
-    winner = t.seating()[0][0]  # the first seat wins with default totals
-    assert t.state_line() == f"Champion: Player {winner:02} (number {winner})."
-
-
-def test_a_table_result_reads_in_one_line_by_place_with_its_totals() -> None:
-    t = event(6)
-    t.draw_seats(seed=1)
-    first, second, third = t.seating()[0]
-    result = t.record_result(1, [7_500, 10_050, 4_000])
-    assert t.result_summary(result) == (
-        f"1. Player {second:02} 10,050, 2. Player {first:02} 7,500, 3. Player {third:02} 4,000"
-    )
-
-
 def test_the_prize_and_an_agreed_split_are_recorded_with_the_champion() -> None:
     t = event(8, TWO_ROUNDS)
     with pytest.raises(IllegalAction, match="There is no champion yet"):
@@ -741,7 +677,7 @@ def test_replacing_with_a_code_for_another_table_is_refused() -> None:
         t.replace_result(1, 1, "rescanned", code=result_code(t, 2, round_=1))
 
 
-# -- lookup, exports, replay -------------------------------------------------------------------
+# -- lookup, exports, the plan -------------------------------------------------------------------
 
 
 def test_a_player_is_found_by_number_or_part_of_the_name() -> None:
@@ -777,57 +713,6 @@ def test_standings_and_results_export_as_csv() -> None:
     results = list(csv.reader(io.StringIO(t.results_csv())))
     assert results[0][:6] == ["Round", "Table", "Seat", "Number", "Name", "Total"]
     assert len(results) == 7 and results[1][7:] == ["entered", "counted", ""]
-
-
-def test_the_log_is_json_and_replays_into_an_equal_tournament() -> None:
-    t = event(10)
-    play_round(t, seed=1)
-    t.draw_seats(seed=2)
-    t.import_result(result_code(t, 1))
-    log = json.loads(json.dumps(t.events))
-    again = Tournament.from_events(log)
-    assert again == t
-    assert again.standings() == t.standings() and again.seating() == t.seating()
-    assert again.setup_code(1) == t.setup_code(1)
-
-
-def test_undo_takes_back_the_last_action_only() -> None:
-    t = event(6)
-    t.draw_seats(seed=1)
-    before = t.events
-    t.record_result(1, default_totals(t.seating()[0]))
-    t.undo()
-    assert t.events == before and t.missing_tables() == (1, 2)
-    t.undo()
-    assert t.round == 0
-
-
-def test_undo_stops_at_the_creation() -> None:
-    t = Tournament("Empty", event_id="E-1", secret=SECRET)
-    with pytest.raises(IllegalAction, match="Nothing to undo"):
-        t.undo()
-
-
-def test_a_log_of_unknown_kind_is_refused() -> None:
-    log = event(2).events + [{"type": "player_teleported", "number": 1}]
-    with pytest.raises(InvalidInput, match="unknown kind"):
-        Tournament.from_events(log)
-
-
-def test_a_log_naming_a_round_never_drawn_is_refused_as_damaged() -> None:
-    log = event(6).events + [{"type": "round_closed", "round": 3, "advancing": [1, 2]}]
-    with pytest.raises(InvalidInput, match=r"damaged at entry 14 \(round_closed\)"):
-        Tournament.from_events(log)
-
-
-def test_a_log_not_starting_with_the_creation_is_refused() -> None:
-    with pytest.raises(InvalidInput, match="must begin with the tournament's creation"):
-        Tournament.from_events(event(2).events[1:])
-
-
-def test_an_event_id_with_characters_a_code_cannot_carry_is_refused() -> None:
-    with pytest.raises(InvalidInput, match="cannot be an event id"):
-        Tournament("Cup", event_id="spring cup!", secret=SECRET)
 
 
 @pytest.mark.parametrize("players", range(2, 41))
