@@ -18,6 +18,12 @@ alike) and served through the standard :mod:`gettext` classes, plural rules incl
 Each app session has its own language (two phones on one server may differ), chosen
 from the languages the client reports: region, then language, then English.
 
+Not translated, by design: the engine's refusals (``engine/`` raises ``InvalidInput`` and
+the other ``FarkleError`` kinds in English; it is pure Python and knows no language), the
+rules' and advice's own wording (``Rules.describe()``, ``Advice.describe()``), the storage
+layer's errors (``app/storage``) and data kept in documents (a table's game title, a format's
+name). The screens show them as they come, where they say ``str(refusal)``.
+
 >>> language_candidates("pt-BR")
 ['pt_BR', 'pt']
 >>> choose_language(["pt-BR", "fr"], {"pt", "fr"})
@@ -33,7 +39,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import gettext
 import io
 import json
 import re
@@ -44,6 +49,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import gettext  # loaded with the first catalogue: an English-only start never needs it
+
     import flet as ft
 
 __all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "translatable", "language_candidates", "choose_language",
@@ -57,8 +64,9 @@ ENGLISH = "en"
 DEVICE_INFO_WAIT = 2.0
 """Seconds to wait for the client to report its languages before settling on English."""
 
-_TAG = re.compile(r"^(?P<language>[A-Za-z]{2,3}|[A-Za-z]{5,8})"
-                  r"(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|[0-9]{3}))?(?:[-_].*)?$")
+_TAG = (r"^(?P<language>[A-Za-z]{2,3}|[A-Za-z]{5,8})"
+        r"(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|[0-9]{3}))?(?:[-_].*)?$")
+"""A language tag as browsers and systems write it (compiled on first use, not at start-up)."""
 _loaded: dict[tuple[Path, str], gettext.NullTranslations] = {}
 _sessions: weakref.WeakKeyDictionary[Any, tuple[str, gettext.NullTranslations | None]] = weakref.WeakKeyDictionary()
 
@@ -71,7 +79,7 @@ def language_candidates(tag: str) -> list[str]:
     >>> language_candidates("en_US.UTF-8"), language_candidates("C"), language_candidates("../x")
     (['en_US', 'en'], [], [])
     """
-    found = _TAG.match(tag.split(".")[0].split("@")[0].strip())
+    found = re.match(_TAG, tag.split(".")[0].split("@")[0].strip())
     if found is None or found["language"].upper() in ("C", "POSIX"):
         return []
     language = found["language"].lower()
@@ -103,6 +111,8 @@ def available_languages(folder: Path | None = None) -> set[str]:
 def catalogue_from_po(text: str) -> gettext.GNUTranslations:
     """A gettext catalogue from a ``.po`` file's text (fuzzy and empty translations left out,
     so their English shows); its plural rule comes from the ``Plural-Forms`` header."""
+    import gettext
+
     messages = _po_messages(text)
     header = messages.get("", "")
     if "charset=" not in header:

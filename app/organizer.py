@@ -469,7 +469,7 @@ class Organizer:
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
     if isinstance(error, (FarkleError, EventChangedElsewhere, CopyRefused)):
-        return str(error)
+        return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n.py)
     if isinstance(error, StoreError):
         return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))
     return tr("Something went wrong, nothing changed: {error}", error=error)

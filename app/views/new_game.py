@@ -254,7 +254,7 @@ class NewGameState(ft.Observable):
         try:
             rules = self.rules()
         except FarkleError as refusal:
-            self.refusal = str(refusal)
+            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n.py)
             return None
         before = self.keeper.game_id
         self.starting, self.refusal = True, None

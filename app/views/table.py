@@ -93,7 +93,7 @@ class TableState(ft.Observable):
         try:
             await self.keeper.act(action)
         except FarkleError as refusal:
-            self.refusal = str(refusal)
+            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n.py)
         except GameChangedElsewhere as changed:
             self.entry.clear()
             self.selection.clear()
