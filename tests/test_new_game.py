@@ -12,9 +12,8 @@ import pytest
 
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore, StorageFullError, Store, StoreWriteError
-from app.number_entry import parse_number
 from app.views.new_game import NAME_LONGEST, NewGameState
-from engine import Game, InvalidInput, Rules
+from engine import Game, Rules
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
 
@@ -371,22 +370,6 @@ def test_a_second_tap_on_start_while_the_first_is_saving_starts_no_second_game()
 
 
 # -- the form's state without any UI ------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("typed", "optional", "expected"),
-    [("10000", False, 10000), ("10,000", False, 10000), (" 500 ", False, 500), ("0", False, 0),
-     ("999999", False, 999999), ("", True, None)],
-)
-def test_parse_number_takes_ascii_digits_with_commas_and_spaces(typed: str, optional: bool,
-                                                               expected: int | None) -> None:
-    assert parse_number("Target", typed, optional=optional) == expected
-
-
-@pytest.mark.parametrize("typed", ["²", "٣", "1_000", "1.5", "0x10", "+5", "1000000", "8" * 5000, ""])
-def test_parse_number_refuses_anything_else_by_name(typed: str) -> None:
-    with pytest.raises(InvalidInput, match=r"^Target: "):
-        parse_number("Target", typed)
 
 
 def test_the_form_state_turns_the_typed_entries_into_rules_and_a_starter() -> None:

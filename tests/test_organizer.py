@@ -881,25 +881,6 @@ def test_revoking_a_card_on_the_seating_page_refuses_its_codes_and_shows_the_new
     desk.run(test)
 
 
-@pytest.mark.parametrize(("typed", "refusal"), [
-    ("²", "A player number: '²' is not a whole number."),
-    ("٣", "A player number: '٣' is not a whole number."),
-    ("9" * 5000, "A player number: '99999999999999999...' has 5,000 digits: enter at most 9."),
-    ("-3", "A player number: '-3' is not a whole number."),
-    ("1.5", "A player number: '1.5' is not a whole number."),
-    ("0", "A player number: '0' is less than 1: enter 1 or more."),
-    ("", "A player number: enter a whole number of 1 to 9 digits."),
-])
-def test_an_organizer_number_takes_only_ascii_digits_of_a_sane_length_and_says_what_was_refused(
-        typed: str, refusal: str) -> None:
-    from app.number_entry import ORGANIZER_DIGITS, parse_number
-
-    with pytest.raises(InvalidInput) as refused:
-        parse_number("A player number", typed, minimum=1, digits=ORGANIZER_DIGITS)
-    assert str(refused.value) == refusal
-    assert parse_number("A player number", "123,456,789", minimum=1, digits=ORGANIZER_DIGITS) == 123456789
-
-
 def test_an_event_whose_log_cannot_be_replayed_is_named_on_the_organizer_screen(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     (folder / "tournaments").mkdir(parents=True)
