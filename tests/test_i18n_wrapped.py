@@ -102,7 +102,8 @@ def module_level_wording(source: str, filename: str) -> list[str]:
 
 @pytest.mark.parametrize("path", CHECKED, ids=lambda path: path.relative_to(APP).as_posix())
 def test_every_english_text_of_a_screen_goes_through_the_translation(path: Path) -> None:
-    assert bare_texts(path.read_text(encoding="utf-8"), path.relative_to(APP.parent).as_posix()) == []
+    assert bare_texts(path.read_text(encoding="utf-8"), path.relative_to(APP.parent).as_posix()) == [], \
+        "show English through tr(), ntr() or translatable() (app/i18n.py), then run python -m app.i18n_template"
 
 
 @pytest.mark.parametrize("path", CHECKED, ids=lambda path: path.relative_to(APP).as_posix())
@@ -135,4 +136,5 @@ def test_a_translation_call_with_an_f_string_cannot_be_extracted() -> None:
 
 def test_the_committed_template_lists_every_message_of_the_app() -> None:
     """Run ``python -m app.i18n_template`` after changing a text, and commit app/locale/messages.pot."""
-    assert TEMPLATE.read_text(encoding="utf-8") == template_text(app_messages())
+    assert TEMPLATE.read_text(encoding="utf-8") == template_text(app_messages()), \
+        "app/locale/messages.pot is out of date: run python -m app.i18n_template and commit it"
