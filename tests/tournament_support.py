@@ -7,11 +7,14 @@ from collections.abc import Sequence
 
 from engine import Rules
 from engine.codec import TableResult, encode_result, places_from
-from engine.tournament import Tournament, TournamentFormat
+from engine.tournament import Cut, RoundSpec, Tournament, TournamentFormat
 
-__all__ = ["SECRET", "event", "default_totals", "play_round", "result_code"]
+__all__ = ["SECRET", "TWO_ROUNDS", "event", "default_totals", "play_round", "result_code"]
 
 SECRET = bytes(range(16))
+TWO_ROUNDS = TournamentFormat(
+    "Two rounds", 8, (RoundSpec("house", Cut.per_table(2)), RoundSpec("house", Cut.final(), switch_to="progressive"))
+)
 
 
 def event(players: int, fmt: TournamentFormat | None = None, checked_in: bool = True) -> Tournament:
