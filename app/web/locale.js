@@ -2,9 +2,10 @@
 // Flutter's web client parses every tag in navigator.languages with Intl.Locale and never
 // starts when one is not a language tag: WebKitGTK under LANG=C.UTF-8 reports "C", and a
 // browser may report "en_US" or a made-up tag. The page keeps the tags it can use
-// ("en_US.UTF-8" read as "en-US") and falls back to English when none is left; the app's text
-// is English, so nothing the person sees changes. Served in the local server's page
-// (app/server.py) and the PWA's (build/build_pwa.py).
+// ("en_US.UTF-8" read as "en-US") and falls back to English when none is left. The app then
+// asks the client for these languages (page.get_device_info) and shows its text in the first
+// one it has a catalogue for (app/i18n.py). Served in the local server's page (app/server.py)
+// and the PWA's (build/build_pwa.py).
 (() => {
   const usable = (tag) => {
     try {
