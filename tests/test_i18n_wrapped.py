@@ -43,7 +43,7 @@ def _literal_text(node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+        return "".join(str(part.value) if isinstance(part, ast.Constant) else "{}" for part in node.values)
     return None
 
 
@@ -84,7 +84,8 @@ def bare_texts(source: str, filename: str = "<source>") -> list[str]:
         text = _literal_text(node)
         if text is None or isinstance(parents.get(node), ast.JoinedStr) or exempt(node):
             continue
-        worded = isinstance(parents.get(node), ast.Call) and _called(parents[node]) in WORDING
+        parent = parents.get(node)
+        worded = isinstance(parent, ast.Call) and _called(parent) in WORDING
         if worded or PROSE.search(text) or (re.search(r"[A-Za-z]{2,}", text) and shown_directly(node)):
             found.append((node.lineno, node.col_offset, f"{filename}:{node.lineno}: {text!r}"))  # type: ignore[attr-defined]
     return [line for *_, line in sorted(found)]
