@@ -158,6 +158,39 @@ def test_a_store_dropped_without_close_gives_its_claim_back(tmp_path: Path) -> N
     assert os.path.realpath(folder) not in held_folders()
 
 
+def test_a_store_collected_while_another_folder_is_being_claimed_gives_its_claim_back(tmp_path: Path) -> None:
+    # The collector may free a forgotten store at any allocation, inside claim_folder too:
+    # here, as the next folder's OS lock is taken. Once, that hung a CI run for good; a
+    # process of its own, so that a hang fails this test only.
+    script = textwrap.dedent(
+        """
+        import os, sys
+        import filelock
+        from app.storage import FileStore
+        from app.storage.lock import held_folders
+
+        forgotten = [FileStore(sys.argv[1])]
+        take_lock = filelock.FileLock.acquire
+
+        def acquire_after_the_last_reference_goes(lock, *args, **kwargs):
+            forgotten.clear()  # its finalizer runs here, on this thread
+            return take_lock(lock, *args, **kwargs)
+
+        filelock.FileLock.acquire = acquire_after_the_last_reference_goes
+        store = FileStore(sys.argv[2])
+        print(held_folders() == [os.path.realpath(sys.argv[2])], flush=True)
+        store.close()
+        print(held_folders() == [], flush=True)
+        """
+    )
+    try:
+        finished = subprocess.run([sys.executable, "-c", script, str(tmp_path / "forgotten"), str(tmp_path / "next")],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("claiming a folder waited for ever on a store the collector freed meanwhile")
+    assert finished.stdout.split() == ["True", "True"], finished.stderr
+
+
 def test_python_m_app_exits_with_status_2_naming_the_holder(tmp_path: Path, holder: Holder) -> None:
     result = subprocess.run(app_command(tmp_path / "data"), cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == EXIT_FOLDER_IN_USE == 2

@@ -18,12 +18,18 @@ Within one process the claim is counted, not exclusive: the app keeps a store pe
 folder and tests open a second one to look at what the app saved, so every
 :func:`claim_folder` of a folder already held here just adds one to its count, and
 the lock is let go when the last claim is released.
+
+A claim is also released by the garbage collector (a store dropped without
+``close``), which may run that release in the middle of this module's own critical
+section, on the same thread: a release never waits for the registry, it queues itself
+and whoever holds the registry lets it go on the way out.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections import deque
 import sys
 import threading
 from dataclasses import dataclass
@@ -59,6 +65,8 @@ class _Held:
 
 _held: dict[str, _Held] = {}
 _registry_lock = threading.Lock()
+_releases_due: deque[FolderClaim] = deque()
+"""Claims released while the registry was busy (appending is atomic: no lock needed)."""
 
 
 def held_folders() -> list[str]:
@@ -78,24 +86,41 @@ class FolderClaim:
         self._released = False
 
     def release(self) -> None:
-        """Give the claim back; the last one of the process lets the OS lock go."""
-        with _registry_lock:
-            if self._released:
-                return
-            self._released = True
-            held = _held.get(self.folder)
-            if held is None:
-                return
-            held.claims -= 1
-            if held.claims > 0:
-                return
-            del _held[self.folder]
-            try:
-                (Path(self.folder) / HOLDER_FILE_NAME).unlink(missing_ok=True)
-            except OSError:
-                pass
-            held.lock.release(force=True)
-            _unlock_folder(held.folder_lock)
+        """Give the claim back; the last one of the process lets the OS lock go, now,
+        or, when the registry is busy, as soon as its holder is done with it."""
+        _releases_due.append(self)
+        _release_due_claims()
+
+    def _release_now(self) -> None:
+        """Called with the registry held."""
+        if self._released:
+            return
+        self._released = True
+        held = _held.get(self.folder)
+        if held is None:
+            return
+        held.claims -= 1
+        if held.claims > 0:
+            return
+        del _held[self.folder]
+        try:
+            (Path(self.folder) / HOLDER_FILE_NAME).unlink(missing_ok=True)
+        except OSError:
+            pass
+        held.lock.release(force=True)
+        _unlock_folder(held.folder_lock)
+
+
+def _release_due_claims() -> None:
+    """Release the queued claims, unless the registry is held: by another thread, or by
+    this one when the collector ran a release inside :func:`claim_folder` (waiting would
+    then never end). The holder calls this again once it lets the registry go."""
+    while _releases_due and _registry_lock.acquire(blocking=False):
+        try:
+            while _releases_due:
+                _releases_due.popleft()._release_now()
+        finally:
+            _registry_lock.release()
 
 
 def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
@@ -117,45 +142,52 @@ def claim_folder(folder: str | os.PathLike[str]) -> FolderClaim:
         raise DataFolderUnusable(
             str(path), f"Cannot use {path} as the data folder: it is a file, not a folder. {_HOW_TO_CHOOSE}"
         )
-    key = os.path.realpath(path)
-    with _registry_lock:
-        held = _held.get(key)
-        if held is not None:
-            held.claims += 1
-            return FolderClaim(key)
-        import filelock  # only a folder on a disk is locked; the browser build never imports it
+    try:
+        with _registry_lock:
+            return _claim(path, os.path.realpath(path))
+    finally:
+        _release_due_claims()
 
-        try:
-            folder_lock = _lock_folder(Path(key))
-        except BlockingIOError as busy:
-            holder = read_holder(Path(key))
-            raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from busy
-        except OSError as error:
-            raise DataFolderUnusable(
-                str(path), f"Cannot lock the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
-            ) from error
-        lock = filelock.FileLock(Path(key) / LOCK_FILE_NAME, timeout=0, thread_local=False)
-        try:
-            lock.acquire(timeout=0)
-        except filelock.Timeout as timeout:
-            _unlock_folder(folder_lock)
-            holder = read_holder(Path(key))
-            raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from timeout
-        except OSError as error:
-            _unlock_folder(folder_lock)
-            raise DataFolderUnusable(
-                str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
-            ) from error
-        try:
-            atomic_write_bytes(Path(key) / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
-        except OSError as error:
-            lock.release(force=True)
-            _unlock_folder(folder_lock)
-            raise DataFolderUnusable(
-                str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
-            ) from error
-        _held[key] = _Held(folder_lock, lock, 1)
+
+def _claim(path: Path, key: str) -> FolderClaim:
+    """:func:`claim_folder`'s registry step, with the registry held."""
+    held = _held.get(key)
+    if held is not None:
+        held.claims += 1
         return FolderClaim(key)
+    import filelock  # only a folder on a disk is locked; the browser build never imports it
+
+    try:
+        folder_lock = _lock_folder(Path(key))
+    except BlockingIOError as busy:
+        holder = read_holder(Path(key))
+        raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from busy
+    except OSError as error:
+        raise DataFolderUnusable(
+            str(path), f"Cannot lock the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+        ) from error
+    lock = filelock.FileLock(Path(key) / LOCK_FILE_NAME, timeout=0, thread_local=False)
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout as timeout:
+        _unlock_folder(folder_lock)
+        holder = read_holder(Path(key))
+        raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from timeout
+    except OSError as error:
+        _unlock_folder(folder_lock)
+        raise DataFolderUnusable(
+            str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+        ) from error
+    try:
+        atomic_write_bytes(Path(key) / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
+    except OSError as error:
+        lock.release(force=True)
+        _unlock_folder(folder_lock)
+        raise DataFolderUnusable(
+            str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
+        ) from error
+    _held[key] = _Held(folder_lock, lock, 1)
+    return FolderClaim(key)
 
 
 def _lock_folder(folder: Path) -> int | None:
