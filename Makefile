@@ -38,7 +38,7 @@ pwa: $(STAMP)
 
 test: $(STAMP) browser
 	$(PY) -m mypy
-	$(PY) -m pytest $(ARGS)
+	PYTHONUNBUFFERED=1 $(PY) -m pytest $(ARGS)
 
 # The benchmarks (tests/bench_*.py: pytest-benchmark tables and the side-by-side runs against the
 # previous commit); reported, never asserted on time, and not part of `make test`.
