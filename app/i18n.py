@@ -192,8 +192,23 @@ def use_language(page: ft.Page, tags: Iterable[str], folder: Path | None = None)
     with a catalogue; returns the catalogue's name, or :data:`ENGLISH`."""
     folder = CATALOGUE_FOLDER if folder is None else folder
     chosen = choose_language(tags, available_languages(folder))
+    before = session_language(page)
     _sessions[page.session] = (chosen, _catalogue(chosen, folder)) if chosen else (ENGLISH, None)
+    if (chosen or ENGLISH) != before:
+        page.locale_configuration = _flutter_locales(chosen or "en_US")
     return chosen or ENGLISH
+
+
+def _flutter_locales(language: str) -> ft.LocaleConfiguration:
+    """Flutter's own words (a text field's Copy and Paste, a dialog's buttons) in the same
+    language as the app's, with American English as the fallback, as Flutter has it."""
+    import flet as ft
+
+    parts = language.split("_")
+    script = next((part for part in parts[1:] if len(part) == 4), None)
+    region = next((part for part in parts[1:] if len(part) != 4), None)
+    shown = ft.Locale(parts[0], region, script_code=script)
+    return ft.LocaleConfiguration(supported_locales=[shown, ft.Locale("en", "US")], current_locale=shown)
 
 
 def session_language(page: ft.Page) -> str:

@@ -11,6 +11,7 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+import flet as ft
 import pytest
 
 from app.i18n import available_languages, catalogue_from_po, choose_language, language_candidates
@@ -144,6 +145,8 @@ def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_portuguese_browser_sees_the_screens_in_portuguese(catalogues: Path) -> None:
     async def test(ui: FletHarness) -> None:
         assert ui.page.title == "Mesa de Farkle"
+        assert ui.page.locale_configuration is not None  # Flutter's own words (Copy, Paste) follow
+        assert ui.page.locale_configuration.current_locale == ft.Locale("pt")
         assert ui.text_of("new-game") == "Novo jogo"
         assert "Jogos por terminar" in ui.texts()
         assert ui.text_of("lookup") == "Score lookup"  # a fuzzy entry shows the English
@@ -157,6 +160,8 @@ def test_a_portuguese_browser_sees_the_screens_in_portuguese(catalogues: Path) -
 
 def test_a_regional_catalogue_comes_before_the_language_one_and_falls_back_to_it(catalogues: Path) -> None:
     async def test(ui: FletHarness) -> None:
+        assert ui.page.locale_configuration is not None
+        assert ui.page.locale_configuration.current_locale == ft.Locale("pt", "BR")
         assert ui.text_of("new-game") == "Novo jogo (Brasil)"
         assert "Jogos por terminar" in ui.texts()  # not in the Brazilian catalogue: the Portuguese one says it
         assert ui.text_of("lookup") == "Score lookup"  # in neither: English
@@ -168,6 +173,7 @@ def test_a_regional_catalogue_comes_before_the_language_one_and_falls_back_to_it
 def test_a_language_without_a_catalogue_shows_english(catalogues: Path, tags: tuple[str, ...]) -> None:
     async def test(ui: FletHarness) -> None:
         assert ui.page.title == "Farkle Table"
+        assert ui.page.locale_configuration is None  # Flutter's default, as in an English-only app
         assert ui.text_of("new-game") == "New game"
         assert "Unfinished games" in ui.texts()
 
@@ -191,6 +197,25 @@ def test_an_english_only_app_starts_without_asking_the_client(tmp_path: Path, mo
 
     run(test, store=MemoryStore())
 
+
+
+def test_a_language_changed_on_the_device_shows_at_once(catalogues: Path) -> None:
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("new-game") == "New game"
+        await ui.dispatch(ui.page, "locale_change", {"locales": [{"language_code": "pt", "country_code": "PT"}]})
+        assert ui.text_of("new-game") == "Novo jogo"
+
+    run(test, store=MemoryStore(), services=device_info("de-DE"))
+
+
+def test_a_change_to_another_language_without_a_catalogue_leaves_the_screen_as_it_is(catalogues: Path) -> None:
+    async def test(ui: FletHarness) -> None:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", "Ann")
+        await ui.dispatch(ui.page, "locale_change", {"locales": [{"language_code": "fr"}]})
+        assert ui.find("player-name-1").value == "Ann"  # the screen was not opened anew
+
+    run(test, store=MemoryStore(), services=device_info("de-DE"))
 
 def test_two_phones_on_one_server_each_see_their_own_language(catalogues: Path) -> None:
     store = MemoryStore()
