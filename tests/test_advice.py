@@ -27,6 +27,7 @@ from engine import (
     scoring_options,
     throw_advice,
     turn_advice,
+    win_chance,
 )
 
 HOUSE = Rules.preset("house")
@@ -162,7 +163,10 @@ def test_at_the_start_of_a_turn_the_advice_is_to_throw_six_with_what_the_turn_is
     advice = advise(Game(["Ann", "Bob"], HOUSE))
     assert (advice.action, advice.dice, advice.bank) == ("throw", 6, None)
     assert advice.throw_on == roll_value(HOUSE, 0, 6, on_board=False)
-    assert advice.describe() == f"Throw six dice: worth {advice.throw_on:,.0f} on average (2 % farkle)."
+    assert advice.win_chance == win_chance(HOUSE, (0, 0), 0)  # a game of two to 10,000: the shipped table
+    wins = f"{advice.win_chance:.0%}".replace("%", " %")
+    assert advice.describe() == (f"Throw six dice: worth {advice.throw_on:,.0f} on average (2 % farkle). "
+                                 f"Ann wins {wins} of the time.")
 
 
 def test_every_keep_of_the_throw_is_valued_and_the_lone_1_beats_the_1_and_5() -> None:

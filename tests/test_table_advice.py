@@ -10,7 +10,7 @@ import dataclasses
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from app.tournament_table import tournament_meta
-from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value
+from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value, win_chance
 from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
 from tests.test_result_confirmation import final_of_four
@@ -34,7 +34,9 @@ def test_advice_is_off_until_switched_on_then_marks_the_best_keep_and_stays_on(d
         assert ui.accessible_name(ui.find("advice-switch")) == "Turn advice on"
         await ui.click("advice-switch")
         worth = f"{roll_value(HOUSE, 0, 6, on_board=False):,.0f}"
-        assert await advice_shown(ui) == f"Advice: Throw six dice: worth {worth} on average (2 % farkle)."
+        wins = f"{win_chance(HOUSE, (0, 0), 0):.0%}".replace("%", " %")  # two to 10,000: the shipped table
+        assert await advice_shown(ui) == (f"Advice: Throw six dice: worth {worth} on average (2 % farkle). "
+                                          f"Ann wins {wins} of the time.")
         await throw(ui, "1 5 2 3 4 4")
         assert (await advice_shown(ui)).startswith("Advice: Keep 1 and throw five dice: worth ")
         advised = [text for text in ui.texts() if text.endswith("·  advised")]

@@ -29,9 +29,9 @@ other player a last turn that catches up 78 % of the time, so the turn is worth 
 Supported: every scoring and entry threshold; not progressive passing, steal or a
 three-farkle penalty (the state would also need the offer, or both farkle streaks and
 scores that fall). Cost: about ``levels**3`` turn totals solved a few times each; CPython
-here solves 4,000 points (80 steps) in two minutes of CPU, 5,000 in under three, 10,000
-would take about half an hour, so ``house`` to 4,000 and to 5,000 is shipped
-(:mod:`engine.advice.win_tables`, 20,550 bytes) and targets up to
+here solves 4,000 points (80 steps) in two minutes of CPU, 5,000 in about three, 10,000
+in about 23 minutes, so ``house`` to 4,000, 5,000 and 10,000 is shipped
+(:mod:`engine.advice.win_tables`, 93,562 bytes) and targets up to
 :data:`ON_DEMAND_LEVELS` steps are solved when asked.
 
 Published figures (tests/test_win_chance.py checks the shapes at small targets):
@@ -46,8 +46,8 @@ Published figures (tests/test_win_chance.py checks the shapes at small targets):
 * Busche 2016, "Maximizing Win Probability in the Game of Farkle": the first player wins
   53.487 % under "Facebook Farkle" rules. Not reproduced: those rules let a score fall
   below 0 by a three-farkle penalty (banked scores bounded at -2,500), which this solver
-  does not model. For comparison, the first player wins 54.71 % under ``house`` to 4,000
-  and 54.31 % to 5,000.
+  does not model. For comparison, the first player wins 54.71 % under ``house`` to 4,000,
+  54.31 % to 5,000 and 53.20 % to 10,000.
 """
 
 from __future__ import annotations
