@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     import flet as ft
 
 __all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "translatable", "language_candidates", "choose_language",
-           "available_languages", "catalogue_from_po", "use_language", "session_language",
+           "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
            "adopt_client_language"]
 
 CATALOGUE_FOLDER = Path(__file__).parent / "locale"
@@ -113,14 +113,14 @@ def catalogue_from_po(text: str) -> gettext.GNUTranslations:
     so their English shows); its plural rule comes from the ``Plural-Forms`` header."""
     import gettext
 
-    messages = _po_messages(text)
+    messages = po_messages(text)
     header = messages.get("", "")
     if "charset=" not in header:
         messages[""] = header + "Content-Type: text/plain; charset=UTF-8\n"
     return gettext.GNUTranslations(io.BytesIO(_mo_bytes(messages)))
 
 
-def _po_messages(text: str) -> dict[str, str]:
+def po_messages(text: str) -> dict[str, str]:
     """msgid -> msgstr as a compiled catalogue keys them (plural forms joined by NUL)."""
     messages: dict[str, str] = {}
     entry: dict[str, str] = {}
@@ -246,18 +246,32 @@ def tr(message: str, /, **values: Any) -> str:
     put into its ``{named}`` places."""
     catalogue = _current()
     text = catalogue.gettext(message) if catalogue is not None and message else message  # "" is the header's id
-    return text.format(**values) if values else text
+    return _filled(text, message, values)
 
 
 def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:
     """The form of a message for ``count`` things, in the session's language (English: the
     singular for exactly one), with ``values`` put into its ``{named}`` places."""
     catalogue = _current()
-    if catalogue is not None:
-        text = catalogue.ngettext(singular, plural, count)
-    else:
-        text = singular if count == 1 else plural
-    return text.format(**values) if values else text
+    english = singular if count == 1 else plural
+    return _filled(catalogue.ngettext(singular, plural, count) if catalogue is not None else english, english, values)
+
+
+def _filled(text: str, english: str, values: dict[str, Any]) -> str:
+    """``text`` with ``values`` in its places; a translation that names a place the English
+    does not have (a translator's slip) shows the English instead of failing the screen.
+
+    >>> _filled("{nome} ganhou", "{name} won", {"name": "Ann"})
+    'Ann won'
+    """
+    if not values:
+        return text
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):
+        if text is english:
+            raise  # the app's own text names a value it was not given: a bug to see, not to hide
+        return english.format(**values)
 
 
 def translatable(message: str, /) -> str:

@@ -3,8 +3,9 @@
 translator to start from. ``tr(label)`` with a variable translates text marked elsewhere.
 
 ``python -m app.i18n_template`` writes ``app/locale/messages.pot``; ``--check`` only says
-whether the committed template is current (exit status 1 when it is not). A new language
-is that template copied to ``app/locale/<language>.po`` with its ``msgstr`` filled in.
+whether the committed template is current and every catalogue's ``{places}`` match its
+English (exit status 1 when not). A new language is that template copied to
+``app/locale/<language>.po`` with its ``msgstr`` filled in.
 
 >>> [m.msgid for m in messages_in('tr("Undo")\\nntr("{n} die", "{n} dice", n, n=n)', "x.py")]
 ['Undo', '{n} die']
@@ -14,11 +15,15 @@ from __future__ import annotations
 
 import ast
 import json
+import string
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "template_text", "TEMPLATE"]
+from app.i18n import available_languages, po_messages
+
+__all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "template_text", "catalogue_problems",
+           "TEMPLATE"]
 
 CALLS = ("tr", "ntr", "translatable")
 APP = Path(__file__).parent
@@ -105,12 +110,44 @@ def template_text(messages: list[Message]) -> str:
     return "\n".join(parts)
 
 
+def _places(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def catalogue_problems(text: str, filename: str = "<catalogue>") -> list[str]:
+    """Translations that name a ``{place}`` their English does not have (the English would show
+    instead), or whose braces do not pair up.
+
+    >>> catalogue_problems('msgid "{name} won"\\nmsgstr "{nome} ganhou"\\n', "pt.po")
+    ["pt.po: '{nome} ganhou' names {nome}, which '{name} won' does not have"]
+    """
+    problems = []
+    for key, translated in po_messages(text).items():
+        if not key:
+            continue
+        english = key.split("\0")
+        try:
+            known = set().union(*(_places(form) for form in english))
+            for form in translated.split("\0"):
+                unknown = _places(form) - known
+                if unknown:
+                    problems.append(f"{filename}: {form!r} names {', '.join('{' + n + '}' for n in sorted(unknown))}, "
+                                    f"which {english[0]!r} does not have")
+        except ValueError as error:
+            problems.append(f"{filename}: {translated!r} ({error})")
+    return problems
+
+
 def main(argv: list[str]) -> int:
     text = template_text(app_messages())
     current = TEMPLATE.read_text(encoding="utf-8") if TEMPLATE.exists() else ""
     if "--check" in argv:
+        problems = [problem for language in sorted(available_languages(TEMPLATE.parent))
+                    for problem in catalogue_problems((TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8"),
+                                                      f"app/locale/{language}.po")]
         print(f"{TEMPLATE} is {'current' if text == current else 'out of date: run python -m app.i18n_template'}")
-        return 0 if text == current else 1
+        print("\n".join(problems) or "every catalogue's places match its English")
+        return 0 if text == current and not problems else 1
     TEMPLATE.parent.mkdir(exist_ok=True)
     TEMPLATE.write_text(text, encoding="utf-8")
     print(f"{TEMPLATE}: {len(text.split(chr(10) + 'msgid ')) - 2} messages")

@@ -44,6 +44,10 @@ msgstr "Vez de {name} · {dice} na mão · total do turno {turn_points:,}"
 msgid "six dice"
 msgstr "seis dados"
 
+#, python-brace-format
+msgid "to play · {in_hand} in hand"
+msgstr "a jogar · {na_mao} na mão"
+
 #, fuzzy
 msgid "Score lookup"
 msgstr "Consulta (por rever)"
@@ -152,6 +156,7 @@ def test_a_portuguese_browser_sees_the_screens_in_portuguese(catalogues: Path) -
         assert ui.text_of("lookup") == "Score lookup"  # a fuzzy entry shows the English
         await start_game(ui, "Ann", "Bob")
         assert ui.text_of("turn-line") == "Vez de Ann · seis dados na mão · total do turno 0"  # reordered
+        assert "to play · seis dados in hand" in ui.texts()  # a translation naming an unknown place: English
         await ui.navigate("/")
         assert ui.text_of("storage-usage").startswith("1 jogo ")
 

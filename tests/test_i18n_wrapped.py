@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from app.i18n_template import TEMPLATE, TranslationCallError, app_messages, messages_in, template_text
+from app.i18n import available_languages
+from app.i18n_template import (TEMPLATE, TranslationCallError, app_messages, catalogue_problems, messages_in,
+                               template_text)
 
 APP = Path(__file__).resolve().parent.parent / "app"
 # The screens, and the app modules whose words reach them.
@@ -139,3 +141,12 @@ def test_the_committed_template_lists_every_message_of_the_app() -> None:
     """Run ``python -m app.i18n_template`` after changing a text, and commit app/locale/messages.pot."""
     assert TEMPLATE.read_text(encoding="utf-8") == template_text(app_messages()), \
         "app/locale/messages.pot is out of date: run python -m app.i18n_template and commit it"
+
+
+def test_every_catalogue_names_only_the_places_its_english_has() -> None:
+    """A translation naming ``{nome}`` where the English has ``{name}`` would show English."""
+    shipped = [problem for language in sorted(available_languages(TEMPLATE.parent)) for problem in
+               catalogue_problems((TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8"), language)]
+    assert shipped == []
+    slip = 'msgid "{count} game"\nmsgid_plural "{count} games"\nmsgstr[0] "{count} jogo"\nmsgstr[1] "{n} jogos"\n'
+    assert catalogue_problems(slip, "pt.po") == ["pt.po: '{n} jogos' names {n}, which '{count} game' does not have"]
