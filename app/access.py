@@ -23,7 +23,6 @@ dies when the passphrase changes. Wrong passphrases are limited by :mod:`app.sig
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import hmac
 import json
@@ -36,7 +35,7 @@ from typing import Any, Final, Protocol
 from urllib.parse import unquote
 
 from app.client_address import is_organizer_address, peer_of
-from app.passphrase import PassphraseRefused, verify_passphrase
+from app.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
 from app.sign_in_guard import GUARD, SignInGuard
 from app.i18n import tr
 from engine import CodeDamaged
@@ -52,17 +51,13 @@ SESSIONS_KEY: Final = "farkle.organizer.sessions"
 """The client-storage key holding the device's session tokens (``{event id: token}``)."""
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
 def _session_key(stored_hash: str) -> bytes:
     return hmac.new(stored_hash.encode("utf-8"), b"farkle-table organizer session v1", hashlib.sha256).digest()
 
 
 def _signature(tournament_id: str, expires: int, stored_hash: str) -> str:
     body = f"{tournament_id}.{expires}".encode()
-    return _b64(hmac.new(_session_key(stored_hash), body, hashlib.sha256).digest())
+    return b64_unpadded(hmac.new(_session_key(stored_hash), body, hashlib.sha256).digest())
 
 
 def issue_token(tournament_id: str, stored_hash: str, now: float, seconds: int = SESSION_SECONDS) -> str:

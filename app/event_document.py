@@ -69,14 +69,13 @@ def read_event(document: Document) -> KeptEvent:
 def event_document(tournament_id: str, kept: KeptEvent) -> Document:
     """The document that keeps an event: its log (serialised once) and what its list shows."""
     tournament = kept.tournament
-    champion = tournament.champion
     return {
         "id": tournament_id,
         "name": tournament.name,
         "event_id": tournament.event_id,
         "players": len(tournament.players),
         "round": tournament.round,
-        "champion": tournament.player(champion).name if champion is not None else None,
+        "champion": tournament.champion_name,
         "link_base": kept.link_base,
         "passphrase_hash": kept.passphrase_hash,
         "refused": [refusal.__dict__ for refusal in kept.refusals],

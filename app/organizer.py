@@ -152,12 +152,10 @@ class Organizer:
                 tournament = Tournament.from_events(document["events"])
             except (FarkleError, KeyError, TypeError):
                 continue
-            champion = tournament.champion
             out.append(
                 TournamentSummary(
                     doc_id, tournament.name, tournament.event_id, len(tournament.players), tournament.round,
-                    tournament.player(champion).name if champion is not None else None,
-                    str(document.get("updated", "")),
+                    tournament.champion_name, str(document.get("updated", "")),
                 )
             )
         return sorted(out, key=lambda summary: summary.updated, reverse=True)

@@ -19,7 +19,7 @@ from engine import InvalidInput
 
 __all__ = [
     "MIN_PASSPHRASE", "PassphraseRefused", "passphrase_problem", "check_new_passphrase", "hash_passphrase",
-    "meets_rule", "verify_passphrase",
+    "meets_rule", "verify_passphrase", "b64_unpadded",
 ]
 
 MIN_PASSPHRASE: Final = 8
@@ -78,7 +78,8 @@ def check_new_passphrase(first: str, again: str) -> str:
     return text
 
 
-def _b64(data: bytes) -> str:
+def b64_unpadded(data: bytes) -> str:
+    """URL-safe base64 without its ``=`` padding: a hash's parts and a session token's signature."""
     return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
 
 
@@ -103,7 +104,7 @@ def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = _SCR
     salt = os.urandom(16) if salt is None else salt
     digest = hashlib.scrypt(text.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=32)
     mark = f"${_RULE_MARK}" if passphrase_problem(text) is None else ""
-    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}{mark}"
+    return f"scrypt${n}${r}${p}${b64_unpadded(salt)}${b64_unpadded(digest)}{mark}"
 
 
 def meets_rule(stored: str) -> bool:

@@ -320,8 +320,9 @@ def test_a_tie_for_a_tables_win_entered_by_hand_waits_for_its_roll_off() -> None
     (needed,) = t.pending_roll_offs()
     assert needed.places == (1, 2)
     t.record_roll_off(1, {final[0]: 3, final[1]: 6})
+    assert t.champion_name is None
     assert t.close_round() == (final[1],)
-    assert t.champion == final[1]
+    assert t.champion == final[1] and t.champion_name == t.player(final[1]).name
 
 
 def test_no_roll_off_is_taken_where_there_is_no_tie() -> None:

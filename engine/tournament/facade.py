@@ -205,6 +205,11 @@ class Tournament(TournamentHistory):
     def champion(self) -> int | None:
         return self._state.champion
 
+    @property
+    def champion_name(self) -> str | None:
+        """The champion's name, for a list of events; None until the final is closed."""
+        return None if self._state.champion is None else self.player(self._state.champion).name
+
     def plan(self) -> tuple[RoundPlan, ...]:
         """Every round, as played so far and as planned from now (with the cuts scaled)."""
         return self._state.plan()
