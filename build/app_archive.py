@@ -27,7 +27,7 @@ from typing import Any
 from build_support import TEMPLATES, PatchError, log, source_files
 
 __all__ = ["VENDORED_DISTRIBUTIONS", "imported_distributions", "vendor_distributions", "precompile",
-           "zip_vendored", "pack_app"]
+           "sourceless_files", "zip_vendored", "pack_app"]
 
 # Python distributions vendored into app.tar.gz (__pypackages__/): pure Python only.
 # flet's own requirements httpx and oauthlib are only used by its OAuth helpers and
@@ -169,26 +169,33 @@ def precompile(tree: Path, pyodide_dir: Path) -> dict[str, Any]:
     return {"precompiled": True, "python": info["version"], "pyc_files": len(pycs)}
 
 
-def zip_vendored(vendor: Path, dest: Path, sourceless: bool) -> int:
-    """Zip the vendored packages into one file imported in place by zipimport (nothing to
-    unpack in the browser). With bytecode, modules ship as sourceless ``.pyc`` (hash-based,
-    moved out of ``__pycache__``): smaller, and nothing to compile or check at import."""
+def sourceless_files(root: Path, sourceless: bool) -> dict[str, bytes]:
+    """The files under ``root`` by relative path. With ``sourceless``, each module is its
+    bytecode alone (hash-based, moved out of ``__pycache__`` to where the ``.py`` was):
+    smaller, nothing for the browser to unpack twice, compile or check at import. A module
+    left without bytecode stops the build."""
     entries: dict[str, bytes] = {}
-    for path in sorted(p for p in vendor.rglob("*") if p.is_file()):
-        rel = path.relative_to(vendor)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root)
         if sourceless and rel.parent.name == "__pycache__" and path.suffix == ".pyc":
             module = rel.name.split(".")[0]
             entries[(rel.parent.parent / f"{module}.pyc").as_posix()] = path.read_bytes()
-        elif "__pycache__" in rel.parts or (sourceless and path.suffix == ".py"
-                                             and (path.parent / "__pycache__").is_dir()):
+        elif "__pycache__" in rel.parts or (sourceless and path.suffix == ".py"):
             continue
         else:
             entries[rel.as_posix()] = path.read_bytes()
     if sourceless:
-        missing = [p.relative_to(vendor).as_posix() for p in vendor.rglob("*.py")
-                   if p.relative_to(vendor).with_suffix(".pyc").as_posix() not in entries]
+        missing = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+                   if p.relative_to(root).with_suffix(".pyc").as_posix() not in entries]
         if missing:
-            raise PatchError(f"__pypackages__: no bytecode for {missing[:5]}")
+            raise PatchError(f"{root.name}: no bytecode for {missing[:5]}")
+    return entries
+
+
+def zip_vendored(vendor: Path, dest: Path, sourceless: bool) -> int:
+    """Zip the vendored packages into one file imported in place by zipimport (nothing to
+    unpack in the browser), sourceless when there is bytecode (``sourceless_files``)."""
+    entries = sourceless_files(vendor, sourceless)
     with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_STORED) as zf:
         for name, data in sorted(entries.items()):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -199,7 +206,7 @@ def zip_vendored(vendor: Path, dest: Path, sourceless: bool) -> int:
 
 def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
              pyodide_dir: Path | None = None) -> dict[str, Any]:
-    """Write app.tar.gz: a launcher main.py, the app package, engine/ (with their bytecode
+    """Write app.tar.gz: a launcher main.py, the app package, engine/ (as bytecode alone
     when ``pyodide_dir`` is given and Node.js is available) and ``__pypackages__``: the
     vendored packages as ONE zip file, which the worker puts on sys.path as it is.
 
@@ -235,6 +242,13 @@ def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
     compiled = precompile(tree, pyodide_dir) if pyodide_dir else {"precompiled": False}
     zipped = zip_vendored(tree / "vendor", tree / "__pypackages__", sourceless=compiled["precompiled"])
     shutil.rmtree(tree / "vendor")
+    if compiled["precompiled"]:  # the app and the engine as bytecode alone, like __pypackages__
+        for top in (package, engine_dir.name):
+            files = sourceless_files(tree / top, sourceless=True)
+            shutil.rmtree(tree / top)
+            for rel, data in files.items():
+                (tree / top / rel).parent.mkdir(parents=True, exist_ok=True)
+                (tree / top / rel).write_bytes(data)
 
     names = sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file())
     if any(n in ("requirements.txt", "pyproject.toml") for n in names):

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from build_support import (BACKGROUND_COLOR, FLET_VERSION, TEMPLATES, THEME_COLOR, PatchError, replace_once,
-                           sub_once)
+                           source_files, sub_once)
 from fallback_fonts import EMOJI_FONT, EMOJI_PARTS, FALLBACK_FONTS, SYMBOL_PARTS, SYMBOLS_FONT
 
 __all__ = ["RIVE_CDN", "patch_index_html", "patch_flutter_bootstrap", "patch_main_dart_js", "patch_python_js",
@@ -151,17 +151,35 @@ def patch_pyodide_asm(js: str) -> str:
                         "Module.HEAP8.set(t),l}", file="pyodide/pyodide.asm.mjs")
 
 
-def patch_python_worker(js: str, snapshot_snippet: str | None = None) -> str:
+def patch_python_worker(js: str, snapshot_snippet: str | None = None, prefetch_archive: bool = True) -> str:
     """Check the worker still runs the app the way this build packages it, and let it tell
     the early starter (templates/python-early.js) when Pyodide is loaded.
 
     With ``snapshot_snippet`` (templates/python-snapshot.js, its key filled in), Pyodide
     starts from a memory snapshot kept in the browser when there is one, and the same
-    worker file can be started to make that snapshot."""
+    worker file can be started to make that snapshot. With ``prefetch_archive``, app.tar.gz
+    is fetched while Pyodide loads rather than after it (Flet's order)."""
     f = "python-worker.js"
     js = replace_once(js, "        self.pythonModuleName = event.data.pythonModuleName;\n",
                       "        self.pythonModuleName = event.data.pythonModuleName;\n"
                       "        self.fletEarly = event.data.fletEarly === true;\n", file=f)
+    if prefetch_archive:
+        js = replace_once(js, "        self.fletEarly = event.data.fletEarly === true;\n",
+                          "        self.fletEarly = event.data.fletEarly === true;\n"
+                          "        self.fletAppPackage = self.appPackageUrl && !(self.flet_js.args || {}).script\n"
+                          "            ? fetch(new URL(self.appPackageUrl, self.location.href)) : null;\n"
+                          "        if (self.fletAppPackage) self.fletAppPackage.catch(() => {});\n", file=f)
+        js = replace_once(js, "self.flet_js.receive_callback = self.receiveCallback;\n",
+                          "self.flet_js.receive_callback = self.receiveCallback;\n"
+                          "// The archive's fetch, started with Pyodide's load: once, then fetch as usual.\n"
+                          "self.flet_js.fetch_app_package = (request, init) => {\n"
+                          "    const early = self.fletAppPackage;\n"
+                          "    self.fletAppPackage = null;\n"
+                          "    return early || fetch(request, init);\n"
+                          "};\n", file=f)
+        js = replace_once(js, "            response = await pyfetch(app_package_url)\n",
+                          "            response = await pyfetch(app_package_url, fetcher=flet_js.fetch_app_package)\n",
+                          file=f)
     loaded = ('        if (self.fletEarly) self.postMessage({ fletEarly: "pyodide-loaded"'
               + (", snapshot: fletSnapshot.info.used, reason: fletSnapshot.info.reason, "
                  "ms: fletSnapshot.info.ms" if snapshot_snippet else "") + " });\n")
@@ -200,14 +218,22 @@ SNAPSHOT_INPUTS = ("app.tar.gz", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs
                    "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")
 
 
-def snapshot_snippet(site: Path, package: str) -> str:
+FLET_NAME = re.compile(r"\bft\.([A-Za-z_]\w*)")
+"""``ft.Text``, ``ft.Column``...: flet loads a control's module on first use of its name."""
+
+
+def snapshot_snippet(site: Path, app_dir: Path) -> str:
     """templates/python-snapshot.js with its key: a hash of everything the snapshot's
     memory depends on (the app archive, the Pyodide runtime and stdlib, the template), so
-    a new build never restores another build's Python."""
+    a new build never restores another build's Python; and the flet names the app's source
+    uses, which the snapshot loads (the archive holds the app's bytecode, not its source)."""
     template = (TEMPLATES / "python-snapshot.js").read_text(encoding="utf-8")
     digest = hashlib.sha256(template.encode())
     for rel in SNAPSHOT_INPUTS:
         digest.update(rel.encode() + b"\0" + hashlib.sha256((site / rel).read_bytes()).digest())
+    names = sorted({name for path in source_files(app_dir) if path.suffix == ".py"
+                    for name in FLET_NAME.findall(path.read_text(encoding="utf-8"))})
     js = replace_once(template, '"__SNAPSHOT_KEY__"', json.dumps(digest.hexdigest()[:16]),
                       file="templates/python-snapshot.js")
-    return replace_once(js, '"__APP_PACKAGE__"', json.dumps(package), file="templates/python-snapshot.js")
+    js = replace_once(js, '"__FLET_NAMES__"', json.dumps(names), file="templates/python-snapshot.js")
+    return replace_once(js, '"__APP_PACKAGE__"', json.dumps(app_dir.name), file="templates/python-snapshot.js")

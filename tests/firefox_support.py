@@ -210,7 +210,12 @@ class FirefoxPage:
         self._call("init_script", source=source)
 
     def wait_for_text(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
-        self._call("wait_text", timeout_ms=timeout_ms, text=text, exact=exact)
+        try:
+            self._call("wait_text", timeout_ms=timeout_ms, text=text, exact=exact)
+        except FirefoxError as err:
+            if timeout_ms == 0:
+                raise
+            raise FirefoxError(f"{err}\nthe page shows instead: {self.texts()}") from None
 
     def has_text(self, text: str, exact: bool = False) -> bool:
         try:

@@ -7,12 +7,14 @@
 // the page's own splash stays up meanwhile. Flutter's boot then overlaps the app's imports.
 // When Python starts from its memory snapshot (python-snapshot.js), which takes a fraction
 // of that, the worker says so at once ("snapshot-found") and Flutter starts alongside.
+// A snapshot is made only once the app has sent its first page, so that making it never
+// slows the start it is for.
 //
 // Dart connects with args {}; jsConnect() adopts this worker when it asks for exactly that
 // and replays whatever the worker already posted. Any other request gets a new worker.
 const fletEarlyWorker = (() => {
     const START_FLUTTER_AFTER_MS = 10000;
-    const MAKE_SNAPSHOT_AFTER_FIRST_FRAME_MS = 2000;
+    const MAKE_SNAPSHOT_AFTER_FIRST_PAGE_MS = 2000;
     let startFlutter = null, flutterStarted = false;
     const flutterGo = () => {
         if (flutterStarted) return;
@@ -31,6 +33,8 @@ const fletEarlyWorker = (() => {
     let worker = new Worker(base + "/python-worker.js", { type: "module" });
     const queue = [];
     let adopted = false;
+    // The app's first page: the first message in Flet's protocol (bytes) the worker posts.
+    let firstPageSent = false, onFirstPage = null;
     // A listener, not onmessage: it stays ahead of the handler Flet sets once it adopts the
     // worker, and keeps this file's own messages away from Flet (and Dart) even then.
     worker.addEventListener("message", (event) => {
@@ -40,7 +44,13 @@ const fletEarlyWorker = (() => {
                 globalThis.fletPythonStart = event.data;
                 if (event.data.snapshot === false) makeSnapshotLater();
             }
-        } else if (!adopted) queue.push(event);
+        } else {
+            if (!adopted) queue.push(event);
+            if (!firstPageSent && event.data instanceof Uint8Array) {
+                firstPageSent = true;
+                if (onFirstPage) onFirstPage();
+            }
+        }
         flutterGo();
     });
     worker.onerror = flutterGo;
@@ -54,8 +64,9 @@ const fletEarlyWorker = (() => {
         fletEarly: true
     });
     // Python started without a memory snapshot (first visit, new build, or the stored one
-    // failed): make one in a second worker once the app is up (python-snapshot.js), so the
-    // next start skips Pyodide's own start-up and the app's imports.
+    // failed): make one in a second worker once the app has sent its first page
+    // (python-snapshot.js), so the next start skips Pyodide's own start-up and the app's
+    // imports.
     // globalThis.fletSnapshotState: "waiting", "making", then "saved" or "failed".
     function makeSnapshotLater() {
         if (globalThis.fletSnapshotState) return;
@@ -122,9 +133,10 @@ const fletEarlyWorker = (() => {
             const size = back ? (await back.arrayBuffer()).byteLength : -1;
             if (size !== made.stored) throw new Error(`read back ${size} of ${made.stored} bytes`);
         }
-        const later = () => setTimeout(make, MAKE_SNAPSHOT_AFTER_FIRST_FRAME_MS);
-        window.addEventListener("flutter-first-frame", later, { once: true });
-        setTimeout(make, START_FLUTTER_AFTER_MS + 20000); // no first frame: try anyway
+        const later = () => setTimeout(make, MAKE_SNAPSHOT_AFTER_FIRST_PAGE_MS);
+        if (firstPageSent) later();
+        else onFirstPage = later;
+        setTimeout(make, START_FLUTTER_AFTER_MS + 50000); // no page after a minute: try anyway
     }
     return {
         take(args) {

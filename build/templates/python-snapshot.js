@@ -21,6 +21,7 @@
 const fletSnapshot = (() => {
     const KEY = "__SNAPSHOT_KEY__";
     const PACKAGE = "__APP_PACKAGE__";
+    const FLET_NAMES = "__FLET_NAMES__";
     const scope = new URL("./", self.location.href);
     const CACHE = "farkle-table-python-snapshot:" + scope.pathname;
     const URL_ = new URL("python-snapshot/" + KEY + ".bin", scope).href;
@@ -91,6 +92,7 @@ const fletSnapshot = (() => {
                 // Same place and same sys.path as the Flet worker's own start.
                 pyodide.unpackArchive(new Uint8Array(await archive.arrayBuffer()), "gztar");
                 pyodide.globals.set("fletsnap_package", PACKAGE);
+                pyodide.globals.set("FLET_NAMES", pyodide.toPy(FLET_NAMES));
                 pyodide.runPython(`
 import gc, os, runpy, sys, traceback
 from pyodide.http import pyfetch
@@ -103,10 +105,9 @@ try:
     import flet.messaging.connection, flet.messaging.protocol, flet.messaging.session
     import flet.pubsub.pubsub_hub
     # flet loads its controls on first use (ft.Text, ...): load the ones the app names
-    import pathlib, re
+    # (listed by the build: the archive holds the app's bytecode, not its source)
     ft = sys.modules["flet"]
-    for name in sorted({n for path in pathlib.Path(fletsnap_package).rglob("*.py")
-                        for n in re.findall(r"\\bft\\.([A-Za-z_]\\w*)", path.read_text("utf-8"))}):
+    for name in FLET_NAMES:
         try:
             getattr(ft, name)
         except Exception:
@@ -120,7 +121,7 @@ finally:
         del sys.modules[fletsnap_package].main
     sys.path.remove(fletsnap_package)
     sys.path.remove("__pypackages__")
-    del fletsnap_package
+    del fletsnap_package, FLET_NAMES
 gc.collect()
 `);
                 const snapshot = pyodide.makeMemorySnapshot();
