@@ -150,8 +150,7 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
         asm = staging / "pyodide" / "pyodide.asm.mjs"
         asm.write_text(patch_pyodide_asm(asm.read_text(encoding="utf-8")), encoding="utf-8")
         snippet = snapshot_snippet(staging, app_dir)
-    worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet, early_python),
-                      encoding="utf-8")
+    worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet), encoding="utf-8")
     # QR decoder hook (build/qr_decoder.py): zxing-wasm into qr/ and fletReadQr() into the worker.
     qr_decoder.add_to_site(staging)
     app_assets = app_dir / "assets"

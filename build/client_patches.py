@@ -151,35 +151,17 @@ def patch_pyodide_asm(js: str) -> str:
                         "Module.HEAP8.set(t),l}", file="pyodide/pyodide.asm.mjs")
 
 
-def patch_python_worker(js: str, snapshot_snippet: str | None = None, prefetch_archive: bool = True) -> str:
+def patch_python_worker(js: str, snapshot_snippet: str | None = None) -> str:
     """Check the worker still runs the app the way this build packages it, and let it tell
     the early starter (templates/python-early.js) when Pyodide is loaded.
 
     With ``snapshot_snippet`` (templates/python-snapshot.js, its key filled in), Pyodide
     starts from a memory snapshot kept in the browser when there is one, and the same
-    worker file can be started to make that snapshot. With ``prefetch_archive``, app.tar.gz
-    is fetched while Pyodide loads rather than after it (Flet's order)."""
+    worker file can be started to make that snapshot."""
     f = "python-worker.js"
     js = replace_once(js, "        self.pythonModuleName = event.data.pythonModuleName;\n",
                       "        self.pythonModuleName = event.data.pythonModuleName;\n"
                       "        self.fletEarly = event.data.fletEarly === true;\n", file=f)
-    if prefetch_archive:
-        js = replace_once(js, "        self.fletEarly = event.data.fletEarly === true;\n",
-                          "        self.fletEarly = event.data.fletEarly === true;\n"
-                          "        self.fletAppPackage = self.appPackageUrl && !(self.flet_js.args || {}).script\n"
-                          "            ? fetch(new URL(self.appPackageUrl, self.location.href)) : null;\n"
-                          "        if (self.fletAppPackage) self.fletAppPackage.catch(() => {});\n", file=f)
-        js = replace_once(js, "self.flet_js.receive_callback = self.receiveCallback;\n",
-                          "self.flet_js.receive_callback = self.receiveCallback;\n"
-                          "// The archive's fetch, started with Pyodide's load: once, then fetch as usual.\n"
-                          "self.flet_js.fetch_app_package = (request, init) => {\n"
-                          "    const early = self.fletAppPackage;\n"
-                          "    self.fletAppPackage = null;\n"
-                          "    return early || fetch(request, init);\n"
-                          "};\n", file=f)
-        js = replace_once(js, "            response = await pyfetch(app_package_url)\n",
-                          "            response = await pyfetch(app_package_url, fetcher=flet_js.fetch_app_package)\n",
-                          file=f)
     loaded = ('        if (self.fletEarly) self.postMessage({ fletEarly: "pyodide-loaded"'
               + (", snapshot: fletSnapshot.info.used, reason: fletSnapshot.info.reason, "
                  "ms: fletSnapshot.info.ms" if snapshot_snippet else "") + " });\n")
