@@ -215,7 +215,11 @@ class FirefoxPage:
         except FirefoxError as err:
             if timeout_ms == 0:
                 raise
-            raise FirefoxError(f"{err}\nthe page shows instead: {self.texts()}") from None
+            try:
+                shown = self.texts()
+            except FirefoxError:
+                raise err from None
+            raise FirefoxError(f"{err}\nthe page shows instead: {shown}") from None
 
     def has_text(self, text: str, exact: bool = False) -> bool:
         try:

@@ -92,7 +92,7 @@ const fletSnapshot = (() => {
                 // Same place and same sys.path as the Flet worker's own start.
                 pyodide.unpackArchive(new Uint8Array(await archive.arrayBuffer()), "gztar");
                 pyodide.globals.set("fletsnap_package", PACKAGE);
-                pyodide.globals.set("FLET_NAMES", pyodide.toPy(FLET_NAMES));
+                pyodide.globals.set("fletsnap_flet_names", pyodide.toPy(FLET_NAMES));
                 pyodide.runPython(`
 import gc, os, runpy, sys, traceback
 from pyodide.http import pyfetch
@@ -107,7 +107,7 @@ try:
     # flet loads its controls on first use (ft.Text, ...): load the ones the app names
     # (listed by the build: the archive holds the app's bytecode, not its source)
     ft = sys.modules["flet"]
-    for name in FLET_NAMES:
+    for name in fletsnap_flet_names:
         try:
             getattr(ft, name)
         except Exception:
@@ -121,7 +121,7 @@ finally:
         del sys.modules[fletsnap_package].main
     sys.path.remove(fletsnap_package)
     sys.path.remove("__pypackages__")
-    del fletsnap_package, FLET_NAMES
+    del fletsnap_package, fletsnap_flet_names
 gc.collect()
 `);
                 const snapshot = pyodide.makeMemorySnapshot();
