@@ -35,6 +35,7 @@ from typing import Any, Final, Protocol
 from urllib.parse import unquote
 
 from app.client_address import is_organizer_address, peer_of
+from app.event_codes import SharedCode
 from app.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
 from app.sign_in_guard import GUARD, SignInGuard
 from app.i18n import tr
@@ -42,7 +43,7 @@ from engine import CodeDamaged
 
 __all__ = [
     "SESSION_SECONDS", "SESSIONS_KEY", "issue_token", "token_valid", "Prefs", "DeviceAccess", "OrganizerEvents",
-    "RouteAccess", "route_target", "route_access",
+    "RouteAccess", "route_targets", "route_target", "route_access",
 ]
 
 SESSION_SECONDS: Final = 12 * 3600
@@ -216,33 +217,43 @@ class RouteAccess:
     refusal: str = ""
 
 
-async def route_target(parts: tuple[str, ...], events: OrganizerEvents) -> str | None:
-    """The event the organizer route ``parts`` opens or writes to; None for the events list
+async def route_targets(parts: tuple[str, ...], events: OrganizerEvents) -> tuple[str, ...]:
+    """The events the organizer route ``parts`` opens or writes to: one; several for a result link
+    whose event code several stored events hold (its screen asks which); none for the events list
     (or a result link that reaches no event: the import screen only says so)."""
     if parts and parts[0].lower() == "import":
         try:
-            return await events.event_for_code(unquote("/".join(parts[1:])))
+            found = await events.event_for_code(unquote("/".join(parts[1:])))
+        except SharedCode as shared:
+            return tuple(holder.id for holder in shared.holders)
         except (CodeDamaged, LookupError):
-            return None
-    return parts[1] if len(parts) > 1 else None
+            return ()
+        return (found,) if found else ()
+    return (parts[1],) if len(parts) > 1 else ()
+
+
+async def route_target(parts: tuple[str, ...], events: OrganizerEvents) -> str | None:
+    """The one event the organizer route ``parts`` opens (:func:`route_targets`); None for none or several."""
+    targets = await route_targets(parts, events)
+    return targets[0] if len(targets) == 1 else None
 
 
 async def route_access(access: DeviceAccess, events: OrganizerEvents, parts: tuple[str, ...]) -> RouteAccess:
-    """Whether this device may open the organizer route ``parts`` (see the module docstring)."""
+    """Whether this device may open the organizer route ``parts`` (see the module docstring); a route
+    reaching several events opens when the device opens one of them (its screen offers only those)."""
     if access.organizer:
         return RouteAccess("open")
     hashes = await events.passphrase_hashes()
-    target = await route_target(parts, events)
-    if target is None:
+    targets = [target for target in await route_targets(parts, events) if target in hashes]
+    guarded = {target: hashes[target] for target in targets if hashes[target]}
+    if not targets:  # the list, or no such event (its screen says so)
         listing = len(parts) <= 1
         status = "open" if not listing or await access.unlocked(hashes) else "sign_in"
-    elif target not in hashes:
-        status = "open"  # no such event: its screen says so
-    elif not hashes[target]:
+    elif not guarded:
         status = "no_passphrase"
     else:
-        status = "open" if await access.allows(target, hashes[target]) else "sign_in"
+        status = "open" if await access.unlocked(guarded) else "sign_in"
     refusal = ""
     if status == "sign_in":  # told before typing when the event is under attack
-        refusal = access.guard.refusal(access.address or "", [target] if target else []) or ""
+        refusal = access.guard.refusal(access.address or "", list(guarded)) or ""
     return RouteAccess(status, refusal)

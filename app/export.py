@@ -9,6 +9,11 @@ own device (:class:`~app.access.DeviceAccess`), or one signed in with that event
 organizer passphrase.  Elsewhere a table game goes without it (:func:`without_signing_key`):
 still a full record of the game (players, log, scores, table and round), but one that
 cannot sign a result.
+
+"That event" is the stored event that printed the table's card, known by the card's key
+(:meth:`engine.Tournament.printed`), never by the event code the game names: a code is no
+secret, and data kept before codes were unique (:mod:`app.event_codes`) may hold two
+events with one code, each with its own passphrase.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ from app.access import DeviceAccess
 from app.organizer import Organizer
 from app.storage import Document, Store, utc_now_iso
 from app.tournament_table import KEY_WITHHELD
+from engine import FarkleError, Tournament, decode_setup
 
 __all__ = ["GameExport", "KeyPolicy", "export_games", "signing_events", "without_signing_key"]
 
-KeyPolicy = Callable[[str], bool]
-"""Whether an export may carry the signing keys of the tables of this event (by its event id)."""
+KeyPolicy = Callable[[Mapping[str, Any]], bool]
+"""Whether an export may carry a table game's setup code, and so its key (given the game's ``tournament`` field)."""
 
 
 @dataclass(frozen=True)
@@ -45,13 +51,12 @@ def without_signing_key(document: Mapping[str, Any]) -> dict[str, Any]:
 
 def export_games(documents: Mapping[str, Document], may_carry_keys: KeyPolicy) -> GameExport:
     """Every game as one JSON file a person can keep or move to another device; a table
-    game keeps its setup code only where ``may_carry_keys`` allows its event."""
+    game keeps its setup code only where ``may_carry_keys`` allows it."""
     games: list[dict[str, Any]] = []
     withheld = 0
     for document in documents.values():
         tournament = document.get("tournament")
-        if isinstance(tournament, Mapping) and "setup" in tournament and not may_carry_keys(
-                str(tournament.get("event_id", ""))):
+        if isinstance(tournament, Mapping) and "setup" in tournament and not may_carry_keys(tournament):
             games.append(without_signing_key(document))
             withheld += 1
         else:
@@ -61,11 +66,21 @@ def export_games(documents: Mapping[str, Document], may_carry_keys: KeyPolicy) -
 
 
 async def signing_events(store: Store, access: DeviceAccess) -> KeyPolicy:
-    """The events whose tables' keys this device may take: every one on the organizer's own
-    device; elsewhere, those stored here that it has given the organizer passphrase of."""
+    """The table games whose keys this device may take: every one on the organizer's own device;
+    elsewhere, those whose card an event stored here printed, one this device has given the organizer
+    passphrase of (a setup code that cannot be read goes without: it may still hold a key)."""
     if access.organizer:
-        return lambda event_id: True
+        return lambda table: True
     organizer = Organizer(store)
     unlocked = await access.unlocked(await organizer.passphrase_hashes())
-    allowed = frozenset(summary.event_id for summary in await organizer.summaries() if summary.id in unlocked)
-    return lambda event_id: event_id in allowed
+    opened = [await organizer.open(tournament_id) for tournament_id in sorted(unlocked)]
+    events: list[Tournament] = [tournament for tournament in opened if tournament is not None]
+
+    def printed_by_an_unlocked_event(table: Mapping[str, Any]) -> bool:
+        try:
+            setup = decode_setup(str(table["setup"]))
+        except FarkleError:
+            return False
+        return any(event.printed(setup) for event in events)
+
+    return printed_by_an_unlocked_event

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from app.event_copy import CopyMark, CopyOpened, CopyRefused, EventCopy, open_copy
+from app.event_codes import SharedCode, code_holders, refuse_taken_code
 from app.event_document import COLLECTION, REFUSALS_KEPT, KeptEvent, Refusal, event_document, read_event
 from app.format_draft import FormatDraft
 from app.number_entry import ORGANIZER_DIGITS, parse_number
@@ -165,11 +166,15 @@ class Organizer:
         format: TournamentFormat | None = None, passphrase_hash: str = "",
     ) -> str:
         """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap,
-        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.passphrase.hash_passphrase`)."""
+        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.passphrase.hash_passphrase`).
+
+        :raises CodeTaken: another stored event holds the code (:mod:`app.event_codes`); nothing is stored.
+        """
         fmt = format or TournamentFormat.house()
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
         tournament = Tournament(name, fmt, event_id=event_id or None)
+        await refuse_taken_code(self.store, COLLECTION, tournament.event_id)
         tournament_id = new_id()
         await self.session.create(tournament_id, KeptEvent(tournament, link_base.strip().rstrip("/"), (), passphrase_hash))
         return tournament_id
@@ -203,25 +208,22 @@ class Organizer:
         """Keep a new organizer passphrase (its hash) with the open event."""
         await self._save(replace(self._kept(), passphrase_hash=passphrase_hash))
 
-    async def find_event(self, event_id: str) -> str | None:
-        """The stored tournament running event ``event_id`` (the open one first)."""
-        if self.tournament is not None and self.tournament.event_id == event_id:
-            return self.tournament_id
-        for summary in await self.summaries():
-            if summary.event_id == event_id:
-                return summary.id
-        return None
-
     async def event_for_code(self, text: str) -> str | None:
         """The stored event a result code (any form) would be imported into, without opening it.
 
-        The event the code claims to be from; without one stored here, the open event, else
-        the latest (the import then refuses the code in the engine's words); None when this
-        device runs no tournament.
+        The event holding the code the result claims to be from; without one stored here, the
+        open event, else the latest (the import then refuses the code in the engine's words);
+        None when this device runs no tournament.
 
         :raises CodeDamaged: the text is not a readable result code.
+        :raises SharedCode: several stored events hold its code (data kept before codes were
+            unique): which one is meant is the person's to choose, never guessed.
         """
-        tournament_id = await self.find_event(self.event_of(text)) or self.tournament_id
+        event_id = self.event_of(text)
+        holders = await code_holders(self.store, COLLECTION, event_id)
+        if len(holders) > 1:
+            raise SharedCode(event_id, holders)
+        tournament_id = holders[0].id if holders else self.tournament_id
         if tournament_id is None:
             summaries = await self.summaries()
             tournament_id = summaries[0].id if summaries else None
@@ -231,6 +233,7 @@ class Organizer:
         """Open the event a result code would be imported into (:meth:`event_for_code`); its id.
 
         :raises CodeDamaged: the text is not a readable result code.
+        :raises SharedCode: several stored events hold its code.
         :raises LookupError: this device runs no tournament.
         """
         tournament_id = await self.event_for_code(text)

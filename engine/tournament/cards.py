@@ -8,6 +8,7 @@ and a result it signed is refused saying which card it was (:func:`refuse_stale_
 
 from __future__ import annotations
 
+import hmac
 from datetime import datetime
 
 from engine.codec import SealedResult, SeatedPlayer, TableSetup
@@ -15,7 +16,7 @@ from engine.errors import IllegalAction
 from engine.rules import Rules
 from engine.tournament.state import RoundState, TournamentState
 
-__all__ = ["RevokedCard", "table_setup", "refuse_stale_card", "stamp"]
+__all__ = ["RevokedCard", "table_setup", "refuse_stale_card", "printed_card", "stamp"]
 
 
 class RevokedCard(IllegalAction):
@@ -57,6 +58,18 @@ def refuse_stale_card(state: TournamentState, signed: SealedResult, round_: Roun
                     f"This result was signed by a card from a cancelled seat draw of round {cancelled.number}: "
                     "it does not count, whatever it says. The table plays from its card of the current draw."
                 )
+
+
+def printed_card(state: TournamentState, setup: TableSetup) -> bool:
+    """Whether ``setup`` is a card this event printed: its code, round and table, with the key of one
+    of that table's cards (any issue, of the round's draw or of one cancelled). An event code says
+    nothing of this (another event may be given the same one); the key, made from the event's secret, does."""
+    if setup.event_id != state.event_id:
+        return False
+    draws = [round_ for round_ in (*state.rounds, *state.cancelled)
+             if round_.number == setup.round and 1 <= setup.table <= len(round_.tables)]
+    return any(hmac.compare_digest(state.card_key(round_, setup.table, issue), setup.key)
+               for round_ in draws for issue in range(round_.issue(setup.table) + 1))
 
 
 def stamp(at: datetime | None) -> str:

@@ -16,7 +16,7 @@ from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setu
 from engine.errors import FarkleError, IllegalAction, InvalidInput
 from engine.names import NameClash, clean_name, find_clash
 from engine.rules import Rules
-from engine.tournament.cards import stamp, table_setup
+from engine.tournament.cards import printed_card, stamp, table_setup
 from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
 from engine.tournament.events import (
     CardRevoked,
@@ -301,6 +301,10 @@ class Tournament(TournamentHistory):
 
     def setup_code(self, table: int, link_base: str = "") -> str:
         return encode_setup(self.setup(table, link_base))
+
+    def printed(self, setup: TableSetup) -> bool:
+        """Whether this event printed the card ``setup`` holds (its key, not just its event code; any issue or draw)."""
+        return printed_card(self._state, setup)
 
     def revoke_card(self, table: int, reason: str, *, at: datetime | None = None) -> int:
         """A table's card no longer signs (a lost phone): its results are refused from now on, saying so

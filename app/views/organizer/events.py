@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase
+from app.passphrase import MIN_PASSPHRASE, PassphraseRefused, check_new_passphrase, hash_passphrase
 from app.desk import Reply
 from app.event_copy import CopyOpened, CopyRefused
 from app.format_draft import FormatDraft
@@ -96,7 +96,8 @@ class EventsState(FormatEditing):
         if not (first.strip() or again.strip()):
             if self.desk.access.organizer:
                 return ""
-            raise PassphraseRefused(tr("Give the event an organizer passphrase (4 characters or more), twice."))
+            raise PassphraseRefused(tr("Give the event an organizer passphrase ({least} characters or more), twice.",
+                                       least=MIN_PASSPHRASE))
         return await asyncio.to_thread(hash_passphrase, check_new_passphrase(first, again))
 
 
@@ -107,8 +108,8 @@ def passphrase_fields(events: EventsState) -> list[ft.Control]:
     return [
         passphrase_field(events, "event_passphrase", tr("Organizer passphrase"), "event-passphrase"),
         passphrase_field(events, "event_passphrase_again", tr("Organizer passphrase again"), "event-passphrase-again"),
-        ft.Text(tr("Other phones open this event's organizer screens only with it (4 characters or more)."),
-                size=12, key="event-passphrase-help"),
+        ft.Text(tr("Other phones open this event's organizer screens only with it ({least} characters or more).",
+                   least=MIN_PASSPHRASE), size=12, key="event-passphrase-help"),
     ]
 
 

@@ -2,7 +2,9 @@
 
 The link is imported once per session, into the event it names (the open or latest
 event if none is stored with that code: the import then says why it is refused), and the
-screen is that event's results inbox with what happened on top.
+screen is that event's results inbox with what happened on top. When several stored events
+hold the link's event code (data kept before codes were unique, :mod:`app.event_codes`), the
+screen lists them by name, those this device opens, and imports into the one chosen.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from urllib.parse import unquote
 
 import flet as ft
 
+from app.event_codes import CodeHolder, SharedCode
 from app.organizer import describe_error
 from app.views.organizer.common import event_view, notices, use_event
 from app.views.organizer.results import ResultsPage, results_controls
-from app.views.widgets import on, screen_view
+from app.views.widgets import big_button, on, screen_view
 from app.i18n import tr
 from engine import CodeDamaged
 
@@ -28,6 +31,8 @@ class ImportPage(ResultsPage):
 
     link: str = ""
     unreadable: bool = False
+    choices: tuple[CodeHolder, ...] = ()
+    """The events holding the link's event code that this device opens, when there are several."""
 
     @property
     def route(self) -> str:
@@ -36,24 +41,39 @@ class ImportPage(ResultsPage):
     async def load(self) -> None:
         done = self.desk.links_done
         if self.link not in done:
-            done[self.link] = await self.import_once()
-        self.tournament_id = done[self.link]
+            imported = await self.import_once()
+            if not self.choices:  # a choice still to make is asked again when the link is opened again
+                done[self.link] = imported
+        self.tournament_id = done.get(self.link, "")
         if self.tournament_id:
             self.missing = await self.organizer.open(self.tournament_id) is None
         self.loaded = True
         self.changed()
 
     async def import_once(self) -> str:
-        """Import the link's result; the event it went to ("" when there is none to go to)."""
+        """Import the link's result; the event it went to ("" when there is none to go to, or yet)."""
         try:
             tournament_id = await self.organizer.open_event_of(self.link)
         except CodeDamaged as damaged:
             self.unreadable = True
             self.refuse(str(damaged))
             return ""
+        except SharedCode as shared:
+            self.choices = await self.openable(shared.holders)
+            self.refuse(str(shared))
+            return ""
         except LookupError as nowhere:
             self.refuse(str(nowhere))
             return ""
+        return await self.import_into(tournament_id)
+
+    async def openable(self, holders: tuple[CodeHolder, ...]) -> tuple[CodeHolder, ...]:
+        """The events of ``holders`` this device opens (all on the organizer's own device)."""
+        opened = await self.desk.access.unlocked(await self.organizer.passphrase_hashes())
+        return tuple(holder for holder in holders if self.desk.access.organizer or holder.id in opened)
+
+    async def import_into(self, tournament_id: str) -> str:
+        """Import the link's result into the open event ``tournament_id``; its id."""
         try:
             report = await self.organizer.import_code(self.link)
         except Exception as error:  # noqa: BLE001 - shown, never a crash
@@ -62,6 +82,18 @@ class ImportPage(ResultsPage):
             self.tell([report.message, tr("Imported from a link.")])
         return tournament_id
 
+    async def choose(self, holder: CodeHolder) -> None:
+        """Import the link's result into the event chosen of those holding its code."""
+        if holder not in await self.openable(self.choices):
+            self.refuse(tr("This device has not signed in to {event}: nothing was imported.", event=holder.name))
+        elif await self.organizer.open(holder.id) is None:
+            self.refuse(tr("{event} can no longer be read on this device: nothing was imported.", event=holder.name))
+        else:
+            self.desk.links_done[self.link] = await self.import_into(holder.id)
+            self.choices = ()
+            self.tournament_id = holder.id
+            self.missing = False
+        self.changed()
 
 
 @ft.component
@@ -74,6 +106,9 @@ def ImportScreen(payload: str) -> ft.View:
     if not inbox.loaded or inbox.tournament_id:
         return event_view(inbox, [])
     lines = notices(inbox)
+    lines.extend(big_button(tr("Import into {event}", event=holder.name), on(inbox.choose, holder),
+                            key=f"import-into-{holder.id}", icon=ft.Icons.INBOX, filled=False)
+                 for holder in inbox.choices)
     if inbox.unreadable:
         lines.append(ft.Text(tr("This link does not hold a readable result.")))
     return screen_view(inbox.route, tr("Result link"), lines, on_home=on(inbox.navigate, "/"))

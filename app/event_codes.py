@@ -1,0 +1,68 @@
+"""One event code, one event on a device: the code names the event to phones, result links and exports.
+
+An event code (``MAYOR-26``) is what a table's setup code, a result code and an import
+link name the event by. Two stored events with one code would make a result link
+ambiguous, and a code is no secret: so a new event, or one added from a saved copy, may
+not take a code another stored event holds (:func:`refuse_taken_code`). Data kept before
+this rule may still hold two: :func:`code_holders` lists them all, and whatever reads a
+code asks which event is meant instead of picking one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.i18n import tr
+from app.storage import Store
+from engine import FarkleError, InvalidInput, Tournament
+
+__all__ = ["CodeHolder", "CodeTaken", "SharedCode", "code_holders", "refuse_taken_code"]
+
+
+@dataclass(frozen=True)
+class CodeHolder:
+    """A stored event holding an event code: its stored id and its name."""
+
+    id: str
+    name: str
+
+
+class CodeTaken(InvalidInput):
+    """A new event (or a copy's) would take the event code of another stored event."""
+
+
+class SharedCode(LookupError):
+    """A result names an event code that several stored events hold: :attr:`holders`, to choose from."""
+
+    def __init__(self, event_id: str, holders: list[CodeHolder]) -> None:
+        super().__init__(tr("{count} events on this device have the event code {code}: choose the one this "
+                            "result is for.", count=len(holders), code=event_id))
+        self.holders = tuple(holders)
+
+
+async def code_holders(store: Store, collection: str, event_id: str) -> list[CodeHolder]:
+    """The events stored in ``collection`` (the organizer's, :data:`app.event_document.COLLECTION`) whose code
+    is ``event_id`` (readable ones; by name), whatever their number."""
+    wanted = event_id.strip().upper()
+    holders: list[CodeHolder] = []
+    for doc_id, document in (await store.load_all(collection)).items():
+        try:
+            tournament = Tournament.from_events(document["events"])
+        except (FarkleError, KeyError, TypeError):
+            continue
+        if tournament.event_id == wanted:
+            holders.append(CodeHolder(doc_id, tournament.name))
+    return sorted(holders, key=lambda holder: (holder.name.casefold(), holder.id))
+
+
+async def refuse_taken_code(store: Store, collection: str, event_id: str, keeping: str | None = None) -> None:
+    """Refuse ``event_id`` for an event being added when another stored event holds it (``keeping``:
+    the stored id of the event being brought up to date, which may keep its own code).
+
+    :raises CodeTaken: naming the event that holds the code.
+    """
+    others = [holder for holder in await code_holders(store, collection, event_id) if holder.id != keeping]
+    if others:
+        raise CodeTaken(tr("The event code {code} is already the code of {event} on this device: choose another "
+                           "code (or leave it empty for a new one).", code=event_id.strip().upper(),
+                           event=" / ".join(holder.name for holder in others)))
