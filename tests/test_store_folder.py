@@ -3,7 +3,8 @@ be created or written refused in words that say what to do, by the store and by
 ``python -m app``.
 
 The lock is tested with two real processes: a child holding a store open on the
-folder while this test tries to open it.  Read-only disks are real read-only tmpfs
+folder while this test tries to open it.  A folder moved or replaced under a store that
+holds it (a backup restored while the app runs) gets no more writes from that store.  Read-only disks are real read-only tmpfs
 mounts where this machine allows mounting (root), and a refused ``mkdir``/``unlink``
 otherwise.
 """
@@ -14,10 +15,11 @@ import asyncio
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,9 +29,11 @@ from app.__main__ import EXIT_FOLDER_IN_USE, EXIT_FOLDER_UNUSABLE
 from app.storage import (
     DATA_DIR_ENV,
     DataFolderInUse,
+    DataFolderReplaced,
     DataFolderUnusable,
     FileStore,
     StoreError,
+    StoreWriteError,
     claim_folder,
 )
 from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, held_folders
@@ -197,6 +201,148 @@ def test_python_m_app_exits_with_status_2_naming_the_holder(tmp_path: Path, hold
     assert result.stderr.startswith("Farkle Table cannot start: The data folder")
     assert f"process {holder.process.pid}" in result.stderr and "--data-dir" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- a folder moved or replaced under the store that holds it ---------------------------
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` with its bytes."""
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def moved_away_and_back(path: Path) -> None:
+    folder = path.resolve()
+    folder.rename(folder.with_name("moved"))
+    folder.with_name("moved").rename(folder)
+
+
+def moved_away_and_copied_back(path: Path) -> None:
+    """A restore from a backup while the app runs: the same files, in a new folder."""
+    folder = path.resolve()
+    folder.rename(folder.with_name("moved"))
+    shutil.copytree(folder.with_name("moved"), folder)
+
+
+def moved_away(path: Path) -> None:
+    folder = path.resolve()
+    folder.rename(folder.with_name("moved"))
+
+
+def deleted_and_made_again(path: Path) -> None:
+    folder = path.resolve()
+    shutil.rmtree(folder)
+    folder.mkdir()
+
+
+def link_pointed_at_a_copy(link: Path) -> None:
+    copy = link.with_name("copy")
+    shutil.copytree(link.resolve(), copy)
+    link.unlink()
+    link.symlink_to(copy)
+
+
+FOLDER_CHANGES: dict[str, tuple[Callable[[Path], None], bool]] = {
+    # what happens to the folder the store opened: (how, whether the store still writes there)
+    "moved away and back": (moved_away_and_back, True),
+    "moved away and a copy put back": (moved_away_and_copied_back, False),
+    "moved away": (moved_away, False),
+    "deleted and made again": (deleted_and_made_again, False),
+    "the link it was opened by pointed at a copy": (link_pointed_at_a_copy, False),
+}
+
+
+@pytest.mark.parametrize("change", FOLDER_CHANGES)
+def test_a_store_writes_only_while_its_path_leads_to_the_folder_it_locked(tmp_path: Path, change: str) -> None:
+    how, still_ours = FOLDER_CHANGES[change]
+    (tmp_path / "real").mkdir()
+    (tmp_path / "data").symlink_to(tmp_path / "real")  # opened by a link, which may be pointed elsewhere
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    revision = run(store.save("games", "g1", {"n": 1}, expect_revision=0))
+    how(folder)
+    there = files_in(folder) if folder.exists() else None
+    if still_ours:
+        assert run(store.save("games", "g1", {"n": 2}, expect_revision=revision)) == revision + 1
+        assert run(store.load("games", "g1")) == {"n": 2, "revision": 2}
+    else:
+        writes: list[Callable[[], Coroutine[Any, Any, object]]] = [
+            lambda: store.save("games", "g1", {"n": 2}, expect_revision=revision),
+            lambda: store.save("games", "g2", {"n": 1}, expect_revision=0),
+            lambda: store.save("settings", "app", {"theme": "dark"}),
+            lambda: store.delete("games", "g1"),
+        ]
+        for write in writes:
+            with pytest.raises(DataFolderReplaced, match=f"^The data folder {folder} was moved or replaced while "
+                                                         "Farkle Table was running"):
+                run(write())
+        assert (files_in(folder) if folder.exists() else None) == there, "it wrote in the folder now there"
+    store.close()
+
+
+def test_the_refusal_says_where_the_folder_went_and_to_restart(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    run(store.save("games", "g1", {"n": 1}, expect_revision=0))
+    moved_away_and_copied_back(folder)
+    with pytest.raises(DataFolderReplaced) as refused:
+        run(store.save("games", "g1", {"n": 2}, expect_revision=1))
+    where = "" if sys.platform != "linux" else f" (the folder it was using is now {os.path.realpath(tmp_path / 'moved')})"
+    assert str(refused.value) == (
+        f"The data folder {folder} was moved or replaced while Farkle Table was running{where}, so nothing more "
+        "is written there: another copy of the app may be using what is there now. Everything saved before is "
+        "kept in the folder it was using. Close Farkle Table and start it again."
+    )
+    assert refused.value.folder == str(folder)
+    assert isinstance(refused.value, StoreWriteError)  # a save the screens must not show as done
+    assert json.loads((tmp_path / "moved" / "games" / "g1.json").read_text())["n"] == 1
+    store.close()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="where a folder went is read from /proc/self/fd (Linux)")
+def test_the_refusal_says_when_the_folder_it_was_using_was_deleted(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    deleted_and_made_again(folder)
+    with pytest.raises(DataFolderReplaced, match=r"was running \(the folder it was using was deleted\), so nothing"):
+        run(store.save("games", "g1", {"n": 1}, expect_revision=0))
+    store.close()
+
+
+def test_a_folder_copied_back_under_a_running_store_has_one_writer_the_process_that_opened_the_copy(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    revision = run(store.save("games", "g1", {"n": 1}, expect_revision=0))
+    moved_away_and_copied_back(folder)
+    second = Holder(folder)  # another copy of the app opens the folder restored: its lock is free
+    try:
+        copy = files_in(folder)
+        assert json.loads(copy[HOLDER_FILE_NAME])["pid"] == second.process.pid
+        with pytest.raises(DataFolderReplaced):
+            run(store.save("games", "g1", {"n": 2}, expect_revision=revision))
+        with pytest.raises(DataFolderReplaced):
+            run(store.delete("games", "g1"))
+        assert files_in(folder) == copy, "two processes wrote in one folder"
+        store.close()
+        assert files_in(folder) == copy, "closing took the other process's note of who holds the folder"
+        assert json.loads((tmp_path / "moved" / "games" / "g1.json").read_text())["n"] == 1  # what was saved
+        second.release()
+    finally:
+        second.stop()
+
+
+def test_closing_a_store_whose_folder_was_replaced_leaves_the_new_holders_note_there(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    moved_away_and_copied_back(folder)
+    second = Holder(folder)
+    try:
+        store.close()
+        assert json.loads((folder / HOLDER_FILE_NAME).read_text())["pid"] == second.process.pid
+    finally:
+        second.stop()
 
 
 # --- read-only and missing folders ------------------------------------------------------

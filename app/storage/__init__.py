@@ -28,7 +28,8 @@ of the log), or one past the limits (:data:`MAX_DOCUMENT_BYTES`,
 
 A :class:`FileStore` holds its data folder for its process (an OS file lock): a
 second process is refused with :class:`DataFolderInUse`; a folder that cannot be
-created or written raises :class:`DataFolderUnusable`.  Both say what to do.
+created or written raises :class:`DataFolderUnusable`; a folder moved or replaced while
+it is held gets no more writes (:class:`DataFolderReplaced`).  All say what to do.
 
 A listing of many documents (Home's games) comes from a small index kept with the
 store (:meth:`Store.summaries` with a :class:`Listing`): only documents stored since
@@ -69,6 +70,7 @@ from app.storage.documents import (
 from app.storage.errors import (
     DataFolderError,
     DataFolderInUse,
+    DataFolderReplaced,
     DataFolderUnusable,
     DocumentChanged,
     DocumentTooLarge,
@@ -116,6 +118,7 @@ __all__ = [
     "AtomicJSONStorage",
     "DataFolderError",
     "DataFolderInUse",
+    "DataFolderReplaced",
     "DataFolderUnusable",
     "Document",
     "DocumentChanged",

@@ -31,7 +31,7 @@ from app.storage.index import CollectionIndex, Listing, Summary
 from app.storage.limits import limit_problem
 from app.storage.schema import DocumentSchema
 
-__all__ = ["NEARLY_FULL_FRACTION", "StorageUsage", "Store", "StoreProblem"]
+__all__ = ["NEARLY_FULL_FRACTION", "StorageUsage", "Store", "StoreProblem", "off_the_loop"]
 
 NEARLY_FULL_FRACTION: Final = 0.8
 _READ_TOGETHER: Final = 50
@@ -176,6 +176,7 @@ class Store(ABC):
         stored: Optional[Document] = None
         changed = False
         async with self._exclusive():
+            self._check_writable()
             if expect_revision is not None:
                 revision = await self._stored_revision(collection, doc_id)
                 if revision is None:  # not one this app sealed: read it whole
@@ -218,6 +219,7 @@ class Store(ABC):
         """Remove a document; ``False`` if there was none."""
         check_key(collection, doc_id)
         async with self._exclusive():
+            self._check_writable()
             return await self._remove(collection, doc_id)
 
     async def load_all(self, collection: str) -> dict[str, Document]:
@@ -288,7 +290,7 @@ class Store(ABC):
         if document is None:
             return None
         if off_loop:
-            reason = await _off_the_loop(self._problem_with, collection, doc_id, document)
+            reason = await off_the_loop(self._problem_with, collection, doc_id, document)
         else:
             reason = self._problem_with(collection, doc_id, document, deep)
         if reason is None:
@@ -384,6 +386,14 @@ class Store(ABC):
         :meth:`_exclusive`; never raises for a move that fails (the problem then says
         it was left where it was)."""
 
+    def _check_writable(self) -> None:
+        """Before a save's revision check and a delete, inside :meth:`_exclusive`: a backend
+        that must not write now raises here, before anything is read or written.
+
+        :raises StoreWriteError: why (:class:`~app.storage.FileStore`: its data folder was
+            moved or replaced while it held it).
+        """
+
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
         """Held around a check and its write, and around a delete: one at a time
@@ -392,7 +402,7 @@ class Store(ABC):
             yield
 
 
-async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
+async def off_the_loop(function: Callable[..., T], *args: Any) -> T:
     """``function(*args)`` in a worker thread; inline in the browser, which has none."""
     if sys.platform == "emscripten":
         return function(*args)

@@ -11,6 +11,7 @@ from app.storage.documents import Document, revision_of
 __all__ = [
     "DataFolderError",
     "DataFolderInUse",
+    "DataFolderReplaced",
     "DataFolderUnusable",
     "DocumentChanged",
     "DocumentTooLarge",
@@ -103,3 +104,9 @@ class DataFolderInUse(DataFolderError):
     def __init__(self, folder: str, message: str, holder: Mapping[str, Any]) -> None:
         self.holder = dict(holder)
         super().__init__(folder, message)
+
+
+class DataFolderReplaced(DataFolderError, StoreWriteError):
+    """The data folder this process locked is no longer at its path (moved away, deleted,
+    or replaced by a copy) while the app ran: nothing more is written there, for another
+    copy of the app may now hold what is at that path.  Restarting opens what is there."""

@@ -19,12 +19,16 @@ from tinydb import TinyDB
 from app.storage.atomic import TEMP_SUFFIX, AtomicJSONStorage, FaultHook
 from app.storage.base import StorageUsage, Store, StoreProblem
 from app.storage.documents import COLLECTIONS, Document, encode_compact
-from app.storage.errors import StorageFullError, StoreWriteError
+from app.storage.errors import DataFolderReplaced, StorageFullError, StoreWriteError
 from app.storage.layouts import Layout, OneFilePerDocument, TinyDBTable, keep_aside, remove_stale_temp_files
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, claim_folder
 
 __all__ = ["FileStore"]
+
+_FULL: Final = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_NOT_WRITABLE: Final = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+"""A read-only disk (or one remounted so after an error), or a folder made not ours to write."""
 
 
 class FileStore(Store):
@@ -53,7 +57,10 @@ class FileStore(Store):
     Opening claims the folder for this process (:func:`~app.storage.lock.claim_folder`,
     an OS file lock): another process opening it is refused; other stores of this
     process on the same folder share the claim.  :meth:`close` (or the store being
-    garbage-collected) gives it back.
+    garbage-collected) gives it back.  Every write, removal or renaming first checks that
+    the folder's path still leads to the folder claimed (one ``stat``), so a folder moved
+    away and copied back while the app runs, which another process may then open, gets
+    no write from this one (:class:`~app.storage.DataFolderReplaced`).
 
     :param data_dir: the data folder, e.g. :func:`~app.storage.default_data_dir()`.
     :param faults: called at each crash point of every atomic write (tests).
@@ -68,8 +75,8 @@ class FileStore(Store):
         super().__init__()
         self.data_dir = Path(data_dir)
         self._thread_lock = threading.RLock()
-        claim = claim_folder(self.data_dir)
-        self._release_claim = weakref.finalize(self, claim.release)
+        self._claim = claim_folder(self.data_dir)
+        self._release_claim = weakref.finalize(self, self._claim.release)
         try:
             remove_stale_temp_files(self.data_dir)
             self._database_path = self.data_dir / self.DATABASE_FILE_NAME
@@ -130,12 +137,26 @@ class FileStore(Store):
         return self._layout[collection].stored_revision(doc_id)
 
     async def _write(self, collection: str, doc_id: str, text: str) -> None:
-        try:  # under _exclusive, like _remove
+        try:  # under _exclusive, like _remove, after _check_writable
             self._layout[collection].write(doc_id, text)
         except OSError as error:
-            if error.errno == errno.ENOSPC:
-                raise StorageFullError(f"The disk is full: could not save {collection}/{doc_id}") from error
-            raise StoreWriteError(f"Could not save {collection}/{doc_id}: {error}") from error
+            raise self._not_saved(f"{collection}/{doc_id}", error) from error
+
+    def _not_saved(self, what: str, error: OSError) -> StoreWriteError:
+        """Why ``what`` was not saved, in words that say what to do."""
+        why = error.strerror.lower() if error.strerror else str(error)
+        if error.errno in _FULL:
+            return StorageFullError(f"The disk is full: could not save {what}")
+        if error.errno in _NOT_WRITABLE:
+            return StoreWriteError(
+                f"The data folder {self.data_dir} cannot be written now ({why}): {what} was not saved, and "
+                "everything saved before is kept. Try again once the folder can be written."
+            )
+        return StoreWriteError(f"Could not save {what} in the data folder {self.data_dir}: {why}.")
+
+    def _check_writable(self) -> None:
+        """One ``stat``: the folder's path still leads to the folder this store locked."""
+        self._claim.check_in_place(self.data_dir)
 
     async def _remove(self, collection: str, doc_id: str) -> bool:
         return self._layout[collection].remove(doc_id)
@@ -145,6 +166,10 @@ class FileStore(Store):
             return self._layout[collection].ids()
 
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
+        try:
+            self._check_writable()
+        except DataFolderReplaced:  # not this store's to rename: the next save says why
+            return StoreProblem(f"{collection}/{doc_id}", reason)
         return self._layout[collection].keep_aside(doc_id, reason)
 
     async def _stamps(self, collection: str) -> dict[str, Optional[str]]:
@@ -169,6 +194,10 @@ class FileStore(Store):
         cut short fails its checksum and is rebuilt), and a sync would hold up the loop."""
         path = self._index_path(collection)
         temp_path = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        try:
+            self._check_writable()
+        except DataFolderReplaced:  # the next save says why
+            return
         try:
             temp_path.write_bytes(text.encode("ascii"))
             os.replace(temp_path, path)

@@ -14,6 +14,13 @@ more), but not the folder the documents are in.  The lock file stays for copies 
 the app from before, which know only it, and for Windows, which has no ``flock`` but
 refuses to delete a file that is open.
 
+The lock is on the folder the process opened, and its documents are written by path:
+a folder moved away and copied back (a restore from a backup while the app runs) is a
+new folder that a second process may lock.  So every write first checks that the path
+still leads to the folder locked (its device and inode, one ``stat``:
+:meth:`FolderClaim.check_in_place`), and a process that finds another folder there
+writes nothing more to it (:class:`~app.storage.DataFolderReplaced`).
+
 Within one process the claim is counted, not exclusive: the app keeps a store per
 folder and tests open a second one to look at what the app saved, so every
 :func:`claim_folder` of a folder already held here just adds one to its count, and
@@ -29,8 +36,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections import deque
 import sys
+from collections import deque
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +48,7 @@ if TYPE_CHECKING:
 
 from app.storage.atomic import atomic_write_bytes
 from app.storage.documents import utc_now_iso
-from app.storage.errors import DataFolderInUse, DataFolderUnusable
+from app.storage.errors import DataFolderInUse, DataFolderReplaced, DataFolderUnusable
 from app.storage.location import DATA_DIR_ENV
 
 __all__ = ["HOLDER_FILE_NAME", "LOCK_FILE_NAME", "FolderClaim", "claim_folder", "held_folders"]
@@ -49,16 +56,23 @@ __all__ = ["HOLDER_FILE_NAME", "LOCK_FILE_NAME", "FolderClaim", "claim_folder", 
 LOCK_FILE_NAME: Final = ".farkle-table.lock"
 HOLDER_FILE_NAME: Final = ".farkle-table.lock.json"
 _COMMAND_SHOWN: Final = 200
+_DELETED: Final = " (deleted)"
+"""How Linux ends the path of a folder deleted while open."""
 
 _HOW_TO_CHOOSE: Final = (
     f"Choose another data folder with --data-dir FOLDER or the {DATA_DIR_ENV} environment variable."
 )
 
 
+FolderIdentity = tuple[int, int]
+"""A folder's device and inode: what a path must still lead to for this process to write there."""
+
+
 @dataclass
 class _Held:
     folder_lock: int | None
     """The open descriptor of the folder, ``flock``-ed (None where there is no ``flock``)."""
+    identity: FolderIdentity
     lock: filelock.BaseFileLock
     claims: int
 
@@ -79,11 +93,28 @@ class FolderClaim:
     """One claim on a data folder; :meth:`release` it once (later calls do nothing).
 
     :param folder: the folder's real path.
+    :param held: the process's hold on it, shared by its claims.
     """
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, held: _Held) -> None:
         self.folder = folder
+        self._held = held
         self._released = False
+
+    def check_in_place(self, path: Path) -> None:
+        """Check that ``path`` still leads to the folder this claim locked (one ``stat``),
+        before anything is written there by that path.
+
+        :raises DataFolderReplaced: the folder was moved away, deleted or replaced (by a
+            copy restored from a backup, say) since it was claimed: the message says so,
+            where the folder locked is now (where the OS can tell), and to restart.
+        """
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is None or (info.st_dev, info.st_ino) != self._held.identity:
+            raise DataFolderReplaced(str(path), _replaced_message(path, None if self._released else self._held))
 
     def release(self) -> None:
         """Give the claim back; the last one of the process lets the OS lock go, now,
@@ -103,10 +134,11 @@ class FolderClaim:
         if held.claims > 0:
             return
         del _held[self.folder]
-        try:
-            (Path(self.folder) / HOLDER_FILE_NAME).unlink(missing_ok=True)
-        except OSError:
-            pass
+        if _identity_of(Path(self.folder)) == held.identity:  # not another process's, in a folder put in its place
+            try:
+                (Path(self.folder) / HOLDER_FILE_NAME).unlink(missing_ok=True)
+            except OSError:
+                pass
         held.lock.release(force=True)
         _unlock_folder(held.folder_lock)
 
@@ -154,11 +186,12 @@ def _claim(path: Path, key: str) -> FolderClaim:
     held = _held.get(key)
     if held is not None:
         held.claims += 1
-        return FolderClaim(key)
+        return FolderClaim(key, held)
     import filelock  # only a folder on a disk is locked; the browser build never imports it
 
     try:
         folder_lock = _lock_folder(Path(key))
+        identity = _identity(os.stat(key) if folder_lock is None else os.fstat(folder_lock))
     except BlockingIOError as busy:
         holder = read_holder(Path(key))
         raise DataFolderInUse(str(path), _in_use_message(path, holder), holder) from busy
@@ -186,8 +219,8 @@ def _claim(path: Path, key: str) -> FolderClaim:
         raise DataFolderUnusable(
             str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
         ) from error
-    _held[key] = _Held(folder_lock, lock, 1)
-    return FolderClaim(key)
+    held = _held[key] = _Held(folder_lock, identity, lock, 1)
+    return FolderClaim(key, held)
 
 
 def _lock_folder(folder: Path) -> int | None:
@@ -207,6 +240,29 @@ def _lock_folder(folder: Path) -> int | None:
         os.close(descriptor)
         raise
     return descriptor
+
+
+def _identity(info: os.stat_result) -> FolderIdentity:
+    return info.st_dev, info.st_ino
+
+
+def _identity_of(folder: Path) -> FolderIdentity | None:
+    """The identity of the folder ``folder`` leads to now, or None if it leads nowhere."""
+    try:
+        return _identity(os.stat(folder))
+    except OSError:
+        return None
+
+
+def _where_now(held: _Held) -> str | None:
+    """Where the folder locked is now, as the OS tells it (Linux: ``/proc/self/fd``);
+    ``" (deleted)"`` ends the path of one deleted, None where it cannot be told."""
+    if held.folder_lock is None:
+        return None
+    try:
+        return os.readlink(f"/proc/self/fd/{held.folder_lock}")
+    except OSError:
+        return None
 
 
 def _unlock_folder(descriptor: int | None) -> None:
@@ -243,6 +299,21 @@ def _in_use_message(path: Path, holder: dict[str, Any]) -> str:
     return (
         f"The data folder {path} is in use by another copy of Farkle Table: {who}. "
         f"Close that one, or: {_HOW_TO_CHOOSE[0].lower()}{_HOW_TO_CHOOSE[1:]}"
+    )
+
+
+def _replaced_message(path: Path, held: _Held | None) -> str:
+    where = None if held is None else _where_now(held)
+    if where is None:
+        now = ""
+    elif where.endswith(_DELETED):
+        now = " (the folder it was using was deleted)"
+    else:
+        now = f" (the folder it was using is now {where})"
+    return (
+        f"The data folder {path} was moved or replaced while Farkle Table was running{now}, so nothing "
+        "more is written there: another copy of the app may be using what is there now. Everything saved "
+        "before is kept in the folder it was using. Close Farkle Table and start it again."
     )
 
 
