@@ -353,7 +353,7 @@ def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_a
             f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000 (1st overall)")
         await ui.click("save-standings-csv")
         assert saved[0]["file_name"] == f"{t.event_id.lower()}-standings.csv"
-        assert saved[0]["src_bytes"].decode().startswith("Rank,Number,Name,Status,Round 1\n1,")
+        assert saved[0]["src_bytes"].decode("utf-8-sig").startswith('"Rank","Number","Name","Status","Round 1"\n1,')
         assert notice(ui) == f"Standings saved as /home/organizer/{t.event_id.lower()}-standings.csv."
         await ui.click("copy-results-csv")
         results_csv = (await desk.now()).results_csv()

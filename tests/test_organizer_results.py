@@ -4,6 +4,8 @@ final, and corrections (a result replaced or voided, a table's card revoked) thr
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -139,7 +141,7 @@ def test_the_inbox_and_the_results_csv_say_how_each_tables_players_confirmed_the
         assert ui.text_of("arrived-2").endswith(" · not confirmed (older table app)")
         await ui.click("nav-standings")
         await ui.click("copy-results-csv")
-        rows = [line.split(",") for line in ui.clipboard.splitlines()]
+        rows = list(csv.reader(io.StringIO(ui.clipboard)))
         assert rows[0][-1] == "Confirmation"
         assert {row[1]: row[-1] for row in rows[1:] if row[8] == "counted"} == {
             "1": f"confirmed by 3 of 4 · {setup.names[1]} declined", "2": "not confirmed (older table app)"}

@@ -24,12 +24,14 @@ class StandingsPage(EventState):
     shown_csv: str | None = None
 
     async def save_csv(self, what: str) -> None:
+        """Save the CSV as a file in UTF-8 with a byte-order mark: without one, Excel reads the
+        file in the computer's old code page ("Ida NystrÃ¶m"); LibreOffice and Numbers read it too."""
         text = self.organizer.export_csv(what)
         name = self.organizer.export_name(what)
         try:
             saved = await self.services.service(ft.FilePicker).save_file(
                 dialog_title=tr("Save the {what} as CSV", what=tr(EXPORTS[what])), file_name=name,
-                src_bytes=text.encode("utf-8"),
+                src_bytes=text.encode("utf-8-sig"),
                 allowed_extensions=["csv"])
         except Exception as error:  # noqa: BLE001 - e.g. no file dialog here: offer the text instead
             self.shown_csv = text
@@ -38,6 +40,8 @@ class StandingsPage(EventState):
             self.tell(tr("{what} saved as {file}.", what=tr(EXPORTS[what]).capitalize(), file=saved or name))
 
     async def copy_csv(self, what: str) -> None:
+        """Put the CSV on the clipboard as text, without a byte-order mark: the clipboard holds
+        text, not a file's bytes, and a mark there would paste as an invisible first character."""
         text = self.organizer.export_csv(what)
         self.shown_csv = text
         try:
