@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine.dice import format_dice, parse_dice
 from engine.errors import FarkleError, IllegalAction, InvalidInput
-from engine.names import NAME_LONGEST, clean_name
+from engine.names import NAME_LONGEST, clean_name, table_names
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameState, Notice, Offer, Throw, TurnRecord, bank_refusal
 from engine.rules import N_OF_A_KIND_MODELS, PRESET_NAMES, Rules
 from engine.scoring import (
@@ -91,6 +91,7 @@ __all__ = [
     "MAX_PLAYERS",
     "bank_refusal",
     "clean_name",
+    "table_names",
     "NAME_LONGEST",
     *_MODULE_OF,
 ]

@@ -1,39 +1,47 @@
 """Players' names as the room reads them: one form per name, nothing hidden, no look-alikes.
 
 A name typed or pasted at the door may carry what nobody sees: a zero-width space, a
-right-to-left override, a NUL from a spreadsheet, full-width letters from a phone's
-keyboard, a Cyrillic ``А`` in ``Аnn``. Two such names print the same on the standings
+right-to-left override, a NUL from a spreadsheet, a Hangul filler that is a letter
+printed as nothing, full-width letters from a phone's keyboard, a Cyrillic ``А`` in
+``Аnn``, an Armenian ``ո`` in ``Anո``. Two such names print the same on the standings
 and the room cannot tell the players apart, so:
 
 * :func:`clean_name` gives the one form a name is kept in (NFKC, single spaces) and
-  refuses invisible and control characters, saying which and where;
+  refuses control characters and every default-ignorable code point (Unicode's
+  characters that print as nothing), saying which and where; the few that are part of
+  how a name is written are kept where they belong (see :func:`clean_name`);
 * :func:`name_key` is what two names share when they are the same name (``Ann``,
   ``ANN``, full-width ``Ａｎｎ``);
 * :func:`skeleton` is what two names share when they look alike (``Ann`` and a Cyrillic
-  ``Аnn``): Unicode's confusable skeleton (UTS #39) cut down to the Latin, Cyrillic
-  and Greek letters that pass for one another.
+  ``Аnn``): Unicode's confusable skeleton (UTS #39) over every script, case folded.
+
+The Unicode data (confusables.txt and Default_Ignorable_Code_Point) is read from
+``names_unicode.txt`` beside this module, written by build/names_unicode.py.
 
 >>> clean_name("  Ａｎｎ   Lee ")
 'Ann Lee'
->>> name_key("ANN") == name_key("Ａｎｎ"), skeleton("\\u0410nn") == skeleton("Ann")
+>>> name_key("ANN") == name_key("Ａｎｎ"), skeleton("\\u0410nn") == skeleton("Anո") == skeleton("Ann")
 (True, True)
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Final, Literal
 
 from engine.errors import InvalidInput
 
-__all__ = ["NAME_LONGEST", "NameClash", "clean_name", "name_key", "skeleton", "find_clash", "shown"]
+__all__ = ["NAME_LONGEST", "NameClash", "clean_name", "name_key", "skeleton", "find_clash", "table_names", "shown"]
 
 NAME_LONGEST: Final = 24
 """The most characters a player's name may have, at the table and in a tournament alike:
 it must fit one line of a phone's scoreboard, and every name goes into its table's setup QR."""
+
+UNICODE_DATA: Final = Path(__file__).with_name("names_unicode.txt")
 
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 """Control, format (zero-width, bidi), private-use, surrogate and unassigned characters."""
@@ -43,24 +51,19 @@ _JOINERS: Final = frozenset({"\u200c", "\u200d"})
 
 _LATIN_LOOKING_SCRIPTS: Final = ("LATIN", "CYRILLIC", "GREEK")
 
-_CONFUSABLES: Final[Mapping[str, str]] = {
-    # Cyrillic capitals
-    "А": "A", "В": "B", "Е": "E", "Ё": "Ë", "І": "I", "Ї": "Ï", "Ј": "J", "К": "K", "М": "M",
-    "Н": "H", "О": "O", "Р": "P", "С": "C", "Ѕ": "S", "Т": "T", "У": "Y", "Х": "X", "Ү": "Y", "Һ": "H",
-    "Ӏ": "I", "Ԛ": "Q", "Ԝ": "W",
-    # Cyrillic small letters
-    "а": "a", "е": "e", "ё": "ë", "і": "i", "ї": "ï", "ј": "j", "к": "k", "о": "o", "р": "p", "с": "c",
-    "ѕ": "s", "у": "y", "х": "x", "ү": "y", "һ": "h", "ӏ": "l", "ԁ": "d", "ԛ": "q", "ԝ": "w",
-    # Greek capitals
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Ϊ": "Ï", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Ϋ": "Ÿ", "Χ": "X",
-    # Greek small letters
-    "α": "a", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j",
-    # Latin letters that pass for plainer ones
-    "ı": "i", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ʏ": "y",
-}
-"""Letters that print like a Latin letter, each mapped (case kept) to the letter it passes for."""
+_EMOJI_SELECTORS: Final = frozenset({"\ufe0e", "\ufe0f"})
+"""Text and emoji presentation selectors: ``❤️`` is ``❤`` and U+FE0F."""
 
+_SKIN_TONES: Final = range(0x1F3FB, 0x1F400)
+_KEYCAP: Final = "\u20e3"
+_BLACK_FLAG, _CANCEL_TAG, _TAGS = "\U0001f3f4", "\U000e007f", range(0xE0020, 0xE007F)
+"""A flag of a region (🏴 then tag letters then a cancel tag: Scotland, Wales)."""
+
+_HAN_SELECTORS: Final = frozenset(chr(point) for point in (*range(0xFE00, 0xFE03), *range(0xE0100, 0xE01F0)))
+"""Variation selectors that choose an ideograph's glyph, as some Japanese family names need."""
+
+_MONGOLIAN_SELECTORS: Final = frozenset("\u180b\u180c\u180d\u180e\u180f")
+"""Mongolian free variation selectors and vowel separator: part of how Mongolian is written."""
 
 @dataclass(frozen=True)
 class NameClash:
@@ -79,16 +82,25 @@ def shown(text: str) -> str:
 def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
     """The form a player's name is kept in: NFKC, runs of spaces made one, ends trimmed.
 
-    :raises InvalidInput: nothing was entered, the name holds invisible or control
-        characters (named, with what was entered), or it is longer than ``longest``.
+    Characters that print as nothing are refused (controls, format characters, every
+    default-ignorable code point such as a Hangul filler or a combining grapheme joiner,
+    a blank Braille cell), except where they are part of how the name is written: a
+    (non-)joiner between letters of a script that joins (Persian, Arabic, Indic), a
+    presentation selector on a symbol (``❤️``), a joiner inside an emoji (``👩‍💻``), a
+    region's tags on 🏴 (Scotland's flag), a glyph selector on a Han ideograph, and
+    Mongolian's selectors on its letters. Each of these prints, or joins what prints.
+
+    :raises InvalidInput: nothing was entered, the name holds characters that print as
+        nothing (named, with what was entered) or nothing that prints at all, or it is
+        longer than ``longest``.
     """
     if not isinstance(text, str):
         raise InvalidInput(f"A player's name is text, not {type(text).__name__}.")
     name = " ".join(unicodedata.normalize("NFKC", text).split())
-    hidden = [char for index, char in enumerate(name) if _hidden(char) and not _joins_letters(name, index)]
+    hidden = [char for index, char in enumerate(name) if _hidden(char) and not _in_its_place(name, index)]
     if hidden:
         kinds = list(dict.fromkeys(f"U+{ord(char):04X} {_char_name(char)}" for char in hidden))
-        if len(hidden) == len(name):
+        if not any(_prints(char) for char in name):
             raise InvalidInput(f"The name entered, {shown(name)}, is only invisible characters ({', '.join(kinds)}): "
                                "type the player's name.")
         what = f"an invisible or control character, {kinds[0]}" if len(kinds) == 1 else (
@@ -97,10 +109,33 @@ def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
                            f"{'it' if len(hidden) == 1 else 'them'}.")
     if not name:
         raise InvalidInput("A player needs a name: nothing was entered.")
+    if not any(_prints(char) for char in name):
+        raise InvalidInput(f"The name entered, {shown(name)}, is only accents or marks, with no letter to sit on: "
+                           "type the player's name.")
     if len(name) > longest:
         raise InvalidInput(f"{shown(name)} has {len(name)} characters: a name has at most {longest}, "
                            "to fit on a phone's scoreboard.")
     return name
+
+
+def table_names(entered: Iterable[str]) -> list[str]:
+    """The names of one table's players, each in its one form (:func:`clean_name`): a name
+    that is, or looks like, one entered before it is refused, naming that one."""
+    names: list[str] = []
+    for text in entered:
+        name = clean_name(text)
+        clash = find_clash(name, dict(enumerate(names)))
+        if clash is not None:
+            typed = " ".join(text.split())
+            if clash.kind == "look-alike":
+                said = f'"{typed}" looks like {clash.name}, already at this table.'
+            elif typed == clash.name:
+                said = f'"{typed}" is entered twice.'
+            else:
+                said = f'"{typed}" is {clash.name}, already at this table.'
+            raise InvalidInput(f"{said} Add something to tell them apart.")
+        names.append(name)
+    return names
 
 
 @lru_cache(maxsize=4096)
@@ -111,11 +146,11 @@ def name_key(name: str) -> str:
 
 @lru_cache(maxsize=4096)
 def skeleton(name: str) -> str:
-    """What two names that look alike share: look-alike letters made Latin, invisible characters
-    dropped (a name stored before they were refused may hold one), case folded."""
-    plain = unicodedata.normalize("NFKC", name)
-    mapped = "".join(_CONFUSABLES.get(char, char) for char in plain if not _hidden(char))
-    return name_key(mapped)
+    """What two names that look alike share: UTS #39's skeleton of the name without its
+    hidden characters (a name stored before they were refused may hold some), case folded
+    and taken again (a capital's small letter may pass for another), spaces made one."""
+    plain = "".join(char for char in unicodedata.normalize("NFKC", name) if not _hidden(char))
+    return " ".join(_prototypes(_prototypes(plain).casefold()).split())
 
 
 def find_clash(name: str, taken: Mapping[int, str]) -> NameClash | None:
@@ -134,15 +169,79 @@ def find_clash(name: str, taken: Mapping[int, str]) -> NameClash | None:
     return alike
 
 
+@lru_cache(maxsize=1)
+def _unicode_data() -> tuple[frozenset[int], dict[int, str]]:
+    """The default-ignorable code points, and each look-alike's prototype (for ``str.translate``)."""
+    ignorable: set[int] = set()
+    prototypes: dict[int, str] = {}
+    for line in UNICODE_DATA.read_text(encoding="utf-8").splitlines():
+        head, *rest = line.split()
+        if head == "ignorable":
+            for span in rest:
+                first, _, last = span.partition("-")
+                ignorable.update(range(int(first, 16), int(last or first, 16) + 1))
+        elif head != "#":
+            prototypes[int(head, 16)] = "".join(chr(int(point, 16)) for point in rest)
+    return frozenset(ignorable), prototypes
+
+
+def _prototypes(text: str) -> str:
+    """UTS #39's skeleton of a text without default-ignorable code points: NFD, each
+    character its prototype, NFD."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(_unicode_data()[1]))
+
+
 def _hidden(char: str) -> bool:
-    return unicodedata.category(char) in _HIDDEN_CATEGORIES
+    """Prints as nothing: a control or format character, a default-ignorable code point, a blank."""
+    if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+        return True
+    ignorable, prototypes = _unicode_data()
+    return ord(char) in ignorable or prototypes.get(ord(char), "x").isspace()
 
 
-def _joins_letters(name: str, index: int) -> bool:
-    """A zero-width (non-)joiner between two letters of a script that writes with it (not Latin-looking)."""
-    if name[index] not in _JOINERS or not 0 < index < len(name) - 1:
+def _prints(char: str) -> bool:
+    """Shows on its own: not hidden, a space, nor a mark that sits on another character."""
+    return not (_hidden(char) or char.isspace() or unicodedata.category(char)[0] == "M")
+
+
+def _in_its_place(name: str, index: int) -> bool:
+    """A hidden character that is part of how the name is written where it stands (each
+    such character follows the one it joins, varies or tags)."""
+    if index == 0:
         return False
-    return all(_letter_of_joining_script(name[index + step]) for step in (-1, 1))
+    char, before, after = name[index], name[index - 1], name[index + 1:index + 2]
+    if char in _JOINERS:
+        return after != "" and ((_letter_of_joining_script(before) and _letter_of_joining_script(after)) or (
+            char == "\u200d" and _emoji(_emoji_base(name, index)) and _emoji(after)))
+    if char in _EMOJI_SELECTORS:
+        return unicodedata.category(before)[0] in "SP" or (before in "0123456789#*" and after == _KEYCAP)
+    if char in _HAN_SELECTORS:
+        return unicodedata.name(before, "").startswith("CJK UNIFIED IDEOGRAPH")
+    if char in _MONGOLIAN_SELECTORS:
+        return unicodedata.name(before, "").startswith("MONGOLIAN LETTER")
+    return (ord(char) in _TAGS or char == _CANCEL_TAG) and _in_region_flag(name, index)
+
+
+def _emoji(char: str) -> bool:
+    return unicodedata.category(char)[0] == "S"
+
+
+def _emoji_base(name: str, joiner: int) -> str:
+    """The emoji a joiner follows, past its presentation selector and skin tone."""
+    index = joiner - 1
+    while index > 0 and (name[index] in _EMOJI_SELECTORS or ord(name[index]) in _SKIN_TONES):
+        index -= 1
+    return name[index]
+
+
+def _in_region_flag(name: str, index: int) -> bool:
+    """Inside 🏴, tag letters, cancel tag: a region's flag."""
+    start = end = index
+    while start > 0 and ord(name[start - 1]) in _TAGS:
+        start -= 1
+    while end < len(name) and ord(name[end]) in _TAGS:
+        end += 1
+    return 0 < start < end < len(name) and name[start - 1] == _BLACK_FLAG and name[end] == _CANCEL_TAG
 
 
 def _letter_of_joining_script(char: str) -> bool:

@@ -48,7 +48,7 @@ def test_bad_rule_settings_are_refused_on_the_form(data_dir: Path) -> None:
         await ui.type_text("player-name-1", "Ann")
         await ui.type_text("player-name-2", "Ann")
         await ui.click("start-game")
-        assert "'Ann' is entered twice" in ui.text_of("new-game-error")
+        assert '"Ann" is entered twice' in ui.text_of("new-game-error")
         await ui.type_text("player-name-2", "Bob")
         await ui.type_text("rule-target", "lots")
         await ui.click("start-game")
@@ -384,7 +384,7 @@ def test_the_form_state_turns_the_typed_entries_into_rules_and_a_starter() -> No
     assert form.first == 2
 
 
-def test_names_are_kept_in_one_form_and_an_invisible_character_is_refused_by_name() -> None:
+def test_names_are_kept_in_one_form_and_an_invisible_character_or_a_name_at_the_table_twice_or_alike_is_refused() -> None:
     store = MemoryStore()
 
     async def refused(ui: FletHarness) -> None:
@@ -394,7 +394,10 @@ def test_names_are_kept_in_one_form_and_an_invisible_character_is_refused_by_nam
         await ui.type_text("player-name-1", "Ａｎｎ  Lee")
         await ui.type_text("player-name-2", "ann lee")
         await ui.click("start-game")
-        assert "'Ann Lee' is entered twice" in ui.text_of("new-game-error")
+        assert '"ann lee" is Ann Lee, already at this table' in ui.text_of("new-game-error")
+        await ui.type_text("player-name-2", "Ann Le\u0435")  # a Cyrillic e
+        await ui.click("start-game")
+        assert '"Ann Le\u0435" looks like Ann Lee, already at this table' in ui.text_of("new-game-error")
         await ui.type_text("player-name-2", "Bob")
         await ui.click("start-game")
 

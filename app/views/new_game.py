@@ -41,7 +41,7 @@ from engine import (
     FarkleError,
     InvalidInput,
     Rules,
-    clean_name,
+    table_names,
 )
 
 __all__ = ["NewGameScreen", "NewGameState", "NAME_LONGEST"]
@@ -259,7 +259,7 @@ class NewGameState(ft.Observable):
         before = self.keeper.game_id
         self.starting, self.refusal = True, None
         try:
-            names = [clean_name(name) for name in self.names()]
+            names = table_names(self.names())
             return await self.keeper.start_game(names, rules, self.first_named())
         except FarkleError as refusal:
             self.refusal = str(refusal)
