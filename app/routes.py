@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import unquote
 
-__all__ = ["Route", "parse_route", "DOCUMENT_ID"]
+__all__ = ["Route", "Screen", "parse_route", "DOCUMENT_ID"]
+
+Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "not_found"]
+"""Every screen an address can name: the app's route table, which the sweep of every route
+(tests/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
 
 DOCUMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
 """What a game or tournament id looks like (the stores refuse anything else)."""
@@ -24,14 +29,13 @@ _LONGEST_ROUTE = 4_000
 class Route:
     """The screen an address names, with its parameters.
 
-    :param screen: ``home``, ``new``, ``lookup``, ``game``, ``history``, ``player``,
-        ``organizer``, ``import``, ``join`` or ``not_found``.
+    :param screen: one of :data:`Screen`.
     :param parts: the path's segments (``/organizer/<id>/results`` -> three).
     :param game_id: the game a table, history, rematch or lookup is about ("" if none).
     :param payload: a join link's code (the rest of the path after ``/join/``), or a player's name.
     """
 
-    screen: str
+    screen: Screen
     path: str
     parts: tuple[str, ...] = ()
     game_id: str = ""
@@ -61,7 +65,7 @@ def parse_route(path: str) -> Route:
         game_id = rest[0] if rest else ""
         if game_id and not DOCUMENT_ID.fullmatch(game_id):
             return Route("not_found", text, parts)
-        return Route(head, text, parts, game_id=game_id)
+        return Route("new" if head == "new" else "lookup", text, parts, game_id=game_id)
     if head == "game" and rest and DOCUMENT_ID.fullmatch(rest[0]):
         if len(rest) == 1:
             return Route("game", text, parts, game_id=rest[0])
