@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, Final
 
+from engine.event_log import kind_of
+
 __all__ = [
     "COLLECTIONS",
     "DIGEST_FIELD",
@@ -103,14 +105,18 @@ def encode_compact(document: Mapping[str, Any]) -> str:
 def decode_document(text: str) -> Document:
     """The document in ``text``.
 
-    :raises ValueError: if it is not JSON, not a JSON object, or nested absurdly deep.
+    :raises ValueError: if it is not JSON, not a JSON object, or nested absurdly deep; the
+        message says so in words a player can act on (the parser's detail follows).
     """
     try:
         value = json.loads(text)
     except RecursionError as error:
         raise ValueError("JSON nested too deeply to be a document") from error
+    except json.JSONDecodeError as error:
+        raise ValueError(f"it is not in the form this app saves (cut short, or changed by hand): "
+                         f"{error.msg} at character {error.pos:,}") from error
     if not isinstance(value, dict):
-        raise ValueError(f"expected a JSON object, found {type(value).__name__}")
+        raise ValueError(f"it is not in the form this app saves: it holds {kind_of(value)}, not a document")
     return value
 
 

@@ -6,6 +6,7 @@ import asyncio
 import base64
 import hashlib
 import json
+import re
 import zlib
 from datetime import datetime, timezone
 from typing import Any, Final, Optional, Protocol
@@ -15,6 +16,7 @@ from app.storage.documents import HEAD_CHARS, COLLECTIONS, Document, decode_docu
 from app.storage.errors import StorageFullError, StoreWriteError
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.location import APP_DIR_NAME
+from engine.event_log import kind_of
 
 __all__ = ["PREFS_QUOTA_ESTIMATE_BYTES", "MemoryPrefs", "PrefsLike", "PrefsStore"]
 
@@ -94,6 +96,8 @@ class MemoryPrefs:
 
 _PLAIN_TAG: Final = "j:"
 _ZLIB_TAG: Final = "z:"
+_FORMAT_TAG: Final = re.compile(r"[a-z]:")
+"""How an entry's form is named at its start (``j:``, ``z:``); another letter is a newer app's."""
 KEPT_ASIDE: Final = "kept-aside/"
 INDEX: Final = "index/"
 """Under the namespace, each collection's index (:mod:`app.storage.index`): ``<namespace>index/games``."""
@@ -117,10 +121,11 @@ def _decode_from_prefs(value: Any) -> Document:
 def _text_from_prefs(value: Any) -> str:
     """The JSON text an entry holds, unpacked.
 
-    :raises ValueError: it is not an entry this store wrote, or is past the size limit.
+    :raises ValueError: it is not an entry this store wrote, or is past the size limit; the
+        message says what it holds instead, in a player's words.
     """
     if not isinstance(value, str):
-        raise ValueError(f"expected a string, found {type(value).__name__}")
+        raise ValueError(f"it holds {kind_of(value)} where the app keeps a text")
     too_large = size_problem(len(value))
     if too_large is not None:
         raise ValueError(too_large)
@@ -131,11 +136,18 @@ def _text_from_prefs(value: Any) -> str:
             unpacker = zlib.decompressobj()
             raw = unpacker.decompress(base64.b64decode(value[len(_ZLIB_TAG):], validate=True), MAX_DOCUMENT_BYTES + 1)
         except (zlib.error, ValueError) as error:
-            raise ValueError(f"damaged compressed data: {error}") from error
+            raise ValueError(f"its packed data is damaged or cut short ({error})") from error
+        if not unpacker.eof and len(raw) <= MAX_DOCUMENT_BYTES:
+            raise ValueError("its packed data is damaged or cut short (it ends too soon)")
         if len(raw) > MAX_DOCUMENT_BYTES:
             raise ValueError(f"too large: over {MAX_DOCUMENT_BYTES:,} bytes once unpacked")
         return raw.decode("ascii")
-    raise ValueError("unknown format")
+    if not value:
+        raise ValueError("it is empty")
+    if _FORMAT_TAG.match(value):
+        raise ValueError(f"it is in a form this version of the app does not read ({value[:2]!r}): "
+                         "saved by a newer version?")
+    raise ValueError(f"it is not in the form this app saves: it begins with {value[:12]!r}")
 
 
 _HEAD_PACKED_CHARS: Final = 1024
