@@ -4,33 +4,58 @@ A browser may clear a site's storage: Safari does after seven days without a vis
 site not added to the Home Screen), any browser may when the device runs short of space.
 An organizer who prepares an event a week early, or runs it on a phone, keeps a copy: the
 event page offers one before round 1 is drawn and after each round closes, and says when
-the last copy was saved. The copy is the stored event document itself (its log, the result
-links' address, the refused codes, the passphrase's hash) inside a small envelope that says
-what it is; opening it checks it as the store checks an event (its fields, then the
-engine's replay of its log), so a damaged or foreign file is refused and changes nothing.
+the last copy was saved.
+
+The copy carries the event's log alone (and its name and code, for a person reading the
+file), inside a small envelope that says what it is. What the device keeps beside the log
+(the organizer passphrase's hash, the refused codes, the address phones reach it on) is
+the device's own: a copy never brings or replaces it, so a file cannot set a passphrase.
+Opening a copy measures it before reading it (its size, then how deeply it nests, then how
+many actions it holds), reads and replays it in a worker thread, so that other devices are
+answered meanwhile, and refuses whatever is not a usable copy with the reason, changing
+nothing.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import accumulate
 from typing import Any, Final
 
-from app.storage import REVISION_FIELD, Document, Store
-from app.storage.documents import revision_of
-from app.storage.documents import is_usable_id
-from app.storage.schema import DocumentSchema
+from app.event_codes import code_holders
+from app.event_document import COLLECTION, CopyMark, KeptEvent, event_document, read_event
 from app.i18n import ntr, tr
+from app.storage import Store
+from app.storage.base import off_the_loop
+from app.storage.documents import is_usable_id, revision_of
+from app.storage.limits import MAX_DOCUMENT_BYTES, MAX_EVENTS
+from engine import Tournament
 
 __all__ = [
-    "COPY_KIND", "CopyRefused", "CopyMark", "EventCopy", "read_copy", "copy_due", "copy_line", "CopyOpened", "open_copy",
+    "COPY_KIND", "COPY_LARGEST", "COPY_DEEPEST", "CopyRefused", "EventCopy", "read_copy", "copy_due", "copy_line",
+    "CopyOpened", "open_copy",
 ]
 
 COPY_KIND: Final = "farkle-table-event-copy"
 COPY_VERSION: Final = 1
 GAMES_EXPORT_FORMAT: Final = "farkle-table-games"
 """What Home's "Export all games" file says it is (app/export.py): named when such a file is opened here."""
+COPY_LARGEST: Final = MAX_DOCUMENT_BYTES
+"""The most bytes a copy may take: what the store keeps of one event at most, so a larger copy could never
+be kept. A 500-player event's copy, every round played to its champion with scanned results, takes about
+260 KB, a 2,000-player one about 1.1 MB."""
+COPY_DEEPEST: Final = 16
+"""How deeply a copy's JSON may nest (a copy the app writes nests 9 deep: envelope, event, log, action,
+a roll-off's rolls); measured before it is parsed."""
+_SAVED_LONGEST: Final = 40
+"""The most characters of a copy's "saved" time (an ISO time takes 32)."""
+
+_JSON_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS: Final = bytes(sorted(set(range(256)) - set(b"[]{}")))
+_OPENING: Final = b"[{"
 
 
 class CopyRefused(ValueError):
@@ -38,51 +63,62 @@ class CopyRefused(ValueError):
 
 
 @dataclass(frozen=True)
-class CopyMark:
-    """When the last copy of an event was saved, and how many actions its log had then."""
-
-    at: str
-    actions: int
-
-
-@dataclass(frozen=True)
 class EventCopy:
-    """One event's stored document, ready to write to a file or just read from one."""
+    """One event's log (its tournament, replayed), ready to write to a file or just read from one."""
 
     tournament_id: str
-    document: Document
+    tournament: Tournament
     saved: str
 
     @property
     def name(self) -> str:
-        return str(self.document.get("name") or self.tournament_id)
+        return self.tournament.name
 
     @property
     def actions(self) -> int:
-        return len(self.document.get("events", []))
+        return len(self.tournament)
 
     def file_name(self) -> str:
-        code = str(self.document.get("event_id") or self.tournament_id).lower()
-        return f"{code}-event-copy.json"
+        return f"{self.tournament.event_id.lower()}-event-copy.json"
 
     def data(self) -> bytes:
-        document = {key: value for key, value in self.document.items() if key != REVISION_FIELD}
+        event = {"name": self.tournament.name, "event_id": self.tournament.event_id, "events": self.tournament.events}
         envelope = {"kind": COPY_KIND, "version": COPY_VERSION, "saved": self.saved,
-                    "tournament_id": self.tournament_id, "event": document}
+                    "tournament_id": self.tournament_id, "event": event}
         return json.dumps(envelope, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def read_copy(data: bytes | None, schema: DocumentSchema) -> EventCopy:
-    """The event copy ``data`` holds, checked against the stored-event ``schema`` (with its replay).
+def _nesting(data: bytes) -> int:
+    """How deeply the JSON text ``data`` nests (its strings skipped), counted without parsing it.
 
-    :raises CopyRefused: the file is empty, not JSON, another kind of file, from a newer
-        version of the app, or a damaged event.
+    >>> _nesting(b'{"a": [1, {"b": "[[["}]}'), _nesting(b"[" * 5), _nesting(b"7")
+    (3, 5, 0)
+    """
+    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    return max(accumulate(1 if byte in _OPENING else -1 for byte in brackets), default=0)
+
+
+def read_copy(data: bytes | None) -> EventCopy:
+    """The event copy ``data`` holds, its log replayed by the engine; the size, the nesting and the
+    number of actions are measured first, each before the work it bounds (seconds for a large copy:
+    call it off the event loop).
+
+    :raises CopyRefused: the file is empty, too large, nested too deeply, not JSON, another kind
+        of file, from a newer version of the app, or a log the engine does not replay.
     """
     if not data:
         raise CopyRefused(tr("The file is empty: choose the .json file \"Save a copy of the event\" made."))
+    if len(data) > COPY_LARGEST:
+        raise CopyRefused(tr("This file is {size:,} bytes: a copy of an event is at most {limit:,} (the most this "
+                             "device keeps of one event; a 500-player event's copy takes about 260,000). It is not "
+                             "a copy the app saved.", size=len(data), limit=COPY_LARGEST))
+    depth = _nesting(data)
+    if depth > COPY_DEEPEST:
+        raise CopyRefused(tr("This file nests {depth:,} levels deep: an event copy nests at most {limit}. It is not "
+                             "a copy the app saved.", depth=depth, limit=COPY_DEEPEST))
     try:
         envelope: Any = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise CopyRefused(tr("This file is not an event copy (it is not the JSON text the app saves).")) from None
     if not isinstance(envelope, dict) or envelope.get("kind") != COPY_KIND:
         if isinstance(envelope, dict) and envelope.get("format") == GAMES_EXPORT_FORMAT:
@@ -98,10 +134,30 @@ def read_copy(data: bytes | None, schema: DocumentSchema) -> EventCopy:
     tournament_id, document = envelope.get("tournament_id"), envelope.get("event")
     if not isinstance(tournament_id, str) or not is_usable_id(tournament_id) or not isinstance(document, dict):
         raise CopyRefused(tr("This event copy is damaged: it has no event in it."))
-    problem = schema.problem(document)
-    if problem is not None:
-        raise CopyRefused(tr("This event copy is damaged, so nothing was opened: {problem}.", problem=problem))
-    return EventCopy(tournament_id, document, str(envelope.get("saved") or ""))
+    log = document.get("events")
+    if not isinstance(log, list) or not log:
+        raise CopyRefused(tr("This event copy is damaged, so nothing was opened: it holds no log of the event's "
+                             "actions."))
+    if len(log) > MAX_EVENTS:
+        raise CopyRefused(tr("This event copy holds {count:,} actions: an event keeps at most {limit:,}, so nothing "
+                             "was opened.", count=len(log), limit=MAX_EVENTS))
+    try:
+        tournament = Tournament.from_events(log)
+    except Exception as error:  # noqa: BLE001 - a damaged or hostile log may make the replay fail any way
+        raise CopyRefused(tr("This event copy is damaged, so nothing was opened: its log does not replay ({reason}).",
+                             reason=str(error).rstrip("."))) from None
+    return EventCopy(tournament_id, tournament, _saved_time(envelope.get("saved")))
+
+
+def _saved_time(value: Any) -> str:
+    """The copy's "saved" time if it is one (an ISO time), else ""."""
+    if not isinstance(value, str) or len(value) > _SAVED_LONGEST:
+        return ""
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    return value
 
 
 def copy_due(actions: int, last: CopyMark | None, *, signed_up: int, round_open: bool, round_number: int) -> bool:
@@ -137,38 +193,47 @@ class CopyOpened:
     words: str
 
 
-async def open_copy(store: Store, collection: str, data: bytes | None, schema: DocumentSchema) -> CopyOpened:
-    """Put the event copy ``data`` holds into ``store``, unless this device holds as much or more.
+async def open_copy(store: Store, data: bytes | None, link_base: str = "") -> CopyOpened:
+    """Put the event the copy ``data`` holds into ``store``, unless this device holds as much or more.
 
-    A copy of an event this device does not hold is added; one whose log goes on from the
-    stored event's (saved later) replaces it; the same log only opens the stored event. A
-    stored event that went on past the copy, or went another way, is kept and the copy refused.
+    A copy of an event this device does not hold is added, with this device's ``link_base``
+    and no passphrase yet (its page asks for one), unless another stored event has its code;
+    one whose log goes on from the stored event's (saved later) replaces that log, and only
+    the log; the same log only opens the stored event. A stored event that went on past the
+    copy, or went another way, is kept and the copy refused.
 
-    :raises CopyRefused: not a usable copy, or one that would lose what the device holds.
+    :raises CopyRefused: not a usable copy, or one that would lose or mix up what the device holds.
     :raises StoreError: the store could not save it.
     """
-    copy = read_copy(data, schema)
-    stored = await store.load(collection, copy.tournament_id)
-    document = {key: value for key, value in copy.document.items() if key != REVISION_FIELD}
+    copy = await off_the_loop(read_copy, data)
+    stored = await store.load(COLLECTION, copy.tournament_id)
     if stored is None:
-        await store.save(collection, copy.tournament_id, document, expect_revision=0)
+        others = await code_holders(store, COLLECTION, copy.tournament.event_id)
+        if others:
+            raise CopyRefused(tr("This copy holds the event {code}, and {event} on this device already has that code: "
+                                 "the copy was not opened (open it on another device, or delete that event first).",
+                                 code=copy.tournament.event_id, event=" / ".join(other.name for other in others)))
+        copied = CopyMark(copy.saved, copy.actions) if copy.saved else None
+        kept = KeptEvent(copy.tournament, link_base.strip().rstrip("/"), copied=copied)
+        await store.save(COLLECTION, copy.tournament_id, event_document(copy.tournament_id, kept), expect_revision=0)
         return CopyOpened(copy.tournament_id, tr("Opened the copy of {name} ({actions}).",
                                                  name=copy.name, actions=_actions(copy.actions)))
-    held: list[Any] = list(stored.get("events", []))
-    kept: list[Any] = list(copy.document["events"])
-    if held == kept:
+    held = await off_the_loop(read_event, stored)
+    ours, theirs = await off_the_loop(lambda: (held.tournament.events, copy.tournament.events))
+    if ours == theirs:
         return CopyOpened(copy.tournament_id, tr("This device already holds {name} as the copy has it: nothing "
                                                  "needed changing.",
                                                  name=copy.name))
-    if kept[: len(held)] == held:
-        await store.save(collection, copy.tournament_id, document, expect_revision=revision_of(stored))
+    if theirs[: len(ours)] == ours:
+        document = event_document(copy.tournament_id, replace(held, tournament=copy.tournament))
+        await store.save(COLLECTION, copy.tournament_id, document, expect_revision=revision_of(stored))
         return CopyOpened(copy.tournament_id, tr("Opened the copy of {name}: {actions} newer than this device "
                                                  "held.",
-                                                 name=copy.name, actions=_actions(len(kept) - len(held))))
-    if held[: len(kept)] == kept:
+                                                 name=copy.name, actions=_actions(len(theirs) - len(ours))))
+    if ours[: len(theirs)] == theirs:
         raise CopyRefused(tr("This device holds {name} further on than the copy ({actions} against {count}): it "
                              "is kept as it is, and the copy was not opened.",
-                             name=copy.name, actions=_actions(len(held)), count=len(kept)))
+                             name=copy.name, actions=_actions(len(ours)), count=len(theirs)))
     raise CopyRefused(tr("This device holds {name} with actions the copy does not have: it is kept as it is, and "
                          "the copy was not opened (open it on another device, or delete this one first).",
                          name=copy.name))

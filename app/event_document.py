@@ -6,7 +6,8 @@ part of the event itself: the address phones reach this app on (for the deep lin
 tables' result codes), the last result codes refused with the reason (for the results
 inbox), the organizer passphrase's hash (:mod:`app.passphrase`) and when a copy of the
 event was last saved (:mod:`app.event_copy`). Its shape is checked by
-:mod:`app.storage.schema`.
+:mod:`app.storage.schema`. Only the log is the event's own: a copy of the event carries
+it alone, and everything kept beside it stays the device's.
 """
 
 from __future__ import annotations
@@ -14,15 +15,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from app.event_copy import CopyMark
 from app.storage import Document, utc_now_iso
 from engine import Tournament
 
-__all__ = ["COLLECTION", "REFUSALS_KEPT", "Refusal", "KeptEvent", "read_event", "event_document"]
+__all__ = ["COLLECTION", "REFUSALS_KEPT", "CopyMark", "Refusal", "KeptEvent", "read_event", "event_document"]
 
 COLLECTION: Final = "tournaments"
 REFUSALS_KEPT: Final = 30
 """How many refused result codes an event keeps (the newest)."""
+
+
+@dataclass(frozen=True)
+class CopyMark:
+    """When the last copy of an event was saved, and how many actions its log had then."""
+
+    at: str
+    actions: int
 
 
 @dataclass(frozen=True)

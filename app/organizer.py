@@ -16,12 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from app.event_copy import CopyMark, CopyOpened, CopyRefused, EventCopy, open_copy
+from app.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
 from app.event_codes import SharedCode, code_holders, refuse_taken_code
-from app.event_document import COLLECTION, REFUSALS_KEPT, KeptEvent, Refusal, event_document, read_event
+from app.event_document import COLLECTION, REFUSALS_KEPT, CopyMark, KeptEvent, Refusal, event_document, read_event
 from app.format_draft import FormatDraft
 from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
+from app.storage.base import off_the_loop
 from app.storage.errors import failure_in_words
 from app.i18n import ntr, tr
 from engine.codec import MAX_CODE_CHARS
@@ -291,21 +292,29 @@ class Organizer:
 
         return await self.act(check_all)
 
-    def preview_sign_ups(self, text: str) -> SignUpPreview:
-        """What signing up a pasted list or CSV would add and refuse, line by line; nothing is changed."""
-        if not text.strip():
+    async def preview_sign_ups(self, text: str) -> SignUpPreview:
+        """What signing up a pasted list or CSV would add and refuse, line by line; nothing is changed.
+
+        Worked out in a worker thread (a list may hold 1,000 lines, each tried on the event;
+        one too large is refused by its size first), so other devices are answered meanwhile.
+        """
+        if not text or text.isspace():
             raise InvalidInput(tr("Paste or type the names first: one a line, or a CSV of name and number."))
-        return self.open_tournament.preview_sign_ups(text)
+        return await off_the_loop(self.open_tournament.preview_sign_ups, text)
 
     async def sign_up_list(self, text: str, shown: SignUpPreview) -> tuple[int, ...]:
         """Sign up the players the preview ``shown`` adds, all stored in one write before it returns.
 
         Refused, with nothing changed, when the list would now add others (the event changed
         since: another screen signed someone up): the screen shows the new preview to check.
+        The list is previewed again in a worker thread; only if this screen acted meanwhile is
+        it previewed once more, on the event as it is then.
         """
+        previewed = self.open_tournament
+        again = await off_the_loop(previewed.preview_sign_ups, text)
 
         def sign_up_all(tournament: Tournament) -> tuple[int, ...]:
-            now = tournament.preview_sign_ups(text)
+            now = again if self.open_tournament is previewed else tournament.preview_sign_ups(text)
             if now.entries != shown.entries:
                 raise ListChanged(now)
             if not now.entries:
@@ -429,17 +438,16 @@ class Organizer:
         kept = self._kept()
         tournament_id = self.session.doc_id
         assert tournament_id is not None
-        return EventCopy(tournament_id, event_document(tournament_id, kept), utc_now_iso())
+        return EventCopy(tournament_id, kept.tournament, utc_now_iso())
 
     async def copy_saved(self, copy: EventCopy) -> None:
         """Remember that ``copy`` was saved: the event page says when, and offers the next after the next round."""
         await self._save(replace(self._kept(), copied=CopyMark(copy.saved, copy.actions)))
 
-    async def open_copy(self, data: bytes | None) -> CopyOpened:
-        """Add (or bring up to date) the event a copy file holds, then open it; see :func:`app.event_copy.open_copy`."""
-        from app.scorekeeper import APP_CHECKS  # the store's own checks (scorekeeper imports this module's users)
-
-        opened = await open_copy(self.store, COLLECTION, data, APP_CHECKS[COLLECTION])
+    async def open_copy(self, data: bytes | None, link_base: str = "") -> CopyOpened:
+        """Add (or bring up to date) the event a copy file holds, then open it; see :func:`app.event_copy.open_copy`
+        (``link_base``: where phones reach this device, for an event it did not hold)."""
+        opened = await open_copy(self.store, data, link_base)
         await self.open(opened.tournament_id)
         return opened
 

@@ -3,13 +3,20 @@ the cursor kept in the field, a CSV file, check-in by tap or number, messages be
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 import flet as ft
+import pytest
 
+from app.camera import DEFAULT_TIMING
+from app.main import app_on
 from app.organizer import TournamentSummary
 from app.sign_up_file import read_list_file
 from app.storage import StoreWriteError
+from engine import Tournament
+from engine.tournament.signups import LIST_LARGEST, SignUpPreview
 from tests.flet_harness import FletHarness, control_key
 from tests.test_organizer import Desk, new_event, notice
 
@@ -218,3 +225,68 @@ def test_a_sign_up_file_in_a_windows_spreadsheets_encoding_is_read():
 def test_an_event_of_one_player_is_listed_as_one_player():
     summary = TournamentSummary("id", "Cup", "CUP-1", 1, 0, None, "")
     assert summary.line == "Cup (CUP-1) · 1 player · sign-up"
+
+
+def test_a_paste_larger_than_a_list_may_be_is_refused_by_its_size_and_nothing_is_previewed():
+    desk = Desk()
+    one_line = "A" * (LIST_LARGEST + 1)  # one huge line, as a stray paste of a whole document gives
+
+    async def test(ui: FletHarness) -> None:
+        await new_event(ui, desk, [])
+        await ui.type_text("signup-list", one_line)
+        await ui.click("preview-list")
+        assert notice(ui) == ("The list is 250,001 bytes: at most 250,000 are read at once (1,000 lines of a "
+                              "spreadsheet's export). Paste it in parts, or keep only the name and number columns.")
+        assert not ui.exists("list-line-1") and not ui.exists("add-list")
+        assert ui.find("signup-list", ft.TextField).value == one_line  # kept, to cut down
+        assert (await desk.now()).players == ()
+
+    desk.run(test)
+
+
+def test_a_sign_up_file_larger_than_a_list_may_be_is_refused_before_it_is_read():
+    desk = Desk()
+    data = b"Ann\n" * (LIST_LARGEST // 4 + 1)
+
+    async def test(ui: FletHarness) -> None:
+        await new_event(ui, desk, [])
+        action = ui.find("import-list-file", ft.OutlinedButton).action
+        assert isinstance(action, ft.PickFiles)
+        await ui.dispatch(action.file_picker, "result", {"files": [{"id": 0, "name": "door.csv", "size": len(data),
+                                                                    "bytes": data}]})
+        assert notice(ui) == ("door.csv is 250,004 bytes: a sign-up file may be at most 250,000 (1,000 lines of a "
+                              "spreadsheet's export). Save only the name and number columns, or split the list.")
+        assert ui.find("signup-list", ft.TextField).value == "" and not ui.exists("list-line-1")
+
+    desk.run(test)
+
+
+def test_another_device_is_answered_while_a_list_is_being_previewed(monkeypatch: pytest.MonkeyPatch):
+    """The preview works in a worker thread: held there until the test lets it go, a second
+    device opens Home meanwhile (on the event loop it would wait for the preview to end)."""
+    desk = Desk()
+    started, released = threading.Event(), threading.Event()
+    let_go: list[bool] = []
+    preview = Tournament.preview_sign_ups
+
+    def held_preview(tournament: Tournament, text: str) -> SignUpPreview:
+        started.set()
+        let_go.append(released.wait(timeout=10))  # False: nobody could release it (the loop was blocked)
+        return preview(tournament, text)
+
+    async def test() -> None:
+        app = app_on(desk.store, DEFAULT_TIMING)
+        async with FletHarness(app) as organizer:
+            await new_event(organizer, desk, [])
+            await organizer.type_text("signup-list", "Ann\nBob")
+            monkeypatch.setattr(Tournament, "preview_sign_ups", held_preview)
+            previewing = asyncio.ensure_future(organizer.click("preview-list"))
+            assert await asyncio.to_thread(started.wait, 10)
+            async with FletHarness(app) as phone:
+                assert phone.exists("new-game") and not previewing.done()
+            released.set()
+            await previewing
+            assert notice(organizer) == "Ready to add 2 players. Nothing is signed up until you tap Add."
+        assert let_go == [True]
+
+    asyncio.run(test())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalAction, InvalidInput, Tournament, TournamentFormat
-from engine.tournament.signups import LIST_LONGEST, read_sign_up_list
+from engine.tournament.signups import LIST_LARGEST, LIST_LONGEST, read_sign_up_list
 
 READ = {
     "one name a line, blank lines skipped": ("Ann\n\n  Bob  \r\n\nCy\n", [(1, "Ann", ""), (3, "Bob", ""), (5, "Cy", "")]),
@@ -28,6 +28,14 @@ def test_a_list_is_read_into_names_and_numbers_line_by_line(case: str) -> None:
 def test_a_list_longer_than_any_event_is_refused_before_it_is_read() -> None:
     with pytest.raises(InvalidInput, match="The list has 1,001 lines: at most 1,000 are read at once."):
         read_sign_up_list("Ann\n" * (LIST_LONGEST + 1))
+
+
+@pytest.mark.parametrize("text", ["A" * (LIST_LARGEST + 1), "Zoë\n" * (LIST_LARGEST // 5 + 1)],
+                         ids=["one long line", "few lines of two-byte letters"])
+def test_a_list_larger_than_the_byte_limit_is_refused_by_its_size_before_it_is_read(text: str) -> None:
+    size = len(text.encode())
+    with pytest.raises(InvalidInput, match=f"^The list is {size:,} bytes: at most 250,000 are read at once"):
+        read_sign_up_list(text)
 
 
 def event(cap: int = 40) -> Tournament:

@@ -20,10 +20,16 @@ from typing import Final
 from engine.errors import InvalidInput
 from engine.names import NameClash
 
-__all__ = ["ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST"]
+__all__ = [
+    "ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST", "LIST_LARGEST",
+]
 
 LIST_LONGEST: Final = 1_000
 """The most lines a list may have: a few hundred players at the most, with room for blanks."""
+LIST_LARGEST: Final = 250_000
+"""The most bytes (UTF-8) a list may take, measured before it is read: 1,000 lines of 250 bytes,
+a registration spreadsheet's export with a dozen columns (a 500-player one with name, e-mail,
+phone, club and notes takes about 75 KB)."""
 
 _NAME_HEADINGS: Final = frozenset({"name", "names", "player", "players", "player name", "full name"})
 _FIRST_HEADINGS: Final = frozenset({"first name", "first", "given name", "forename"})
@@ -114,6 +120,10 @@ def read_sign_up_list(text: str) -> tuple[ListedPlayer, ...]:
     name", "Surname"...) says which columns to read and is skipped; without one, a field of
     digits (``12`` or ``#12``) is the number and the other fields make the name.
     """
+    size = len(str(text).encode("utf-8", "surrogatepass"))
+    if size > LIST_LARGEST:
+        raise InvalidInput(f"The list is {size:,} bytes: at most {LIST_LARGEST:,} are read at once (1,000 lines of "
+                           "a spreadsheet's export). Paste it in parts, or keep only the name and number columns.")
     lines = str(text).lstrip("\ufeff").splitlines()
     if len(lines) > LIST_LONGEST:
         raise InvalidInput(f"The list has {len(lines):,} lines: at most {LIST_LONGEST:,} are read at once.")

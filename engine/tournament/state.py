@@ -220,10 +220,15 @@ class TournamentState:
     """What :meth:`cached` computed for this state (standings, cuts): never part of its value."""
 
     def cached(self, key: str, compute: Callable[[], _Value]) -> _Value:
-        """``compute()``, computed once for this state (standings and cuts are asked for often)."""
-        if key not in self.memo:
-            self.memo[key] = compute()
-        value: _Value = self.memo[key]
+        """``compute()``, computed once for this state (standings and cuts are asked for often).
+
+        Read once and kept in a local: a copy of the tournament acting in a worker thread (a
+        sign-up list's preview) may clear this memo at any moment, which only costs a recompute.
+        """
+        try:
+            value: _Value = self.memo[key]
+        except KeyError:
+            value = self.memo[key] = compute()
         return value
 
     # -- what follows from the rounds ------------------------------------------------

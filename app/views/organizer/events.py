@@ -82,7 +82,7 @@ class EventsState(FormatEditing):
         async def open_it() -> None:
             if not self.desk.access.organizer:  # the button is not shown there: a link typed in by hand
                 raise CopyRefused(tr("A copy of an event opens only on the organizer's own device."))
-            opened.append(await self.organizer.open_copy(files[0].bytes))
+            opened.append(await self.organizer.open_copy(files[0].bytes, page_link_base()))
 
         if await self.do(open_it):
             route = f"/organizer/{opened[0].tournament_id}"
@@ -99,6 +99,11 @@ class EventsState(FormatEditing):
             raise PassphraseRefused(tr("Give the event an organizer passphrase ({least} characters or more), twice.",
                                        least=MIN_PASSPHRASE))
         return await asyncio.to_thread(hash_passphrase, check_new_passphrase(first, again))
+
+
+def page_link_base() -> str:
+    """Where phones reach this app, as the organizer's page was opened: for an event made or opened here."""
+    return link_base_of(str(getattr(ft.context.page, "url", None) or ""))
 
 
 def passphrase_fields(events: EventsState) -> list[ft.Control]:
@@ -129,7 +134,7 @@ def EventsScreen() -> ft.View:
     picker_ref: MutableRef[ft.FilePicker] = ft.use_ref(None)
     if picker_ref.current is None:  # held by the ref: the page drops a service nothing holds
         picker_ref.current = ft.FilePicker(on_result=events.copy_picked)
-    link_base = link_base_of(str(getattr(ft.context.page, "url", None) or ""))
+    link_base = page_link_base()
     draft = events.shown_draft(FormatDraft.house)
     tiles: list[ft.Control] = [
         ft.ListTile(title=ft.Text(summary.line), leading=ft.Icon(ft.Icons.EMOJI_EVENTS),

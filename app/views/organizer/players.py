@@ -56,7 +56,7 @@ class PlayersPage(EventState):
 
     async def preview_list(self) -> None:
         async def preview() -> SignUpPreview:
-            self.preview = self.organizer.preview_sign_ups(self.value("signup_list"))
+            self.preview = await self.organizer.preview_sign_ups(self.value("signup_list"))
             return self.preview
 
         await self.do(preview, _preview_words, place="list")
