@@ -23,7 +23,10 @@ async def prepare_advice(rules: Rules) -> None:
     """Solve the advice tables for ``rules`` without holding up taps: in a worker thread on
     a host; in the browser, which has no threads, a slice at a time between other tasks.
     The win chance's table is read where it is shipped (and, on a host, solved for a small
-    target), so advice in a game of two can say it."""
+    target), so advice in a game of two can say it.
+
+    :raises InvalidInput: the rules' tables are too large to work out here (an absurd target).
+    """
     if static_site():
         if not prepared(rules):
             for _ in prepare(rules):

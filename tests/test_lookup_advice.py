@@ -52,7 +52,7 @@ def test_a_turn_total_that_is_not_a_number_is_refused_in_words_and_the_player_of
     async def test(ui: FletHarness) -> None:
         await ui.click("lookup")
         await ui.type_text("lookup-held", "35o")
-        assert ui.text_of("lookup-advice") == "“35o” is not a turn total: type its points in digits, like 350."
+        assert ui.text_of("lookup-advice") == "Turn total so far: '35o' is not a whole number."
         await ui.type_text("lookup-held", "75")
         assert "every score is a multiple of 50" in ui.text_of("lookup-advice")
         await ui.type_text("lookup-held", "350")

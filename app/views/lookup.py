@@ -13,6 +13,7 @@ import flet as ft
 
 from app.advisor import prepare_advice
 from app.context import use_keys, use_model, use_services
+from app.number_entry import parse_number
 from app.views.widgets import (big_button, die_button, icon_button, labelled_dropdown, on, preset_label,
                                screen_view, section)
 from app.i18n import ntr, tr
@@ -34,6 +35,8 @@ __all__ = ["LookupScreen", "LookupState"]
 
 GAME_RULES = "game"
 MOST_DICE = 6
+PLACES = {"on": True, "off": False}
+"""The player's place as the "The player is" dropdown names it: on the board or not yet."""
 
 
 @dataclass
@@ -50,6 +53,8 @@ class LookupState(ft.Observable):
     on_board: bool = True
     working: bool = False
     """The advice tables for these rules are being solved."""
+    unadvised: str | None = None
+    """Why the rules shown get no advice (their tables are too costly to work out)."""
 
     @property
     def rules(self) -> Rules:
@@ -75,6 +80,11 @@ class LookupState(ft.Observable):
         self.dice.clear()
 
     def choose(self, preset: str) -> None:
+        """Show ``preset``'s rules (or the game's); a name not offered is refused and the rules stay."""
+        if preset not in PRESET_NAMES and not (preset == GAME_RULES and self.game_rules is not None):
+            self.refusal = tr("“{preset}” is not a rule set here: pick one from the list.", preset=preset)
+            return
+        self.refusal = None
         self.preset = preset
 
     def use_game(self, rules: Rules) -> None:
@@ -84,30 +94,42 @@ class LookupState(ft.Observable):
         self.held = text
 
     def leave_dice(self, count: str) -> None:
-        self.dice_left = int(count) if count.isdigit() and 1 <= int(count) <= MOST_DICE else MOST_DICE
+        """The dice to throw, 1 to 6; anything else is refused and the count stays."""
+        if count not in {str(n) for n in range(1, MOST_DICE + 1)}:
+            self.refusal = tr("“{count}” is not a number of dice to throw: pick 1 to 6.", count=count)
+            return
+        self.refusal = None
+        self.dice_left = int(count)
 
     def place(self, on_board: str) -> None:
-        self.on_board = on_board != "off"
+        """On the board or not yet; anything else is refused and the place stays."""
+        if on_board not in PLACES:
+            self.refusal = tr("“{place}” is not a place on the board: pick on the board or not on it yet.",
+                              place=on_board)
+            return
+        self.refusal = None
+        self.on_board = PLACES[on_board]
 
     async def ready_advice(self) -> None:
         """Solve the advice tables for the rules shown, off the tap path."""
         rules = self.rules
+        self.unadvised = None
         if not prepared(rules):
             self.working = True
-            await prepare_advice(rules)
-            self.working = False
+            try:
+                await prepare_advice(rules)
+            except FarkleError as why:
+                self.unadvised = str(why)
+            finally:
+                self.working = False
 
     def advice(self) -> tuple[str, bool]:
         """The advice for what is entered, in words, and whether it is a refusal instead.
 
         The throw tapped in, if any, is the one on the table (which keep?); otherwise the
-        question is bank or throw the dice left."""
-        typed = self.held.strip().replace(",", "")
-        if typed and not typed.isdigit():
-            return tr("“{typed}” is not a turn total: type its points in digits, like 350.",
-                      typed=self.held.strip()), True
-        points = int(typed or 0)
+        question is bank or throw the dice left. An empty turn total is a fresh turn's 0."""
         try:
+            points = parse_number(tr("Turn total so far"), self.held, optional=True) or 0
             if self.dice:
                 shown = throw_advice(self.rules, points, tuple(self.dice), self.on_board)
             else:
@@ -248,6 +270,8 @@ def roll_or_bank(lookup: LookupState) -> ft.Control:
                                       place_chosen, key="lookup-on-board", width=260))
     if lookup.dice and not throw:
         controls.append(ft.Text(tr("A farkle has no keep: the turn is over."), key="lookup-advice"))
+    elif lookup.unadvised:
+        controls.append(ft.Text(lookup.unadvised, key="lookup-advice", color=ft.Colors.ERROR))
     elif lookup.working or not prepared(lookup.rules):
         controls.append(ft.Text(tr("Working out the odds under these rules…"), key="lookup-advice"))
     else:

@@ -58,6 +58,7 @@ class TableState(ft.Observable):
     typed_throw: tuple[int, ...] = ()  # the last throw entered here, in the order its faces were typed
     advising: bool = False  # advice is on for this game (kept in its metadata): drawn from this
     advice_solved: bool = False  # the advice tables for this game's rules are ready
+    advice_refused: str | None = None  # why there is no advice under this game's rules (too costly to work out)
 
     @property
     def game(self) -> Game:
@@ -144,7 +145,10 @@ class TableState(ft.Observable):
         """Solve the advice tables for this game's rules off the tap path, once advice is on."""
         if self.advice_on and self.state is not None and not prepared(self.state.rules):
             self.advice_solved = False
-            await prepare_advice(self.state.rules)
+            try:
+                await prepare_advice(self.state.rules)
+            except FarkleError as why:
+                self.advice_refused = str(why)
         self.advice_solved = self.state is not None and prepared(self.state.rules)
 
     def advice(self) -> Advice | str | None:
@@ -154,7 +158,7 @@ class TableState(ft.Observable):
         if not self.advice_on or state is None or state.phase in ("over", "roll_off"):
             return None
         if not prepared(state.rules):
-            return tr("Working out the odds under these rules…")
+            return self.advice_refused or tr("Working out the odds under these rules…")
         return advise(state)
 
     def lead_chances(self) -> dict[int, float]:

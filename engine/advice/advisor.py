@@ -193,14 +193,16 @@ def turn_advice(rules: Rules, turn_points: int, dice: int, on_board: bool = True
 
     :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
     """
+    if need is None:  # the values first: they check what was asked before it is compared
+        throw_on = roll_value(rules, turn_points, dice, on_board)
+    else:
+        chance = catch_up_chance(rules, need, turn_points, dice, on_board)
+        throw_on = chance if turn_points < need else 1.0
     if may_bank is None:
         may_bank = turn_points > 0 and (on_board or turn_points >= rules.entry_threshold)
-    if need is None:
-        throw_on = roll_value(rules, turn_points, dice, on_board)
-        bank = float(turn_points) if may_bank else None
-    else:
-        throw_on = catch_up_chance(rules, need, turn_points, dice, on_board) if turn_points < need else 1.0
-        bank = (1.0 if turn_points >= need else 0.0) if may_bank else None
+    bank: float | None = None
+    if may_bank:
+        bank = float(turn_points) if need is None else float(turn_points >= need)
     banks = bank is not None and bank >= throw_on
     return Advice(player, "points" if need is None else "lead", "bank" if banks else "throw", turn_points, dice,
                   bank=bank, throw_on=throw_on, farkle_chance=float(farkle_chance(dice, rules)), need=need)

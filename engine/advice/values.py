@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Final
 
 from engine.dice import FACES, MAX_DICE, Dice
 from engine.errors import InvalidInput
@@ -37,7 +38,7 @@ from engine.rules import Rules
 from engine.scoring import scoring_options
 
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
-           "prepare", "prepared", "step_of"]
+           "prepare", "prepared", "step_of", "MOST_LEVELS", "MOST_TURN_POINTS"]
 
 Choices = tuple[tuple[int, int], ...]
 """A throw's keeps as (points, dice left), the most points for each number of dice left."""
@@ -46,6 +47,13 @@ _CEILING_TURNS = 4
 """Turn totals are solved up to this many targets (at least 40,000): far above any total
 from which throwing on could pay, so banking there is exact, not a guess (checked in the
 tests: every bank threshold lies well below it)."""
+
+MOST_LEVELS: Final = 40_000
+"""The most turn totals a table is solved over: every rule set to 10,000 whatever its scores
+(a grid of 1 point), 50 times the house rules' 800. A target of 999,999 on a grid of 1 would
+be 4,000,000, and hold a host's processor for hours and its memory by the gigabyte."""
+MOST_TURN_POINTS: Final = 2**53
+"""The largest turn total advised on: the advice's figures are floats, exact to the point up to here."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,10 @@ def _fill(rules: Rules, on_board: bool) -> Iterator[float]:
     throws = _throws(rules)
     step = throws.step
     top = max(_CEILING_TURNS * rules.target, 40_000) // step
+    if top > MOST_LEVELS:
+        raise InvalidInput(f"No advice under these rules: a target of {rules.target:,} with scores in steps of "
+                           f"{step:,} is {top:,} turn totals to work out, too many for this device (at most "
+                           f"{MOST_LEVELS:,}: a target of {MOST_LEVELS * step // _CEILING_TURNS:,} in steps of {step:,}).")
     entry = 1 if on_board else max(1, -(-rules.entry_threshold // step))
     values = _TurnValues(step, entry, rules.must_roll_after_hot_dice, [()] * (top + 1))
     for level in range(top, -1, -1):
@@ -176,9 +188,18 @@ def _level(rules: Rules, turn_points: int, dice: int) -> int:
     step = _throws(rules).step
     if isinstance(turn_points, bool) or not isinstance(turn_points, int) or turn_points < 0:
         raise InvalidInput(f"{turn_points!r} is not a turn total: give the points of this turn so far (0 or more).")
+    if turn_points > MOST_TURN_POINTS:
+        raise InvalidInput(f"{_shown(turn_points)} is more points than a turn total is advised on: at most {MOST_TURN_POINTS:,}.")
     if turn_points % step:
         raise InvalidInput(f"{turn_points:,} is no turn total under these rules: every score is a multiple of {step}.")
     return turn_points // step
+
+
+def _shown(points: int) -> str:
+    """``points`` for a message; a number too long to print whole is named by its length."""
+    if points < 10**30:
+        return f"{points:,}"
+    return f"A number of about {math.ceil(points.bit_length() * math.log10(2)):,} digits"
 
 
 def roll_value(rules: Rules, turn_points: int = 0, dice: int = MAX_DICE, on_board: bool = True) -> float:
@@ -320,4 +341,9 @@ def _goal(rules: Rules, need: int, on_board: bool) -> int:
     if isinstance(need, bool) or not isinstance(need, int):
         raise InvalidInput(f"{need!r} is not a number of points to reach.")
     needed = need if on_board else max(need, rules.entry_threshold)
-    return max(1, -(-needed // _throws(rules).step))
+    step = _throws(rules).step
+    goal = max(1, -(-needed // step))
+    if goal > MOST_LEVELS:
+        raise InvalidInput(f"{_shown(need)} is more points to reach than a chance is worked out for under these rules: "
+                           f"at most {MOST_LEVELS * step:,}.")
+    return goal
