@@ -35,7 +35,8 @@ from app.storage import FileStore, StorageFullError, StoreWriteError
 from tests.app_driver import run, throw
 from tests.flet_harness import FletHarness
 from tests.test_organizer import FakeClock, fake_clock
-from tests.test_storage_full import ADVICE, WRITE_PATHS, Scene, WritePath, game, keep, messages, roll, shown
+from tests.test_storage_full import (ADVICE, WRITE_PATHS, Scene, WritePath, finished_game, game, keep, messages, roll,
+                                     shown)
 
 __all__ = ["fake_clock"]  # the camera's fixture
 
@@ -268,3 +269,47 @@ def test_a_throw_into_a_folder_restored_under_the_running_app_is_refused_until_t
         run(started_again, scene.route, store=again)
     finally:
         again.close()
+
+
+# -- deleting on a disk that cannot be written -----------------------------------------------------
+
+
+def delete_finished_then_again(store: FileStore, data_dir: Path, refuse: Any, give_back: Any) -> None:
+    """Home's "Delete finished games" while the disk refuses: nothing deleted, and it says so; then it works."""
+    asyncio.run(finished_game(store))
+
+    async def test(ui: FletHarness) -> None:
+        kept = files_in(data_dir)
+        refuse()
+        await ui.click("delete-finished")
+        await ui.click("confirm-delete-finished")
+        the_one_message(ui, "Nothing was deleted: ", read_only(data_dir), " was not deleted" + AFTER_READ_ONLY)
+        assert files_in(data_dir) == kept
+        give_back()
+        await ui.click("delete-finished")
+        await ui.click("confirm-delete-finished")
+        assert ui.text_of("home-message") == "Deleted 1 finished game; unfinished games are kept.", messages(ui)
+        assert not [name for name in files_in(data_dir) if name.startswith("games/")]
+
+    try:
+        run(test, "/", store=store)
+    finally:
+        store.close()
+
+
+def test_deleting_games_on_a_disk_turned_read_only_says_nothing_was_deleted_and_works_once_writable(
+        data_dir: Path, games_disk: GamesDisk) -> None:
+    delete_finished_then_again(FileStore(data_dir), data_dir, games_disk.read_only, games_disk.writable)
+
+
+def test_deleting_games_the_os_refuses_to_remove_says_nothing_was_deleted_and_works_once_it_can(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_unlink = Path.unlink
+
+    def read_only_games(path: Path, missing_ok: bool = False) -> None:
+        if path.parent.name == "games":
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        real_unlink(path, missing_ok=missing_ok)
+
+    delete_finished_then_again(FileStore(data_dir), data_dir, lambda: monkeypatch.setattr(Path, "unlink", read_only_games),
+                               monkeypatch.undo)

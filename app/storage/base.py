@@ -216,7 +216,10 @@ class Store(ABC):
         return sorted(await self._ids(collection))
 
     async def delete(self, collection: str, doc_id: str) -> bool:
-        """Remove a document; ``False`` if there was none."""
+        """Remove a document; ``False`` if there was none.
+
+        :raises StoreWriteError: it was not removed (a disk that cannot be written).
+        """
         check_key(collection, doc_id)
         async with self._exclusive():
             self._check_writable()
@@ -358,7 +361,10 @@ class Store(ABC):
     @abstractmethod
     async def _remove(self, collection: str, doc_id: str) -> bool:
         """Remove the document; ``False`` if there was none.  Called only inside
-        :meth:`_exclusive`."""
+        :meth:`_exclusive`.
+
+        :raises StoreWriteError: if it could not be.
+        """
 
     @abstractmethod
     async def _ids(self, collection: str) -> list[str]:

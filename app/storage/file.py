@@ -140,26 +140,30 @@ class FileStore(Store):
         try:  # under _exclusive, like _remove, after _check_writable
             self._layout[collection].write(doc_id, text)
         except OSError as error:
-            raise self._not_saved(f"{collection}/{doc_id}", error) from error
+            raise self._refused(error, f"{collection}/{doc_id}", "save", "saved") from error
 
-    def _not_saved(self, what: str, error: OSError) -> StoreWriteError:
-        """Why ``what`` was not saved, in words that say what to do."""
+    def _refused(self, error: OSError, what: str, verb: str, done: str) -> StoreWriteError:
+        """Why the disk refused to ``verb`` ``what`` (``done``: the verb's past participle),
+        in words that say what to do."""
         why = error.strerror.lower() if error.strerror else str(error)
         if error.errno in _FULL:
-            return StorageFullError(f"The disk is full: could not save {what}")
+            return StorageFullError(f"The disk is full: could not {verb} {what}")
         if error.errno in _NOT_WRITABLE:
             return StoreWriteError(
-                f"The data folder {self.data_dir} cannot be written now ({why}): {what} was not saved, and "
+                f"The data folder {self.data_dir} cannot be written now ({why}): {what} was not {done}, and "
                 "everything saved before is kept. Try again once the folder can be written."
             )
-        return StoreWriteError(f"Could not save {what} in the data folder {self.data_dir}: {why}.")
+        return StoreWriteError(f"Could not {verb} {what} in the data folder {self.data_dir}: {why}.")
 
     def _check_writable(self) -> None:
         """One ``stat``: the folder's path still leads to the folder this store locked."""
         self._claim.check_in_place(self.data_dir)
 
     async def _remove(self, collection: str, doc_id: str) -> bool:
-        return self._layout[collection].remove(doc_id)
+        try:
+            return self._layout[collection].remove(doc_id)
+        except OSError as error:
+            raise self._refused(error, f"{collection}/{doc_id}", "delete", "deleted") from error
 
     async def _ids(self, collection: str) -> list[str]:
         with self._thread_lock:
