@@ -231,34 +231,6 @@ def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize(
     desk.run(test)
 
 
-def test_a_result_replaced_after_the_cut_keeps_the_reason_and_flags_what_rested_on_it():
-    desk = Desk()
-
-    async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, desk, 8)  # 2 tables of 4, the 6 best totals go on
-        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
-        await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
-        late = signed_code(t, 1, (10_000, 8_000, 7_000, 500))  # the table's key, while the round is open
-        await ui.click("close-round")
-        last = t.seating()[0][3]
-        assert last in ((await desk.now()).round_advancing(1) or ())
-        await ui.type_text("result-code", late)
-        await ui.click("replace-1")
-        assert notice(ui) == "Give a reason: corrections are kept with their reason."
-        assert (await desk.now()).results()[1].totals[3] == 6_000
-        await ui.type_text("result-code", late)
-        await ui.type_text("void-reason", "table 1 misread a total")
-        await ui.click("replace-1")
-        assert notice(ui) == "Table 1's result was replaced; the reason is kept."
-        now = await desk.now()
-        assert now.results()[1].totals[3] == 500 and last in (now.round_advancing(1) or ())
-        await ui.click("nav-standings")
-        assert ui.text_of("flag-0").startswith(
-            "Round 1, table 1: result replaced after the cut (table 1 misread a total): the cut would now differ")
-
-    desk.run(test)
-
-
 def test_a_counted_result_voided_waits_for_a_new_one():
     desk = Desk()
 

@@ -12,7 +12,9 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.cards`: each table's card, its key, and cards that no
   longer count (a cancelled draw's, a revoked one);
 * :mod:`~engine.tournament.checks`: whether a result may count;
-* :mod:`~engine.tournament.standings`: cuts, standings, flags;
+* :mod:`~engine.tournament.standings`: cuts and standings;
+* :mod:`~engine.tournament.corrections`: what a correction does to what was decided on
+  the result (the cut taken again, the round open again, flags, the prize withdrawn);
 * :mod:`~engine.tournament.exports`: standings and results as CSV;
 * :mod:`~engine.tournament.signups`: a sign-up list read, and its preview;
 * :mod:`~engine.tournament.describe`: what an action was, in words (Undo);
@@ -43,8 +45,9 @@ from engine.tournament.checks import (
 )
 from engine.tournament.facade import Tournament
 from engine.tournament.format import Cut, RoundPlan, RoundSpec, TournamentFormat, table_sizes
-from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow
-from engine.tournament.state import Correction, Player, Prize, Revocation
+from engine.tournament.corrections import Flag
+from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow
+from engine.tournament.state import Correction, Player, Prize, Revocation, WithdrawnPrize
 
 __all__ = [
     "Cut",
@@ -60,6 +63,7 @@ __all__ = [
     "StandingRow",
     "PlayerLookup",
     "Prize",
+    "WithdrawnPrize",
     "WrongEvent",
     "WrongRound",
     "WrongTable",

@@ -112,6 +112,11 @@ class SeatsDrawn:
 class DrawCancelled:
     TYPE: ClassVar[str] = "draw_cancelled"
     round: int
+    recut: tuple[int, ...] | None = None
+    """When the round before had a result corrected after its cut: who goes on from it
+    now, its cut taken again (:mod:`engine.tournament.corrections`), or () when none can be
+    taken (a result missing, a tie to roll off) and it is open again. None when nothing
+    changes its cut, and in logs from before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,11 @@ class ResultVoided:
     reason: str
     at: str | None = None
     """When, as ISO 8601 local time with its offset; None in logs from before it was kept."""
+    recut: tuple[int, ...] | None = None
+    """When it corrects the round drawn last, after it closed: who goes on from it
+    now, its cut taken again (:mod:`engine.tournament.corrections`), or () when none can be
+    taken (a result missing, a tie to roll off) and it is open again. None when nothing
+    changes its cut, and in logs from before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +185,11 @@ class ResultReplaced:
     result: TableResult
     code: str
     reason: str
+    recut: tuple[int, ...] | None = None
+    """When it corrects the round drawn last, after it closed: who goes on from it
+    now, its cut taken again (:mod:`engine.tournament.corrections`), or () when none can be
+    taken (a result missing, a tie to roll off) and it is open again. None when nothing
+    changes its cut, and in logs from before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -241,8 +256,8 @@ def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
     least = 0 if (kind, name) == (RollOffRecorded, "table") else _LEAST.get(name)
     if least is not None and isinstance(value, int) and value < least:
         return f"{name} is {value}, expected {least} or more"
-    if name in ("tables", "advancing"):
-        numbers = [n for table in value for n in table] if name == "tables" else list(value)
+    if name in ("tables", "advancing", "recut"):
+        numbers = [n for table in value for n in table] if name == "tables" else list(value or ())
         if any(n < 1 for n in numbers) or len(set(numbers)) != len(numbers):
             return f"{name} names a player number below 1 or twice"
     if name == "faces" and any(not 1 <= face <= 6 for _, face in value):

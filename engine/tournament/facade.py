@@ -18,6 +18,7 @@ from engine.names import NameClash, clean_name, find_clash
 from engine.rules import Rules
 from engine.tournament.cards import printed_card, stamp, table_setup
 from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
+from engine.tournament.corrections import Correcting, Flag, consequence, flags, with_recut
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -41,7 +42,7 @@ from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.history import TournamentHistory
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
-from engine.tournament.standings import Flag, PlayerLookup, RollOffNeeded, StandingRow, cut_of, flags, lookup, round_places, standings
+from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState
 from engine.tournament.summary import result_summary, state_line
 
@@ -259,12 +260,12 @@ class Tournament(TournamentHistory):
             return self._state.rounds[number - 2].tables
         return ()
 
-    def cancel_draw(self) -> None:
-        """Undo the current round's draw (nothing recorded for it yet), e.g. for a withdrawal."""
+    def cancel_draw(self) -> str:
+        """Undo the current round's draw (nothing recorded for it yet); what it did to the round before, in words."""
         round_ = self._open_round()
         if round_.results or round_.held or round_.roll_offs:
             raise IllegalAction(f"Round {round_.number} already has results: its draw can no longer be cancelled.")
-        self._push(DrawCancelled(round_.number))
+        return self._correct(DrawCancelled(round_.number))
 
     def seating(self, round_number: int | None = None) -> Tables:
         """Player numbers at each table (table 1 first), in seat order."""
@@ -401,16 +402,14 @@ class Tournament(TournamentHistory):
         """How the players confirmed ``result`` (a code's, e.g. a held one) at their table."""
         return result.confirmation_line([self._state.players[n].name for n in result.numbers])
 
-    def void_result(self, round_number: int, table: int, reason: str, *, at: datetime | None = None) -> None:
-        """Strike a table's result out; the reason and time are kept and what depended on it is flagged.
-
-        The result stays void: its code scanned again is refused, with when and why.
-        """
+    def void_result(self, round_number: int, table: int, reason: str, *, at: datetime | None = None) -> str:
+        """Strike a table's result out for good (its code is refused again, with when and why); what
+        depended on it follows or is flagged (:mod:`~engine.tournament.corrections`), as the words returned say."""
         round_ = self._round(round_number)
         self._need_reason(reason)
         if table not in round_.results:
             raise IllegalAction(f"Round {round_.number}, table {table} has no result to void.")
-        self._push(ResultVoided(round_.number, table, reason.strip(), stamp(at)))
+        return self._correct(ResultVoided(round_.number, table, reason.strip(), stamp(at)))
 
     def replace_result(
         self,
@@ -421,8 +420,8 @@ class Tournament(TournamentHistory):
         code: str | None = None,
         totals: Sequence[int] | None = None,
         roll_offs: Sequence[Mapping[int, int]] = (),
-    ) -> None:
-        """Put another result in a table's place, from a code or typed totals, with the reason kept."""
+    ) -> str:
+        """Put another result in a table's place, from a code or typed totals, as :meth:`void_result` does."""
         round_ = self._round(round_number)
         self._need_reason(reason)
         if (code is None) == (totals is None):
@@ -435,7 +434,7 @@ class Tournament(TournamentHistory):
         else:
             result = typed_result(self._state, round_, table, totals or (), roll_offs)
             source = ""
-        self._push(ResultReplaced(round_.number, table, result, source, reason.strip()))
+        return self._correct(ResultReplaced(round_.number, table, result, source, reason.strip()))
 
     def held_results(self) -> tuple[tuple[int, int, TableResult, TableResult | None], ...]:
         """(round, table, held result, result counted now) for every conflict awaiting a choice."""
@@ -519,8 +518,14 @@ class Tournament(TournamentHistory):
         return advancing
 
     def flags(self) -> tuple[Flag, ...]:
-        """What rests on results corrected after their round closed: shown, never rewritten."""
+        """What rests on results corrected after their round's cut, and a prize that no longer stands."""
         return flags(self._state)
+
+    def _correct(self, event: Correcting) -> str:
+        """Log a correction with the cut it takes again; what it did beyond its table, in words."""
+        before = self._state
+        self._push(with_recut(before, event))
+        return consequence(before, self._state)
 
     # -- standings, lookup, prize ---------------------------------------------------------
 

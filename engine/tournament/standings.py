@@ -1,4 +1,4 @@
-"""Who goes on, who stands where, and what a late correction would have changed.
+"""Who goes on and who stands where (what a late correction changed: :mod:`engine.tournament.corrections`).
 
 A cut walks the ranking (:mod:`engine.ranking`) of a round's totals, over all tables or
 table by table, and stops at a tie it cannot split: nothing advances on a silent tie,
@@ -20,7 +20,7 @@ from engine.ranking import places_in, rank_blocks
 from engine.tournament.state import Player, RoundState, TournamentState
 
 __all__ = [
-    "RollOffNeeded", "Flag", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "flags", "lookup",
+    "RollOffNeeded", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "lookup",
 ]
 
 
@@ -51,15 +51,6 @@ class RollOffNeeded:
             f"Round {self.round}: {self.players} are tied on {self.total:,} {where} "
             f"for places {first} to {last}: record their roll-off."
         )
-
-
-@dataclass(frozen=True)
-class Flag:
-    """Something recorded earlier rests on a result that was corrected since."""
-
-    round: int
-    table: int
-    message: str
 
 
 @dataclass(frozen=True)
@@ -252,36 +243,3 @@ def lookup(state: TournamentState, query: str | int) -> tuple[PlayerLookup, ...]
                 table, seat = position
         found.append(PlayerLookup(number, row.name, row.status, row.round, table, seat, row.rank))
     return tuple(found)
-
-
-# -- corrections after a cut -------------------------------------------------------------
-
-
-def flags(state: TournamentState) -> tuple[Flag, ...]:
-    """What rests on results corrected after their round closed: shown, never rewritten."""
-    out: list[Flag] = []
-    for round_ in state.rounds:
-        late = [item for item in round_.corrections if item.after_close]
-        if not late or round_.advancing is None:
-            continue
-        now, pending = _cut(round_, state.players)
-        later = f"; round {round_.number + 1}'s seating was drawn from the cut as recorded" if len(state.rounds) > round_.number else ""
-        for item in late:
-            if not round_.complete:
-                effect = "the round now lacks a result, so its cut cannot be checked"
-            elif pending:
-                effect = "the cut now has an open tie (" + "; ".join(p.describe() for p in pending) + ")"
-            elif set(now) != set(round_.advancing):
-                gone = sorted(set(round_.advancing) - set(now))
-                new = sorted(set(now) - set(round_.advancing))
-                effect = f"the cut would now differ: {', '.join(map(str, new))} instead of {', '.join(map(str, gone))}"
-            else:
-                effect = "the cut is unchanged, standings changed"
-            out.append(
-                Flag(
-                    round_.number, item.table,
-                    f"Round {round_.number}, table {item.table}: result {item.kind} after the cut "
-                    f"({item.reason}): {effect}{later}.",
-                )
-            )
-    return tuple(out)

@@ -54,8 +54,8 @@ from engine.tournament.format import Cut, RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables
 
 __all__ = [
-    "Player", "Prize", "Correction", "Recorded", "Revocation", "Voided", "RoundState", "TournamentState", "apply",
-    "replay", "clock",
+    "Player", "Prize", "WithdrawnPrize", "Correction", "Recorded", "Revocation", "Voided", "RoundState",
+    "TournamentState", "apply", "replay", "clock",
 ]
 
 _Value = TypeVar("_Value")
@@ -77,6 +77,18 @@ class Prize:
     currency: str
     split: tuple[tuple[int, int], ...]
     note: str
+
+
+@dataclass(frozen=True)
+class WithdrawnPrize:
+    """A recorded prize that no longer stands: a correction of the final's result left its
+    champion no longer the champion. Kept to be shown (flagged) until a prize is recorded again."""
+
+    prize: Prize
+    round: int
+    table: int
+    kind: Literal["voided", "replaced"]
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -170,6 +182,9 @@ class RoundState:
     revoked: SharedMap[int, tuple[Revocation, ...]] = field(default_factory=SharedMap)
     """Each table's revoked cards, first to last: the card in use is of issue ``len(revoked[table])``."""
     voided: SharedMap[int, tuple[Voided, ...]] = field(default_factory=SharedMap)
+    cut_corrections: int = 0
+    """How many of its corrections the round's cut takes in (it closed, or its cut was taken
+    again, after them): the ones after those came later and are flagged."""
     seats: Mapping[int, tuple[int, int]] = field(init=False, repr=False, compare=False)
     """(table, seat) of each player, both from 1."""
 
@@ -215,6 +230,8 @@ class TournamentState:
     cancelled: tuple[RoundState, ...] = ()
     """Draws cancelled (or drawn again), oldest first: their cards sign nothing that counts."""
     prize: Prize | None = None
+    withdrawn_prize: WithdrawnPrize | None = None
+    """The prize recorded before a correction of the final's result changed its champion."""
     applied: int = 0
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What :meth:`cached` computed for this state (standings, cuts): never part of its value."""
@@ -239,9 +256,10 @@ class TournamentState:
 
     @property
     def champion(self) -> int | None:
-        if self.rounds and self.rounds[-1].closed and self.rounds[-1].cut.kind == "final":
-            advancing = self.rounds[-1].advancing
-            return advancing[0] if advancing else None
+        """The winner of the final, while the final is closed with its result in (a void takes it back)."""
+        final = self.rounds[-1] if self.rounds else None
+        if final is not None and final.closed and final.complete and final.cut.kind == "final":
+            return final.advancing[0] if final.advancing else None
         return None
 
     def entrants(self) -> tuple[int, ...]:
@@ -341,11 +359,16 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
         if not state.rounds:
             raise InvalidInput("The tournament log cancels a draw before any: it is damaged.")
         state = _evolve(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
+        if event.recut is not None:
+            if not state.rounds:
+                raise InvalidInput("The tournament log takes the cut of a round before round 1 again: it is damaged.")
+            state = _with_round(state, _recut(state, state.rounds[-1], event.recut))
     elif isinstance(event, PrizeAwarded):
-        state = _evolve(state, prize=Prize(state.champion or 0, event.amount, event.currency, event.split, event.note))
+        prize = Prize(state.champion or 0, event.amount, event.currency, event.split, event.note)
+        state = _evolve(state, prize=prize, withdrawn_prize=None)
     else:
         round_ = state.rounds[event.round - 1]
-        state = _with_round(state, _round_after(state, round_, event))
+        state = _prize_after(_with_round(state, _round_after(state, round_, event)), event)
     object.__setattr__(state, "applied", before.applied + 1)  # a new value, held by nobody yet
     return state
 
@@ -416,7 +439,7 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         strangers = [n for n in event.advancing if n not in round_.seats]
         if strangers:
             raise InvalidInput(f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it.")
-        return _evolve(round_, advancing=event.advancing)
+        return _evolve(round_, advancing=event.advancing, cut_corrections=len(round_.corrections))
     if isinstance(event, RollOffRecorded):
         return _evolve(round_, roll_offs=_appended(round_.roll_offs, event.table, event.faces))
     if isinstance(event, CardRevoked):
@@ -446,18 +469,47 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         )
     if isinstance(event, ResultVoided):
         voided = Voided(round_.results[table], event.reason, event.at)
-        return _evolve(
+        corrected = _evolve(
             round_,
             results=round_.results.without(table),
             voided=_appended(round_.voided, table, voided),
             corrections=round_.corrections + (Correction(round_.number, table, "voided", event.reason, round_.closed),),
         )
-    recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
-    return _evolve(
-        round_,
-        results=round_.results.set(table, recorded),
-        corrections=round_.corrections + (Correction(round_.number, table, "replaced", event.reason, round_.closed),),
-    )
+    else:
+        recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
+        corrected = _evolve(
+            round_,
+            results=round_.results.set(table, recorded),
+            corrections=round_.corrections + (Correction(round_.number, table, "replaced", event.reason, round_.closed),),
+        )
+    return _recut(state, corrected, event.recut)
+
+
+def _recut(state: TournamentState, round_: RoundState, recut: tuple[int, ...] | None) -> RoundState:
+    """``round_``, the round drawn last, with the cut a correction took again: who goes on now,
+    or () to open it again (:mod:`engine.tournament.corrections`); as it is for None."""
+    if recut is None:
+        return round_
+    if not round_.closed or round_.number != len(state.rounds):
+        raise InvalidInput(
+            f"The log takes round {round_.number}'s cut again, which only a closed round drawn last has."
+        )
+    strangers = [n for n in recut if n not in round_.seats]
+    if strangers:
+        raise InvalidInput(
+            f"Round {round_.number}'s cut is taken again with number {strangers[0]}, who was not seated in it."
+        )
+    return _evolve(round_, advancing=recut or None, cut_corrections=len(round_.corrections))
+
+
+def _prize_after(state: TournamentState, event: Event) -> TournamentState:
+    """The prize withdrawn when a correction leaves the champion it was recorded with no longer the champion."""
+    prize = state.prize
+    if prize is None or state.champion == prize.champion or not isinstance(event, (ResultVoided, ResultReplaced)):
+        return state
+    kind: Literal["voided", "replaced"] = "voided" if isinstance(event, ResultVoided) else "replaced"
+    withdrawn = WithdrawnPrize(prize, event.round, event.table, kind, event.reason)
+    return _evolve(state, prize=None, withdrawn_prize=withdrawn)
 
 
 def _result_at(round_: RoundState, table: int, result: TableResult) -> TableResult:

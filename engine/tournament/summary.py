@@ -41,8 +41,14 @@ def result_summary(tournament: Tournament, result: TableResult) -> str:
 
 def state_line(tournament: Tournament) -> str:
     """Where the event stands: its champion, the round being played and the tables it waits
-    for, the round just closed, or the sign-up so far."""
-    t = tournament
+    for, the round just closed, or the sign-up so far; and how many flags a correction raised."""
+    flagged = len(tournament.flags())
+    return _stage(tournament) + (
+        f" {flagged} flag{'s' if flagged > 1 else ''}: recorded before a correction (see Standings)." if flagged else ""
+    )
+
+
+def _stage(t: Tournament) -> str:
     if t.champion is not None:
         return f"Champion: {t.player(t.champion).name} (number {t.champion})."
     if t.round_open:

@@ -282,9 +282,28 @@ def event_view(state: EventState, controls: list[ft.Control], *, title: str | No
         actions.insert(0, icon_button(ft.Icons.ARROW_BACK, tr("Back to the event"), on(services.navigate, state.base),
                                       key="organizer-back"))
     top = [] if _shows_notice(controls) else notices(state)
-    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *copy_reminder(state), *top]
+    head = [] if plain else [nav_row(state, services.navigate), *passphrase_prompt(state), *copy_reminder(state),
+                             *flagged(state), *top]
     return screen_view(state.route, state.tournament.name + (f" · {page_title}" if page_title else ""),
                        head + controls, actions=actions, on_home=on(services.navigate, "/"))
+
+
+FLAGGED_ON: Final = ("", "seating", "results", "final")
+"""The pages showing what rests on a result corrected since (Standings lists the flags with the corrections)."""
+
+
+def flagged(state: EventState) -> list[ft.Control]:
+    """What a correction left standing on a result it changed (a cut a later round was drawn from, a prize
+    recorded with a champion who no longer is), in the engine's words: where the event, a draw or the
+    final is shown, so nothing stands there as if final."""
+    flags = state.tournament.flags() if state.page in FLAGGED_ON else ()
+    if not flags:
+        return []
+    lines = [ft.Text(flag.message, color=ft.Colors.ON_ERROR_CONTAINER, key=f"flagged-{index}")
+             for index, flag in enumerate(flags)]
+    return [ft.Container(ft.Column([ft.Text(tr("Flagged after a correction"), weight=ft.FontWeight.BOLD), *lines],
+                                   tight=True, spacing=4),
+                         padding=12, border_radius=8, bgcolor=ft.Colors.ERROR_CONTAINER, key="flagged")]
 
 
 COPY_REMINDED_ON: Final = ("", "seating", "results")

@@ -34,6 +34,8 @@ class ResultsPage(EventState):
     roll_off_faces: dict[tuple[int, int], int] = field(default_factory=dict)
     """The die each tied player threw, by (table, player number)."""
     paper_table: int | None = None
+    correcting_round: int | None = None
+    """The round whose results the corrections act on (None: the round drawn last)."""
 
     # -- result codes ---------------------------------------------------------------------
 
@@ -71,24 +73,33 @@ class ResultsPage(EventState):
                        else tr("Table {table}: the counted result counts.", table=table),
                        clear=("held_reason",), place="held")
 
+    def shown_correcting_round(self) -> int:
+        """The round the corrections act on: the one chosen, else the round drawn last."""
+        chosen = self.correcting_round
+        return chosen if chosen is not None and 1 <= chosen <= self.tournament.round else self.tournament.round
+
+    def choose_correcting_round(self, value: str) -> None:
+        self.correcting_round = int(value) if re.fullmatch(r"[0-9]{1,4}", value) else None
+
     async def void(self, table: int) -> None:
-        reason = self.value("void_reason")
-        await self.act(lambda t: t.void_result(t.round, table, reason),
-                       lambda _: tr("Table {table}'s result was voided: it waits for a new result.", table=table),
+        reason, round_number = self.value("void_reason"), self.shown_correcting_round()
+        await self.act(lambda t: t.void_result(round_number, table, reason),
+                       lambda words: tr("Table {table}'s result was voided.", table=table) + f" {words}" if words
+                       else tr("Table {table}'s result was voided: it waits for a new result.", table=table),
                        clear=("void_reason",), place="corrections")
 
     async def replace(self, table: int) -> None:
-        reason, code = self.value("void_reason"), self.value("result_code")
+        reason, code, round_number = self.value("void_reason"), self.value("result_code"), self.shown_correcting_round()
 
-        async def replace() -> None:
+        async def replace() -> str:
             if not code.strip():
                 raise InvalidInput(tr("Type or paste the new result code for table {table} in the field above "
                                       "first.",
                                       table=table))
-            await self.organizer.act(lambda t: t.replace_result(t.round, table, reason, code=code))
+            return await self.organizer.act(lambda t: t.replace_result(round_number, table, reason, code=code))
 
-        await self.do(replace, lambda _: tr("Table {table}'s result was replaced; the reason is kept.", table=table),
-                      clear=("void_reason", "result_code"), place="corrections")
+        await self.do(replace, lambda words: tr("Table {table}'s result was replaced; the reason is kept.", table=table)
+                      + (f" {words}" if words else ""), clear=("void_reason", "result_code"), place="corrections")
 
     # -- paper results --------------------------------------------------------------------
 
@@ -200,23 +211,40 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
                                                                 lower=plan.name.lower())
         controls += [big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL),
                      *notice_at(inbox, "close")]
-    if results:
-        controls.append(section(
-            tr("Corrections"),
-            ft.Text(tr("Void a counted result, or replace it with the result code typed above. The reason is "
-                       "kept, and what depended on it is flagged, never silently rewritten.")),
-            text_field(inbox, "void_reason", tr("Reason for the correction"), key="void-reason"),
-            ft.Row([ft.OutlinedButton(tr("Void table {table}",
-                                         table=table), on_click=on(inbox.void, table), key=f"void-{table}",
-                                      height=MIN_TARGET)
-                    for table in results], wrap=True),
-            ft.Row([ft.OutlinedButton(tr("Replace table {table} with the typed code",
-                                         table=table), on_click=on(inbox.replace, table),
-                                      key=f"replace-{table}", height=MIN_TARGET)
-                    for table in results], wrap=True),
-            *notice_at(inbox, "corrections"),
-        ))
-    return controls + refused_section(inbox)
+    return controls + corrections_section(inbox) + refused_section(inbox)
+
+
+def corrections_section(inbox: ResultsPage) -> list[ft.Control]:
+    """Void or replace a counted result of the round drawn last, or of a round before it (chosen)."""
+    t = inbox.tournament
+    round_number = inbox.shown_correcting_round()
+    counted = t.results(round_number)
+    if not counted and t.round == 1:
+        return []
+
+    async def choose(event: Any) -> None:
+        inbox.choose_correcting_round(str(event.control.value or ""))
+
+    rounds = [labelled_dropdown(tr("Round to correct"), str(round_number),
+                                [(str(plan.number), plan.name) for plan in t.plan()[: t.round]], choose,
+                                key="correcting-round", width=200)] if t.round > 1 else []
+    return [section(
+        tr("Corrections"),
+        ft.Text(tr("Void a counted result, or replace it with the result code typed above. The reason is kept: "
+                   "what nothing was drawn from yet follows the corrected results, and what a later round was "
+                   "drawn from is flagged, never silently rewritten.")),
+        *rounds,
+        text_field(inbox, "void_reason", tr("Reason for the correction"), key="void-reason"),
+        ft.Row([ft.OutlinedButton(tr("Void table {table}",
+                                     table=table), on_click=on(inbox.void, table), key=f"void-{table}",
+                                  height=MIN_TARGET)
+                for table in counted], wrap=True),
+        ft.Row([ft.OutlinedButton(tr("Replace table {table} with the typed code",
+                                     table=table), on_click=on(inbox.replace, table),
+                                  key=f"replace-{table}", height=MIN_TARGET)
+                for table in counted], wrap=True),
+        *notice_at(inbox, "corrections"),
+    )]
 
 
 def source_note(t: Tournament, table: int) -> str:

@@ -1,0 +1,153 @@
+"""What a correction does to what was decided on the result it changed.
+
+A result voided or replaced after its round closed (engine/RULES.md §5.5) changes what was
+decided on it: who went on (the round's cut), the champion (the final's), the prize recorded
+with that champion. What nothing has been built on yet follows the corrected results; what
+a later round was drawn from is flagged, never rewritten:
+
+* the round drawn last takes its cut again on the corrected results, so who goes on, and the
+  champion, follow them; when no cut can be taken (a result missing, a tie to roll off) the
+  round is open again, to be closed anew. Cancelling the draw of the round after one corrected
+  since its cut does the same for that round;
+* a round that a later round was drawn from keeps its cut: the later seating stands (it may
+  be played already), flagged with what the cut would now be;
+* a prize recorded with a champion who no longer is stands no more: it is flagged, to be
+  recorded again.
+
+The correction's event carries the cut it took again (``recut``), so a replay reads it and
+never works it out again, and undo takes it back with the correction.
+
+>>> from engine.tournament import Tournament
+>>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))
+>>> for name in ("Ann", "Bob", "Cy"):
+...     t.check_in(t.sign_up(name))
+>>> t.draw_seats(seed=1)
+((1, 2, 3),)
+>>> t.record_result(1, [10_050, 7_500, 4_000], reason="paper score sheet").places, t.close_round()
+((1, 2, 3), (1,))
+>>> t.void_result(1, 1, "Bob's sheet was another table's")
+"The final is open again: it waits for table 1's result, then its champion is crowned again."
+>>> t.champion is None, t.round_open
+(True, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Union
+
+from engine.tournament.events import DrawCancelled, ResultReplaced, ResultVoided
+from engine.tournament.standings import cut_of
+from engine.tournament.state import RoundState, TournamentState, WithdrawnPrize, apply
+
+__all__ = ["Flag", "Correcting", "with_recut", "consequence", "flags"]
+
+Correcting = Union[DrawCancelled, ResultVoided, ResultReplaced]
+"""An action that may take a closed round's cut again."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something recorded earlier rests on a result that was corrected since."""
+
+    round: int
+    table: int
+    message: str
+
+
+def _late(round_: RoundState) -> bool:
+    """The round has corrections its cut does not take in (made after it closed)."""
+    return round_.closed and round_.cut_corrections < len(round_.corrections)
+
+
+def with_recut(state: TournamentState, event: Correcting) -> Correcting:
+    """``event`` with the cut it takes again when, once applied, the round drawn last is closed
+    and corrected since its cut: who goes on now, or () when no cut can be taken (it opens)."""
+    after = apply(state, event)
+    last = after.rounds[-1] if after.rounds else None
+    elsewhere = isinstance(event, (ResultVoided, ResultReplaced)) and event.round != getattr(last, "number", 0)
+    if last is None or elsewhere or not _late(last):
+        return event
+    advancing, pending = cut_of(after, last)
+    return dataclasses.replace(event, recut=advancing if last.complete and not pending else ())
+
+
+def consequence(before: TournamentState, after: TournamentState) -> str:
+    """What a correction did beyond its own table, in words ("" for nothing): a round open again, a cut
+    or the champion taken again, a later round's seating flagged, the prize withdrawn."""
+    words: list[str] = []
+    for was, now in zip(before.rounds, after.rounds):
+        final = now.cut.kind == "final"
+        name = "The final" if final else after.format.round_name(now.number, now.spec_index)
+        if was.closed and not now.closed:
+            missing = [str(table) for table in range(1, len(now.tables) + 1) if table not in now.results]
+            waits = (f"it waits for table{'s' if len(missing) > 1 else ''} {', '.join(missing)}'s result"
+                     if missing else "record the roll-off")
+            words.append(f"{name} is open again: {waits}, then "
+                         + ("its champion is crowned again." if final else "it closes again."))
+        elif was.closed and now.closed and was.advancing != now.advancing:
+            old, new = was.advancing or (), now.advancing or ()
+            if final:
+                words.append(f"{after.label(new[0])} is the champion now, in place of {after.label(old[0])}.")
+            else:
+                gone = [after.label(n) for n in old if n not in new]
+                came = [after.label(n) for n in new if n not in old]
+                words.append(f"{name}'s cut is taken again: {', '.join(came)} go{'es' if len(came) == 1 else ''} on "
+                             f"instead of {', '.join(gone)}.")
+        elif len(now.corrections) > len(was.corrections) and _late(now):
+            words.append(f"Round {now.number + 1} was drawn from {name.lower()}'s cut as recorded: "
+                         "the correction is flagged (see Standings).")
+    if after.withdrawn_prize is not None and after.withdrawn_prize is not before.withdrawn_prize:
+        words.append(f"The prize recorded with {_label(after, after.withdrawn_prize.prize.champion)} as champion no "
+                     "longer stands: record it again on Final & prize.")
+    return " ".join(words)
+
+
+def flags(state: TournamentState) -> tuple[Flag, ...]:
+    """What rests on results corrected after their round's cut, and a prize that no longer stands:
+    shown, never rewritten."""
+    out: list[Flag] = []
+    for round_ in state.rounds:
+        if not _late(round_):
+            continue
+        now, pending = cut_of(state, round_)
+        later = f"; round {round_.number + 1}'s seating was drawn from the cut as recorded" if len(state.rounds) > round_.number else ""
+        for item in round_.corrections[round_.cut_corrections:]:
+            if not round_.complete:
+                effect = "the round now lacks a result, so its cut cannot be checked"
+            elif pending:
+                effect = "the cut now has an open tie (" + "; ".join(p.describe() for p in pending) + ")"
+            elif set(now) != set(round_.advancing or ()):
+                gone = sorted(set(round_.advancing or ()) - set(now))
+                new = sorted(set(now) - set(round_.advancing or ()))
+                effect = f"the cut would now differ: {', '.join(map(str, new))} instead of {', '.join(map(str, gone))}"
+            else:
+                effect = "the cut is unchanged, standings changed"
+            out.append(
+                Flag(
+                    round_.number, item.table,
+                    f"Round {round_.number}, table {item.table}: result {item.kind} after the cut "
+                    f"({item.reason}): {effect}{later}.",
+                )
+            )
+    if state.withdrawn_prize is not None:
+        out.append(_prize_flag(state, state.withdrawn_prize))
+    return tuple(out)
+
+
+def _prize_flag(state: TournamentState, withdrawn: WithdrawnPrize) -> Flag:
+    prize = withdrawn.prize
+    shares = ", ".join(f"{state.players[n].name} {prize.currency}{amount:,}" for n, amount in prize.split)
+    again = "record it again." if state.champion is not None else "record it again once the final has its champion."
+    return Flag(
+        withdrawn.round, withdrawn.table,
+        f"The prize of {prize.currency}{prize.amount:,} ({shares}) was recorded with {_label(state, prize.champion)} "
+        f"as champion, before the final's result at table {withdrawn.table} was {withdrawn.kind} "
+        f"({withdrawn.reason}): it no longer stands; {again}",
+    )
+
+
+def _label(state: TournamentState, number: int) -> str:
+    """``Ann (number 1)``; ``nobody`` for a prize a log from before recorded with no champion."""
+    return state.label(number) if number in state.players else "nobody"
