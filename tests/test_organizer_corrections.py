@@ -155,3 +155,29 @@ def test_a_void_of_a_round_the_next_was_drawn_from_is_flagged_on_the_event_seati
         assert (await desk.now()).results(1).keys() == {1, 2}
 
     desk.run(test)
+
+
+def test_cancelling_the_next_draw_after_a_void_opens_the_round_before_for_its_result_on_the_screens():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 8)
+        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
+        await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
+        await ui.click("close-round")
+        await ui.click("nav-seating")
+        await ui.type_text("draw-seed", "2")
+        await ui.click("draw-seats")
+        await ui.click("nav-results")
+        await ui.set_value("correcting-round", "1", event="select")
+        await ui.type_text("void-reason", "wrong rules at that table")
+        await ui.click("void-2")
+        await ui.click("nav-seating")
+        await ui.click("cancel-draw")
+        assert (await desk.now()).missing_tables() == (2,) and not ui.exists("flagged")
+        assert notice(ui) == ("The draw was cancelled. Round 1 is open again: it waits for table 2's result, then it "
+                              "closes again.")
+        await ui.click("nav-results")
+        assert ui.text_of("missing-tables") == "Missing: table 2" and ui.exists("record-paper")
+
+    desk.run(test)

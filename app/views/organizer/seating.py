@@ -57,8 +57,9 @@ class SeatingPage(EventState):
         (self.tell if check.same else self.refuse)(check.message)
 
     async def cancel_draw(self) -> None:
-        await self.act(lambda t: t.cancel_draw(), lambda _: tr("The draw was cancelled: withdraw players or draw "
-                                                               "again."))
+        await self.act(lambda t: t.cancel_draw(),
+                       lambda words: tr("The draw was cancelled.") + f" {words}" if words
+                       else tr("The draw was cancelled: withdraw players or draw again."))
 
     async def revoke(self, table: int) -> None:
         """Revoke ``table``'s card for the reason typed beside it; the card then shows the new setup code."""
