@@ -121,6 +121,7 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
         register_snippet=(TEMPLATES / "register-sw.html").read_text(encoding="utf-8"),
         base_snippet=(TEMPLATES / "base-root.html").read_text(encoding="utf-8"),
         locale_script=(app_dir / "web" / "locale.js").read_text(encoding="utf-8"),
+        storage_script=(app_dir / "web" / "local_storage.js").read_text(encoding="utf-8"),
     ), encoding="utf-8")
 
     # 2. Flutter's loader and the Python worker.

@@ -21,16 +21,19 @@ from fallback_fonts import EMOJI_FONT, EMOJI_PARTS, FALLBACK_FONTS, SYMBOL_PARTS
 __all__ = ["RIVE_CDN", "patch_index_html", "patch_flutter_bootstrap", "patch_main_dart_js", "patch_python_js",
            "patch_pyodide_asm", "patch_python_worker", "snapshot_snippet"]
 
-def patch_index_html(html: str, *, register_snippet: str, base_snippet: str, locale_script: str) -> str:
+def patch_index_html(html: str, *, register_snippet: str, base_snippet: str, locale_script: str,
+                     storage_script: str) -> str:
     """Make flet_web's generated index.html work offline, under any sub-path and in any locale.
 
     Input is the page after flet_web.patch_index_html(base_href="/", no_cdn=True, ...).
     """
     f = "index.html"
     # Relative <base>, made absolute at run time (Flutter's path URL strategy needs it),
-    # then the browser's languages made readable before Flutter parses them (app/web/locale.js).
+    # then the browser's languages made readable before Flutter parses them (app/web/locale.js),
+    # and every stored value made readable before Flutter's preferences read them (app/web/local_storage.js).
     html = replace_once(html, '<base href="/">',
-                        base_snippet.strip() + f"\n  <script>\n{locale_script.strip()}\n  </script>", file=f)
+                        base_snippet.strip() + f"\n  <script>\n{locale_script.strip()}\n  </script>"
+                        f"\n  <script>\n{storage_script.strip()}\n  </script>", file=f)
     # The worker imports the runtime with import(): a bare "pyodide/..." is not a URL.
     html = replace_once(html, 'flet.pyodideUrl="pyodide/pyodide.mjs";',
                         'flet.pyodideUrl="./pyodide/pyodide.mjs";', file=f)

@@ -62,10 +62,12 @@ def published_index(tmp_path: Path) -> str:
 
 def test_patches_apply_to_the_installed_flet_web(tmp_path: Path) -> None:
     html = bp.patch_index_html(published_index(tmp_path), register_snippet="<script>REG</script>",
-                               base_snippet='<base href="./">', locale_script="LOCALE();")
+                               base_snippet='<base href="./">', locale_script="LOCALE();",
+                               storage_script="STORAGE();")
     assert 'flet.pyodideUrl="./pyodide/pyodide.mjs"' in html
     assert '<base href="./">' in html and "REG" in html
     assert html.index("LOCALE();") < html.index("flutter_bootstrap.js"), "languages made readable before Flutter"
+    assert html.index("STORAGE();") < html.index("flutter_bootstrap.js"), "stored values made readable before Flutter"
     assert not re.search(r'"/(canvaskit/)?";', html), "absolute URLs left in the config"
     boot = bp.patch_flutter_bootstrap(flet_web_file("flutter_bootstrap.js"))
     assert "serviceWorkerSettings" not in boot.split("_flutter.buildConfig")[1]
@@ -93,7 +95,7 @@ def test_patches_apply_to_the_installed_flet_web(tmp_path: Path) -> None:
 def test_index_patch_fails_loudly(tmp_path: Path, name: str, mutate: Any, file: str, expected: str) -> None:
     with pytest.raises(bp.PatchError) as err:
         bp.patch_index_html(mutate(published_index(tmp_path)), register_snippet="", base_snippet="",
-                           locale_script="")
+                           locale_script="", storage_script="")
     assert file in str(err.value) and expected in str(err.value), name
 
 
