@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from app.storage import FileStore, StorageFullError, StoreWriteError
-from tests.app_driver import run, throw
+from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
 from tests.test_organizer import FakeClock, fake_clock
 from tests.test_storage_full import (ADVICE, WRITE_PATHS, Scene, WritePath, finished_game, game, keep, messages, roll,
@@ -171,8 +171,8 @@ def _mount(*args: str) -> bool:
         return False
 
 
-class GamesDisk:
-    """A 256 KB tmpfs mounted on the data folder's games: filled up, or remounted read-only."""
+class SmallDisk:
+    """A 256 KB tmpfs mounted on a folder: filled up, or remounted read-only."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -197,16 +197,27 @@ class GamesDisk:
         assert _mount("-o", "remount,rw", str(self.folder))
 
 
-@pytest.fixture
-def games_disk(data_dir: Path) -> Iterator[GamesDisk]:
-    games = data_dir / "games"
-    games.mkdir(parents=True)
-    if os.name != "posix" or not _mount("-t", "tmpfs", "-o", "size=256k", "tmpfs", str(games)):
+def small_disk_on(folder: Path) -> Iterator[SmallDisk]:
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.name != "posix" or not _mount("-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)):
         pytest.skip("cannot mount a file system here (needs root on Linux)")
     try:
-        yield GamesDisk(games)
+        yield SmallDisk(folder)
     finally:
-        subprocess.run(["umount", str(games)], capture_output=True, timeout=10)
+        subprocess.run(["umount", str(folder)], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def games_disk(data_dir: Path) -> Iterator[SmallDisk]:
+    """The games on a disk of their own (the data folder's lock file, held open for writing,
+    would keep a disk under it from being remounted read-only)."""
+    yield from small_disk_on(data_dir / "games")
+
+
+@pytest.fixture
+def data_disk(data_dir: Path) -> Iterator[SmallDisk]:
+    """The whole data folder on a small disk."""
+    yield from small_disk_on(data_dir)
 
 
 ON_THE_GAMES_DISK = ("new game", "throw", "set aside and bank", "advice on", "redo")
@@ -214,17 +225,44 @@ ON_THE_GAMES_DISK = ("new game", "throw", "set aside and bank", "advice on", "re
 
 @pytest.mark.parametrize("name", ON_THE_GAMES_DISK)
 def test_a_game_action_on_a_real_full_disk_says_so_keeps_everything_and_works_once_there_is_room(
-        name: str, data_dir: Path, games_disk: GamesDisk) -> None:
+        name: str, data_dir: Path, games_disk: SmallDisk) -> None:
     store = FileStore(data_dir)
     refused_then_done(WRITE_PATHS[name], store, data_dir, games_disk.fill_up, games_disk.make_room, FULL, ADVICE)
 
 
 @pytest.mark.parametrize("name", ON_THE_GAMES_DISK)
 def test_a_game_action_on_a_disk_turned_read_only_says_so_keeps_everything_and_works_once_writable(
-        name: str, data_dir: Path, games_disk: GamesDisk) -> None:
+        name: str, data_dir: Path, games_disk: SmallDisk) -> None:
     store = FileStore(data_dir)
     refused_then_done(WRITE_PATHS[name], store, data_dir, games_disk.read_only, games_disk.writable,
                       read_only(data_dir), AFTER_READ_ONLY)
+
+
+def test_the_app_opens_on_a_full_disk_shows_the_games_and_saves_again_once_there_is_room(
+        data_dir: Path, data_disk: SmallDisk) -> None:
+    """A full disk refuses every save, not the app: its games can still be seen, exported and deleted."""
+    store = FileStore(data_dir)
+    asyncio.run(finished_game(store))
+    store.close()
+    data_disk.fill_up()
+    kept = files_in(data_dir)
+    store = FileStore(data_dir)
+
+    async def test(ui: FletHarness) -> None:
+        texts = ui.texts()
+        assert any(text.startswith("Storage is 100% full: export your games, then delete") for text in texts), texts
+        assert any(text.startswith("Ann won · ") for text in texts), texts  # the game kept is listed
+        await start_game(ui, "Cy", "Di")
+        the_one_message(ui, "The game was not started: the storage is full (The disk is full: ", ADVICE)
+        assert files_in(data_dir) == kept
+        data_disk.make_room()
+        await ui.click("start-game")
+        assert str(ui.page.route).startswith("/game/"), messages(ui)
+
+    try:
+        run(test, "/", store=store)
+    finally:
+        store.close()
 
 
 # -- the data folder replaced while the app runs ----------------------------------------------------
@@ -298,7 +336,7 @@ def delete_finished_then_again(store: FileStore, data_dir: Path, refuse: Any, gi
 
 
 def test_deleting_games_on_a_disk_turned_read_only_says_nothing_was_deleted_and_works_once_writable(
-        data_dir: Path, games_disk: GamesDisk) -> None:
+        data_dir: Path, games_disk: SmallDisk) -> None:
     delete_finished_then_again(FileStore(data_dir), data_dir, games_disk.read_only, games_disk.writable)
 
 

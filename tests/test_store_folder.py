@@ -32,6 +32,7 @@ from app.storage import (
     DataFolderReplaced,
     DataFolderUnusable,
     FileStore,
+    StorageFullError,
     StoreError,
     StoreWriteError,
     claim_folder,
@@ -343,6 +344,32 @@ def test_closing_a_store_whose_folder_was_replaced_leaves_the_new_holders_note_t
         assert json.loads((folder / HOLDER_FILE_NAME).read_text())["pid"] == second.process.pid
     finally:
         second.stop()
+
+
+# --- a full disk ----------------------------------------------------------------------------
+
+
+def test_a_full_disk_does_not_keep_the_app_from_opening_its_folder_and_leaves_no_note_naming_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    run(store.save("games", "g1", {"n": 1}, expect_revision=0))
+    store.close()
+    (folder / HOLDER_FILE_NAME).write_text('{"pid": 1, "command": "a copy that crashed"}')
+
+    def disk_full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    store = FileStore(folder)  # its games can be seen, exported and deleted to make room
+    assert run(store.load("games", "g1")) == {"n": 1, "revision": 1}
+    assert not (folder / HOLDER_FILE_NAME).exists()
+    with pytest.raises(StorageFullError, match="The disk is full: could not save games/g2"):
+        run(store.save("games", "g2", {"n": 2}, expect_revision=0))
+    monkeypatch.undo()
+    assert run(store.save("games", "g2", {"n": 2}, expect_revision=0)) == 1
+    store.close()
 
 
 # --- read-only and missing folders ------------------------------------------------------

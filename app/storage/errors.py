@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from app.i18n import tr
 from app.storage.documents import Document, revision_of
 
 __all__ = [
+    "FULL_DISK_ERRNOS",
     "DataFolderError",
     "DataFolderInUse",
     "DataFolderReplaced",
@@ -20,6 +22,10 @@ __all__ = [
     "StoreWriteError",
     "failure_in_words",
 ]
+
+
+FULL_DISK_ERRNOS: Final = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""The OS's ways of saying a disk (or the person's share of it) has no room left."""
 
 
 class StoreError(Exception):

@@ -19,14 +19,13 @@ from tinydb import TinyDB
 from app.storage.atomic import TEMP_SUFFIX, AtomicJSONStorage, FaultHook
 from app.storage.base import StorageUsage, Store, StoreProblem
 from app.storage.documents import COLLECTIONS, Document, encode_compact
-from app.storage.errors import DataFolderReplaced, StorageFullError, StoreWriteError
+from app.storage.errors import FULL_DISK_ERRNOS, DataFolderReplaced, StorageFullError, StoreWriteError
 from app.storage.layouts import Layout, OneFilePerDocument, TinyDBTable, keep_aside, remove_stale_temp_files
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, claim_folder
 
 __all__ = ["FileStore"]
 
-_FULL: Final = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 _NOT_WRITABLE: Final = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
 """A read-only disk (or one remounted so after an error), or a folder made not ours to write."""
 
@@ -146,7 +145,7 @@ class FileStore(Store):
         """Why the disk refused to ``verb`` ``what`` (``done``: the verb's past participle),
         in words that say what to do."""
         why = error.strerror.lower() if error.strerror else str(error)
-        if error.errno in _FULL:
+        if error.errno in FULL_DISK_ERRNOS:
             return StorageFullError(f"The disk is full: could not {verb} {what}")
         if error.errno in _NOT_WRITABLE:
             return StoreWriteError(

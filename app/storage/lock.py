@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 from app.storage.atomic import atomic_write_bytes
 from app.storage.documents import utc_now_iso
-from app.storage.errors import DataFolderInUse, DataFolderReplaced, DataFolderUnusable
+from app.storage.errors import FULL_DISK_ERRNOS, DataFolderInUse, DataFolderReplaced, DataFolderUnusable
 from app.storage.location import DATA_DIR_ENV
 
 __all__ = ["HOLDER_FILE_NAME", "LOCK_FILE_NAME", "FolderClaim", "claim_folder", "held_folders"]
@@ -212,7 +212,7 @@ def _claim(path: Path, key: str) -> FolderClaim:
             str(path), f"Cannot write in the data folder {path}: {_why(error)}. {_HOW_TO_CHOOSE}"
         ) from error
     try:
-        atomic_write_bytes(Path(key) / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
+        _write_holder(Path(key))
     except OSError as error:
         lock.release(force=True)
         _unlock_folder(folder_lock)
@@ -221,6 +221,19 @@ def _claim(path: Path, key: str) -> FolderClaim:
         ) from error
     held = _held[key] = _Held(folder_lock, identity, lock, 1)
     return FolderClaim(key, held)
+
+
+def _write_holder(folder: Path) -> None:
+    """Say who holds ``folder`` beside its locks.  On a full disk the note is left out (and
+    an old one removed, lest it name another process): the locks are what keep a second
+    writer out, and the app still opens, so its games can be seen, exported and deleted to
+    make room; every save then says the disk is full."""
+    try:
+        atomic_write_bytes(folder / HOLDER_FILE_NAME, json.dumps(_about_this_process()).encode("utf-8"))
+    except OSError as error:
+        if error.errno not in FULL_DISK_ERRNOS:
+            raise
+        (folder / HOLDER_FILE_NAME).unlink(missing_ok=True)
 
 
 def _lock_folder(folder: Path) -> int | None:
