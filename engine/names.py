@@ -42,6 +42,7 @@ NAME_LONGEST: Final = 24
 it must fit one line of a phone's scoreboard, and every name goes into its table's setup QR."""
 
 UNICODE_DATA: Final = Path(__file__).with_name("names_unicode.txt")
+"""Unicode's look-alikes and default-ignorable code points, as build/names_unicode.py writes them."""
 
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 """Control, format (zero-width, bidi), private-use, surrogate and unassigned characters."""
@@ -56,14 +57,18 @@ _EMOJI_SELECTORS: Final = frozenset({"\ufe0e", "\ufe0f"})
 
 _SKIN_TONES: Final = range(0x1F3FB, 0x1F400)
 _KEYCAP: Final = "\u20e3"
-_BLACK_FLAG, _CANCEL_TAG, _TAGS = "\U0001f3f4", "\U000e007f", range(0xE0020, 0xE007F)
-"""A flag of a region (🏴 then tag letters then a cancel tag: Scotland, Wales)."""
+
+_BLACK_FLAG: Final = "\U0001f3f4"
+_TAGS: Final = range(0xE0020, 0xE007F)
+_CANCEL_TAG: Final = "\U000e007f"
+"""A region's flag is 🏴, tag letters, a cancel tag (Scotland's, Wales's)."""
 
 _HAN_SELECTORS: Final = frozenset(chr(point) for point in (*range(0xFE00, 0xFE03), *range(0xE0100, 0xE01F0)))
 """Variation selectors that choose an ideograph's glyph, as some Japanese family names need."""
 
 _MONGOLIAN_SELECTORS: Final = frozenset("\u180b\u180c\u180d\u180e\u180f")
 """Mongolian free variation selectors and vowel separator: part of how Mongolian is written."""
+
 
 @dataclass(frozen=True)
 class NameClash:
@@ -75,8 +80,10 @@ class NameClash:
 
 
 def shown(text: str) -> str:
-    """``text`` in quotes with every hidden character named, for a message: ``"Ann[zero width space]"``."""
-    return '"' + "".join(f"[{_char_name(char)}]" if _hidden(char) else char for char in text) + '"'
+    """``text`` in quotes with every hidden character named, for a message: ``"Ann[zero width space]"``
+    (not those in their place: ``"❤️ Ann"``)."""
+    return '"' + "".join(f"[{_char_name(char)}]" if _hidden(char) and not _in_its_place(text, index) else char
+                         for index, char in enumerate(text)) + '"'
 
 
 def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
