@@ -51,7 +51,7 @@ tests: every bank threshold lies well below it)."""
 MOST_LEVELS: Final = 40_000
 """The most turn totals a table is solved over: every rule set to 10,000 whatever its scores
 (a grid of 1 point), 50 times the house rules' 800. A target of 999,999 on a grid of 1 would
-be 4,000,000, and hold a host's processor for hours and its memory by the gigabyte."""
+be 4,000,000 (5,000 times the house rules' work and memory) on the device of whoever opened it."""
 MOST_TURN_POINTS: Final = 2**53
 """The largest turn total advised on: the advice's figures are floats, exact to the point up to here."""
 
