@@ -36,7 +36,7 @@ from app import client_address
 from app.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
                                guarded_http)
 
-__all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "serve", "origin_of", "parse_origins"]
+__all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "flet_web_app", "serve", "origin_of", "parse_origins"]
 
 ALLOWED_ORIGINS_ENV: Final = "FARKLE_ALLOWED_ORIGINS"
 """Further origins allowed to open the app (a comma list, ``https://farkle.example``), e.g. behind a proxy."""
@@ -253,13 +253,21 @@ class FallbackFonts:
 def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
               allowed_origins: Iterable[tuple[str, str, int]] = ()) -> ASGIApp:
     """Flet's web app for ``main`` (as ``ft.run(view=None)`` builds it) behind :class:`OriginCheck`."""
+    client_address.mark_network_served()
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
+    fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
+    return OriginCheck(SessionLimits(ConnectionBanner(FallbackFonts(flet_web_app(main, no_cdn), fonts))),
+                       allowed_origins)
+
+
+def flet_web_app(main: Callable[[Any], Any], no_cdn: bool = True) -> Any:
+    """Flet's FastAPI app for ``main``: the websocket, the client's files and Flet's other routes
+    (its ``routes`` list every one; :func:`build_app` adds the fonts and the checks around it)."""
     from flet.controls.types import RouteUrlStrategy, WebRenderer
     from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
 
-    client_address.mark_network_served()
-    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
-    flet_app = get_fastapi_web_app(
+    return get_fastapi_web_app(
         main,
         before_main=client_address.remember_peer,
         page_name=os.environ.get("FLET_WEB_APP_PATH", ""),
@@ -269,8 +277,6 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
         route_url_strategy=RouteUrlStrategy.PATH,
         no_cdn=no_cdn,
     )
-    fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
-    return OriginCheck(SessionLimits(ConnectionBanner(FallbackFonts(flet_app, fonts))), allowed_origins)
 
 
 def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,

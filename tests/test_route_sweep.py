@@ -2,7 +2,7 @@
 
 The routes come from the app's own tables: every screen an address can name
 (:data:`app.routes.Screen`), every page of an event (:data:`app.views.organizer.EVENT_PAGES`)
-and every HTTP route of the server (the FastAPI app :func:`app.server.build_app` wraps). A
+and every HTTP route of the server (:func:`app.server.flet_web_app`'s own table). A
 screen or page added there is swept here; a screen this file has no address for fails
 the first test, which says so.
 
@@ -10,15 +10,18 @@ Each route is opened, and each button it shows pressed, by (a) a phone that has 
 nothing and (b) a phone signed in to another event (the Night cup): neither may see the
 Harbour cup's organizer pages (any control only those pages show), its name, its tables'
 setup codes or their keys, nor change it (its stored document stays as it was, byte for
-byte). The screens run in the client-less harness and then over the real server's websocket;
-every HTTP route is asked too.
+byte). The screens run in the client-less harness, then over the real server's websocket (from
+another loopback address each, the organizer being at a documentation address); every HTTP
+route is asked with GET and POST, and an app route's page must be the same shell as ``/``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -39,13 +42,16 @@ from app.main import app_on
 from app.organizer import Organizer
 from app.routes import Screen, parse_route
 from app.scorekeeper import Scorekeeper
+from app.server import flet_web_app
 from app.sign_in_guard import SignInGuard
 from app.storage import FileStore
 from app.tournament_table import tournament_meta
 from app.views.organizer import EVENT_PAGES
 from engine import Game, decode_setup, encode_result, link_form, read_code, result_from_game, safe_form, typing_form
 from tests.access_support import PHONE, cheap_hash
+from tests.browser_support import AppServer, start_app_server
 from tests.flet_harness import FletHarness
+from tests.flet_wire import WirePage
 from tests.game_play import play_game
 
 ORGANIZER = "127.0.0.1"
@@ -271,3 +277,94 @@ def test_the_organizers_own_device_sees_what_the_sweep_looks_for(venue: Venue) -
     """The sweep's secrets are what the event's pages show: the check above can fail."""
     seating = visit(venue, ORGANIZER, f"/organizer/{venue.harbour}/seating")
     assert venue.secrets[0] in seating.sent and any(code in seating.sent for code in venue.secrets[1:])
+
+
+# -- the real server: every HTTP route, and every screen over the websocket ---------------------------
+
+
+@pytest.fixture(scope="module")
+def server(venue: Venue, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """``python -m app`` on a copy of the venue's data folder; loopback is a phone here (the organizer
+    is at a documentation address nobody has)."""
+    folder = Path(shutil.copytree(venue.folder, tmp_path_factory.mktemp("served") / "data"))
+    with start_app_server(folder, env={ORGANIZER_ADDRESSES_ENV: "192.0.2.1"}) as running:
+        yield running
+
+
+def http_routes() -> list[str]:
+    """Every path the server's Flet app routes (its own table, mounts opened), ``{…}`` parts as "x"."""
+    found: list[str] = []
+
+    def walk(routes: list[Any], prefix: str) -> None:
+        for route in routes:
+            path = prefix + str(getattr(route, "path", ""))
+            if hasattr(route, "routes") and route.routes:
+                walk(route.routes, path)
+            else:
+                found.append(re.sub(r"\{[^}]*\}", "x", path) or "/")
+
+    walk(flet_web_app(lambda page: None).routes, "")
+    return sorted(set(found))
+
+
+def fetch(server: AppServer, method: str, path: str, source: str) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30, source_address=(source, 0))
+    try:
+        connection.request(method, path, body=b"" if method == "POST" else None)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def test_every_http_route_and_every_screens_address_answers_a_phone_with_nothing_of_the_event(
+        venue: Venue, server: AppServer) -> None:
+    paths = [*http_routes(), *every_route(venue), "/assets/fonts/notosanssymbols/x.woff2"]
+    assert "/ws" in paths and "/" in paths
+    shell = fetch(server, "GET", "/", "127.0.0.40")[1]
+    answers: dict[str, str] = {}
+    for number, path in enumerate(paths):
+        for method in ("GET", "POST"):
+            status, body = fetch(server, method, path, f"127.0.0.{41 + number % 100}")
+            text = body.decode("utf-8", "replace")
+            shown = [secret[:24] for secret in venue.secrets if secret in text]
+            if status >= 500 or shown or (method == "GET" and path in every_route(venue) and body != shell):
+                answers[f"{method} {path}"] = f"{status} {shown}"
+    assert answers == {}
+    assert venue.harbour_document(server.data_dir) == venue.harbour_document()
+
+
+async def over_the_wire(server: AppServer, source: str, route: str, expected: set[str],
+                        passphrase: str | None, secrets: list[str]) -> list[str]:
+    """Open ``route`` in a session from ``source`` until every control the screen shows in the
+    client-less harness (``expected``) has come, or one of ``secrets`` (after giving ``passphrase``
+    at the gate, if one is asked); the secrets the server sent it, and a control that never came."""
+    page = await WirePage.open(server.port, source, route)
+    try:
+        for key in sorted(expected):
+            if await page.wait_for(f"'{key}'", *secrets) in secrets:
+                break
+        else:
+            if passphrase is not None and "gate-passphrase" in expected:
+                await page.type("gate-passphrase", passphrase)
+                page.mark()
+                await page.click("gate-sign-in")
+                await page.wait_for("'gate-notice'", "'event-", *secrets)
+    except TimeoutError:
+        return [secret[:24] for secret in secrets if secret in page.log] + [f"never showed {key!r}"]
+    finally:
+        await page.close()
+    return [secret[:24] for secret in secrets if secret in page.log]
+
+
+@pytest.mark.parametrize("phone", ["a phone signed in to nothing", "a phone signed in to another event"])
+def test_every_screen_over_the_real_websocket_sends_a_phone_nothing_of_the_event(
+        venue: Venue, server: AppServer, phone: str) -> None:
+    passphrase = NIGHT_PASSPHRASE if phone.endswith("another event") else None
+    sent: dict[str, list[str]] = {}
+    for number, route in enumerate(every_route(venue)):
+        expected = visit(venue, PHONE, route).keys
+        source = f"127.0.{2 if passphrase else 1}.{number + 1}"
+        sent[route] = asyncio.run(over_the_wire(server, source, route, expected, passphrase, venue.secrets))
+    assert {route: shown for route, shown in sent.items() if shown} == {}
+    assert venue.harbour_document(server.data_dir) == venue.harbour_document()
