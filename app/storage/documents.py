@@ -43,7 +43,10 @@ REVISION_FIELD: Final = "revision"
 
 DIGEST_FIELD: Final = "digest"
 """What a store writes beside the revision: a digest of the rest of the document, so a
-document read back as it was written skips its deeper checks (see :func:`seal`)."""
+document read back as it was written skips its deeper checks (see :func:`seal`).  Unkeyed,
+like the index's checksum (:mod:`app.storage.index`): it tells damage, not forgery, for a
+digest made to fit skips only the store's check, never the replay a game or an event gets
+when it is opened."""
 
 _DIGEST_PERSON: Final = b"farkle-doc-1"
 """Changes when the deeper checks do (a stricter engine): every document is then checked in full once."""

@@ -11,6 +11,12 @@ The index is a cache; the documents are the truth.  It is kept beside them in on
 piece (compact JSON with a checksum of its entries): one that is missing, damaged, made
 by another listing version, or whose summaries are not of the listing's shape, is
 rebuilt from the documents, never half-trusted.
+
+The checksum is unkeyed on purpose: it catches damage (a write cut short, a sync tool's
+half copy, a slip of a hand editing it), not forgery.  Whoever can write the data folder
+could read a key kept beside it (or anywhere this user's app can), and could as well write
+or delete the games themselves; an index made to fit changes only what Home lists (so which
+games "Delete finished games" takes), never a game opened, which is read and replayed.
 """
 
 from __future__ import annotations
