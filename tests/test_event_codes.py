@@ -21,9 +21,9 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.access import SESSIONS_KEY, issue_token
+from app.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
 from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
-from app.event_codes import CodeTaken, code_holders
+from app.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
 from app.event_document import COLLECTION, KeptEvent, event_document
 from app.main import app_on
 from app.organizer import Organizer
@@ -304,3 +304,43 @@ def test_the_new_event_form_gives_the_passphrase_rule_that_is_enforced(harbour: 
                              shared_preferences=signed_in_prefs(store, cup))
     for text in (help_text, told):
         assert f"({MIN_PASSPHRASE} characters or more)" in text and MIN_PASSPHRASE == 8
+
+
+# -- who a result link with a shared code opens to --------------------------------------------------
+
+
+class SharedCodeEvents:
+    """Three stored events: two holding the link's code (one without a passphrase in the third row)."""
+
+    def __init__(self, hashes: dict[str, str]) -> None:
+        self.hashes = hashes
+
+    async def passphrase_hashes(self) -> dict[str, str]:
+        return dict(self.hashes)
+
+    async def event_for_code(self, text: str) -> str | None:
+        raise SharedCode(CODE, [CodeHolder(tid, tid.title()) for tid in self.hashes if tid != "pier"])
+
+
+SHARED_LINK_DECISIONS = [
+    # (the holders' passphrases, the events the phone signed in to, what the phone is shown)
+    ({"harbour": "harbour tides 9", "night": "night owls 12"}, (), "sign_in"),
+    ({"harbour": "harbour tides 9", "night": "night owls 12"}, ("night",), "open"),
+    ({"harbour": "harbour tides 9", "night": "night owls 12"}, ("pier",), "sign_in"),  # a third event opens neither
+    ({"harbour": "", "night": ""}, (), "no_passphrase"),
+    ({"harbour": "harbour tides 9", "night": ""}, (), "sign_in"),
+]
+
+
+@pytest.mark.parametrize(("passphrases", "signed_in", "shown"), SHARED_LINK_DECISIONS)
+def test_a_link_whose_code_two_events_hold_opens_to_a_phone_signed_in_to_one_of_them(
+        passphrases: dict[str, str], signed_in: tuple[str, ...], shown: str) -> None:
+    hashes = {tid: cheap_hash(passphrase) if passphrase else "" for tid, passphrase in
+              {**passphrases, "pier": "pier night 2026"}.items()}
+    events = SharedCodeEvents(hashes)
+    tokens = {tid: issue_token(tid, hashes[tid], time.time()) for tid in signed_in}
+    phone = DeviceAccess(PHONE, False, tokens=tokens)
+    parts = ("import", "FR1-ANY")
+    assert asyncio.run(route_targets(parts, events)) == ("harbour", "night")
+    assert asyncio.run(route_target(parts, events)) is None
+    assert asyncio.run(route_access(phone, events, parts)) == RouteAccess(shown)
