@@ -7,6 +7,8 @@ tournament became a package and before seat draws recorded their round of the fo
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -34,9 +36,16 @@ GAMES = load("games_v1.json")
 CODES = load("codes_v1.json")
 
 
+def cells_of_csv_exports(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The outcome with its CSV exports as the cells a spreadsheet reads: since v1 every text
+    cell is quoted (so a name can never run as a formula), which changes the bytes, not the cells."""
+    return {key: list(csv.reader(io.StringIO(value))) if key.endswith("_csv") else value
+            for key, value in outcome.items()}
+
+
 def test_an_old_tournament_log_replays_to_the_same_standings_champion_seatings_and_exports() -> None:
     t = Tournament.from_events(TOURNAMENT["events"])
-    assert as_json(tournament_outcome(t)) == TOURNAMENT["expected"]
+    assert cells_of_csv_exports(as_json(tournament_outcome(t))) == cells_of_csv_exports(TOURNAMENT["expected"])
     assert t.champion == 7
 
 
