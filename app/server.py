@@ -267,7 +267,7 @@ def flet_web_app(main: Callable[[Any], Any], no_cdn: bool = True) -> Any:
     from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
 
     assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
-    return get_fastapi_web_app(
+    return without_unused_routes(get_fastapi_web_app(
         main,
         before_main=client_address.remember_peer,
         page_name=os.environ.get("FLET_WEB_APP_PATH", ""),
@@ -276,7 +276,22 @@ def flet_web_app(main: Callable[[Any], Any], no_cdn: bool = True) -> Any:
         web_renderer=WebRenderer.AUTO,
         route_url_strategy=RouteUrlStrategy.PATH,
         no_cdn=no_cdn,
-    )
+    ))
+
+
+UNUSED_ROUTES: Final = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc", "/oauth_callback"})
+"""What FastAPI and Flet serve by default and this app never uses: an API's self-description and
+an OAuth sign-in's return address (the app signs in by passphrase). Not served, so not attacked."""
+
+
+def without_unused_routes(app: Any) -> Any:
+    """``app`` (and the Flet app mounted in it) without :data:`UNUSED_ROUTES`."""
+    from starlette.routing import Mount
+
+    for router_app in (app, *(route.app for route in app.routes if isinstance(route, Mount))):
+        router_app.router.routes = [route for route in router_app.router.routes
+                                    if getattr(route, "path", None) not in UNUSED_ROUTES]
+    return app
 
 
 def serve(main: Callable[[Any], Any], host: str, port: int, *, no_cdn: bool = True,

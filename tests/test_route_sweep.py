@@ -368,3 +368,11 @@ def test_every_screen_over_the_real_websocket_sends_a_phone_nothing_of_the_event
         sent[route] = asyncio.run(over_the_wire(server, source, route, expected, passphrase, venue.secrets))
     assert {route: shown for route, shown in sent.items() if shown} == {}
     assert venue.harbour_document(server.data_dir) == venue.harbour_document()
+
+
+@pytest.mark.parametrize("path", ["/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc", "/oauth_callback"])
+def test_the_server_describes_no_api_and_takes_no_oauth_return_a_phone_could_probe(
+        server: AppServer, path: str) -> None:
+    shell = fetch(server, "GET", "/", "127.0.0.40")[1]
+    status, body = fetch(server, "GET", path, "127.0.0.39")
+    assert (status, body) == (200, shell) or status == 404, (status, body[:80])
