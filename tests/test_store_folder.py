@@ -334,6 +334,22 @@ def test_a_folder_copied_back_under_a_running_store_has_one_writer_the_process_t
         second.stop()
 
 
+def test_a_damaged_file_read_from_a_folder_put_in_place_of_the_one_held_is_left_where_it_is(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = FileStore(folder)
+    run(store.save("games", "g1", {"n": 1}))
+    run(store.save("settings", "app", {"theme": "dark"}))
+    moved_away_and_copied_back(folder)
+    (folder / "games" / "g1.json").write_text("{cut short")
+    (folder / FileStore.DATABASE_FILE_NAME).write_text("{cut short")
+    there = files_in(folder)
+    assert run(store.load("games", "g1")) is None
+    assert run(store.load("settings", "app")) is None
+    assert files_in(folder) == there, "it renamed a file in the folder now there"
+    assert [problem.kept_as for problem in store.problems] == [None, None]
+    store.close()
+
+
 def test_closing_a_store_whose_folder_was_replaced_leaves_the_new_holders_note_there(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     store = FileStore(folder)

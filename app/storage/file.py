@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import secrets
 import shutil
@@ -19,7 +20,7 @@ from tinydb import TinyDB
 from app.storage.atomic import TEMP_SUFFIX, AtomicJSONStorage, FaultHook
 from app.storage.base import StorageUsage, Store, StoreProblem
 from app.storage.documents import COLLECTIONS, Document, encode_compact
-from app.storage.errors import FULL_DISK_ERRNOS, DataFolderReplaced, StorageFullError, StoreWriteError
+from app.storage.errors import FULL_DISK_ERRNOS, StorageFullError, StoreWriteError
 from app.storage.layouts import Layout, OneFilePerDocument, TinyDBTable, keep_aside, remove_stale_temp_files
 from app.storage.limits import MAX_DOCUMENT_BYTES, size_problem
 from app.storage.lock import HOLDER_FILE_NAME, LOCK_FILE_NAME, claim_folder
@@ -88,11 +89,13 @@ class FileStore(Store):
 
     def _layouts(self, faults: Optional[FaultHook]) -> dict[str, Layout]:
         """Where each collection lives: the one place this store looks at its name."""
+        in_place = functools.partial(self._claim.in_place, self.data_dir)  # not a method: no cycle to the store
         layouts: dict[str, Layout] = {
-            collection: OneFilePerDocument(self.data_dir / collection, self._problems.append, faults)
+            collection: OneFilePerDocument(self.data_dir / collection, self._problems.append, faults, in_place)
             for collection in self.PER_FILE_COLLECTIONS
         }
-        layouts["settings"] = TinyDBTable(self._database, "settings", self._database_path, self._problems.append)
+        layouts["settings"] = TinyDBTable(self._database, "settings", self._database_path, self._problems.append,
+                                          in_place)
         assert set(layouts) == set(COLLECTIONS)
         return layouts
 
@@ -169,9 +172,7 @@ class FileStore(Store):
             return self._layout[collection].ids()
 
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
-        try:
-            self._check_writable()
-        except DataFolderReplaced:  # not this store's to rename: the next save says why
+        if not self._claim.in_place(self.data_dir):  # a folder put in place of its own: not its to change
             return StoreProblem(f"{collection}/{doc_id}", reason)
         return self._layout[collection].keep_aside(doc_id, reason)
 
@@ -197,9 +198,7 @@ class FileStore(Store):
         cut short fails its checksum and is rebuilt), and a sync would hold up the loop."""
         path = self._index_path(collection)
         temp_path = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
-        try:
-            self._check_writable()
-        except DataFolderReplaced:  # the next save says why
+        if not self._claim.in_place(self.data_dir):  # the next save says why
             return
         try:
             temp_path.write_bytes(text.encode("ascii"))

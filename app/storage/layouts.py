@@ -41,6 +41,13 @@ __all__ = [
 UNREADABLE_MARK: Final = ".unreadable-"
 
 ProblemSink = Callable[[StoreProblem], None]
+InPlace = Callable[[], bool]
+"""Whether the store may still change its folder (it is the one it locked); asked before a
+damaged file found on a read is renamed aside."""
+
+
+def _always() -> bool:
+    return True
 
 
 def keep_aside(path: Path, reason: str) -> StoreProblem:
@@ -139,12 +146,16 @@ class OneFilePerDocument(Layout):
     :param folder: the collection's folder (created if missing).
     :param report: told of every unreadable file.
     :param faults: passed to :func:`~app.storage.atomic.atomic_write_bytes`.
+    :param in_place: asked before an unreadable file found on a read is renamed aside
+        (if not, it is left where it is and reported so).
     """
 
-    def __init__(self, folder: Path, report: ProblemSink, faults: Optional[FaultHook] = None) -> None:
+    def __init__(self, folder: Path, report: ProblemSink, faults: Optional[FaultHook] = None,
+                 in_place: InPlace = _always) -> None:
         self.folder = folder
         self._report = report
         self._faults = faults
+        self._in_place = in_place
         if (folder.exists() or folder.is_symlink()) and not folder.is_dir():
             report(keep_aside(folder, "not a folder (a file has the collection's name)"))
         folder.mkdir(parents=True, exist_ok=True)
@@ -167,7 +178,7 @@ class OneFilePerDocument(Layout):
         except FileNotFoundError:
             return None
         except Unusable as error:
-            self._report(keep_aside(path, str(error)))
+            self._report(keep_aside(path, str(error)) if self._in_place() else StoreProblem(str(path), str(error)))
             return None
 
     def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
@@ -245,13 +256,16 @@ class TinyDBTable(Layout):
     :param name: the table's name.
     :param path: the database's file.
     :param report: told when the database file is kept aside because it is damaged.
+    :param in_place: asked before the damaged database is renamed aside (if not, it is left).
     """
 
-    def __init__(self, database: TinyDB, name: str, path: Path, report: Optional[ProblemSink] = None) -> None:
+    def __init__(self, database: TinyDB, name: str, path: Path, report: Optional[ProblemSink] = None,
+                 in_place: InPlace = _always) -> None:
         self.database = database
         self.name = name
         self.path = path
         self._report = report
+        self._in_place = in_place
 
     def _table(self) -> Table:
         # No query cache: the file is the truth, read afresh on every call.
@@ -266,7 +280,7 @@ class TinyDBTable(Layout):
         return None if found is None else dict(found)
 
     def _damaged(self, reason: str) -> None:
-        problem = keep_aside(self.path, reason)
+        problem = keep_aside(self.path, reason) if self._in_place() else StoreProblem(str(self.path), reason)
         if self._report is not None:
             self._report(problem)
 

@@ -101,6 +101,10 @@ class FolderClaim:
         self._held = held
         self._released = False
 
+    def in_place(self, path: Path) -> bool:
+        """Whether ``path`` still leads to the folder this claim locked (one ``stat``)."""
+        return _identity_of(path) == self._held.identity
+
     def check_in_place(self, path: Path) -> None:
         """Check that ``path`` still leads to the folder this claim locked (one ``stat``),
         before anything is written there by that path.
@@ -109,11 +113,7 @@ class FolderClaim:
             copy restored from a backup, say) since it was claimed: the message says so,
             where the folder locked is now (where the OS can tell), and to restart.
         """
-        try:
-            info = os.stat(path)
-        except OSError:
-            info = None
-        if info is None or (info.st_dev, info.st_ino) != self._held.identity:
+        if not self.in_place(path):
             raise DataFolderReplaced(str(path), _replaced_message(path, None if self._released else self._held))
 
     def release(self) -> None:
