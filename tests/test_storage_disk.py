@@ -25,9 +25,8 @@ import errno
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -81,8 +80,8 @@ def the_one_message(ui: FletHarness, first: str, *parts: str) -> str:
     return saying[0]
 
 
-def refused_then_done(path: WritePath, store: FileStore, data_dir: Path, refuse: Any, give_back: Any,
-                      *words: str, clock: FakeClock | None = None) -> None:
+def refused_then_done(path: WritePath, store: FileStore, data_dir: Path, refuse: Callable[[], None],
+                      give_back: Callable[[], None], *words: str, clock: FakeClock | None = None) -> None:
     """Enter what comes before, ``refuse`` writes, act: the message, nothing written, the screen
     as it was; ``give_back`` the disk, act again: done, and written."""
     scene: Scene = asyncio.run(path.setup(store))
@@ -312,7 +311,8 @@ def test_a_throw_into_a_folder_restored_under_the_running_app_is_refused_until_t
 # -- deleting on a disk that cannot be written -----------------------------------------------------
 
 
-def delete_finished_then_again(store: FileStore, data_dir: Path, refuse: Any, give_back: Any) -> None:
+def delete_finished_then_again(store: FileStore, data_dir: Path, refuse: Callable[[], None],
+                               give_back: Callable[[], None]) -> None:
     """Home's "Delete finished games" while the disk refuses: nothing deleted, and it says so; then it works."""
     asyncio.run(finished_game(store))
 
