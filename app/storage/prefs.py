@@ -186,6 +186,11 @@ class PrefsStore(Store):
     game list) and :meth:`usage`.  ``localStorage`` offers no compare-and-set
     across tabs: a save in another tab landing within the one round trip between
     this store's check and its write is not detected.
+
+    In the PWA every value reaches the store, damaged or not: the page hands Flutter's
+    plugin any ``"flutter."`` value that is not a JSON text as its raw characters
+    (app/web/local_storage.js), so an entry cut short or typed by hand is kept aside
+    as that text and named like any other unreadable entry.
     """
 
     def __init__(self, prefs: PrefsLike, namespace: str = f"{APP_DIR_NAME}/",
