@@ -3,10 +3,11 @@
 The code from the organizer's table card is typed, pasted, scanned with the camera, read
 from a photo of the card, or opened as ``/join/FT1-...``. The screen shows who sits where
 and the rules, and starts the game with those players in seat order: nobody types a
-name. The game's document keeps the setup code
-(:func:`app.tournament_table.tournament_meta`), so that the game over screen can sign the
-result. A table whose game is already on this device is
-offered that game again.
+name, and a code naming a player New game would refuse (a name that prints nothing, or
+two that look alike) is refused saying which (:func:`engine.codec.setup_to_join`). The
+game's document keeps the setup code (:func:`app.tournament_table.tournament_meta`), so
+that the game over screen can sign the result. A table whose game is already on this
+device is offered that game again.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from app.camera import ScanOutcome, not_a_setup_code
 from app.views.scanner import CameraScan
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
 from app.i18n import tr
-from engine import SETUP_PREFIX, FarkleError, TableSetup, decode_setup
-from engine.codec import code_in_link
+from engine import SETUP_PREFIX, FarkleError, TableSetup
+from engine.codec import code_in_link, setup_to_join
 
 __all__ = ["JoinScreen", "JoinPage", "JoinState"]
 
@@ -51,7 +52,7 @@ class JoinState(ft.Observable):
                               prefix=SETUP_PREFIX)
             return
         try:
-            setup = decode_setup(self.text)
+            setup = setup_to_join(self.text)
         except FarkleError as refusal:
             self.refusal = str(refusal)
             return

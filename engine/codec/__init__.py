@@ -45,6 +45,7 @@ from engine.codec.payloads import (
     describe_confirmations,
     read_sealed_result,
     result_from_game,
+    setup_to_join,
 )
 from engine.codec.primitives import (
     B45_ALPHABET,
@@ -95,6 +96,7 @@ __all__ = [
     "b45decode",
     "encode_setup",
     "decode_setup",
+    "setup_to_join",
     "encode_result",
     "decode_result",
     "safe_form",

@@ -35,6 +35,7 @@ from engine.codec.primitives import (
 )
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from engine.names import clean_name, table_names
 from engine.rules import Rules
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "read_sealed_result",
     "encode_setup",
     "decode_setup",
+    "setup_to_join",
     "encode_result",
     "decode_result",
     "result_from_game",
@@ -54,6 +56,7 @@ __all__ = [
 ]
 
 _MAX_EVENT_ID: Final = 24
+_NOT_STARTED: Final = "Nothing was started: ask the organizer for this table's card."
 
 CONFIRMATIONS_FLAG: Final = 0x10
 """Set in a result code's player count when the players' answers follow it (a format bit).
@@ -332,8 +335,35 @@ def encode_setup(setup: TableSetup) -> str:
 
 
 def decode_setup(code: str) -> TableSetup:
-    """Read a setup code in any form; :class:`CodeDamaged` if it cannot be."""
+    """Read a setup code in any form; :class:`CodeDamaged` if it cannot be (a table starting
+    its game from a code reads it with :func:`setup_to_join`, which checks its names)."""
     return _read_safely("the setup code", lambda: _setup_payload(open_code(code, SETUP_PREFIX, "a table setup code")))
+
+
+def setup_to_join(code: str) -> TableSetup:
+    """The setup a table's device starts its game from: :func:`decode_setup`, and its players'
+    names as New game takes names (:func:`engine.names.table_names`), since a code reaches the
+    table from anyone (it is checked for damage, not signed: its key travels in it).
+
+    The setup kept with a game this device started is read again with :func:`decode_setup`
+    alone, to sign the game's result: a game started before a name was refused still signs.
+
+    :raises CodeDamaged: the code cannot be read.
+    :raises InvalidInput: it names a player whose name prints nothing, is too long, or is (or
+        looks like) another's at the table, naming that player; nothing is started.
+    """
+    setup = decode_setup(code)
+    for seat, player in enumerate(setup.players, 1):
+        try:
+            clean_name(player.name)
+        except InvalidInput as why:
+            raise InvalidInput(f"This setup code names a player that could not be shown, at seat {seat} (number "
+                               f"{player.number}). {why} {_NOT_STARTED}") from None
+    try:
+        table_names(setup.names)
+    except InvalidInput as why:
+        raise InvalidInput(f"This setup code seats players nobody could tell apart. {why} {_NOT_STARTED}") from None
+    return setup
 
 
 def _setup_payload(data: Reader) -> TableSetup:
