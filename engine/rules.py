@@ -10,7 +10,7 @@ from typing import Any, Final, Literal
 
 from engine.errors import InvalidInput
 
-__all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "PRESET_NAMES"]
+__all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "EndRule", "END_RULES", "PRESET_NAMES"]
 
 NOfAKind = Literal["fixed", "double", "multiply", "none"]
 N_OF_A_KIND_MODELS: tuple[NOfAKind, ...] = ("fixed", "double", "multiply", "none")
@@ -20,6 +20,14 @@ N_OF_A_KIND_MODELS: tuple[NOfAKind, ...] = ("fixed", "double", "multiply", "none
 ``multiply``: three of a kind x2, x3, x4; ``none``: no such sets, extra dice score only
 as single 1s or 5s (six of a face is two triples).
 """
+EndRule = Literal["final_round", "first_to_target"]
+END_RULES: tuple[EndRule, ...] = ("final_round", "first_to_target")
+"""How a game ends once a bank reaches the target (engine/RULES.md §3.2).
+
+``final_round``: every other player has one last turn, the highest total wins;
+``first_to_target``: the player who banks the target wins at once.
+"""
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -46,6 +54,11 @@ class Rules:
     must_roll_after_hot_dice: bool = False
     progressive: bool = False
     steal: bool = False
+    minimum_bank: int = 0
+    """The least a player on the board may bank (0: any amount)."""
+    lowest_total: int | None = 0
+    """How far the three-farkle penalty may take a total: 0 or below, None for no floor."""
+    end_rule: EndRule = "final_round"
 
     def __post_init__(self) -> None:
         self._check()
@@ -65,7 +78,13 @@ class Rules:
         return next((name for name, rules in _PRESETS.items() if rules == self), None)
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _SETTINGS}
+        """The settings as plain values; a later setting is written only when it is not its
+        default, so rules without it are written exactly as before it existed."""
+        return {
+            name: getattr(self, name)
+            for name in _SETTINGS
+            if name not in _LATER_DEFAULTS or getattr(self, name) != _LATER_DEFAULTS[name]
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -80,7 +99,10 @@ class Rules:
     def describe(self) -> str:
         """One line a player reads to check the table's rules."""
         name = (self.preset_name or "custom").capitalize()
-        parts = [f"to {self.target:,}"]
+        parts = [
+            f"to {self.target:,}" if self.end_rule == "final_round"
+            else f"first to bank {self.target:,} wins, no final round"
+        ]
         parts.append(
             f"{self.entry_threshold:,} to get on the board" if self.entry_threshold else "no entry minimum"
         )
@@ -93,8 +115,14 @@ class Rules:
             parts.append(f"{label} {value:,}" if value is not None else f"no {label}")
         if self.four_kind_with_pair is not None:
             parts.append(f"four of a kind + pair {self.four_kind_with_pair:,}")
+        if self.minimum_bank:
+            parts.append(f"banks of at least {self.minimum_bank:,} once on the board")
         if self.triple_farkle_penalty:
             parts.append(f"three farkles -{self.triple_farkle_penalty:,}")
+            if self.lowest_total is None:
+                parts.append("totals may go below 0 without limit")
+            elif self.lowest_total:
+                parts.append(f"totals may go down to {self.lowest_total:,}")
         if self.must_roll_after_hot_dice:
             parts.append("must roll after hot dice")
         if self.progressive:
@@ -104,22 +132,16 @@ class Rules:
         return f"{name}: " + ", ".join(parts)
 
     def _check(self) -> None:
-        def whole(name: str, value: object, minimum: int) -> None:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInput(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
-            if value < minimum:
-                raise InvalidInput(f"{name.replace('_', ' ')} must be at least {minimum}, not {value!r}.")
-
-        whole("target", self.target, 50)
-        whole("entry_threshold", self.entry_threshold, 0)
+        _whole("target", self.target, 50)
+        _whole("entry_threshold", self.entry_threshold, 0)
         if self.entry_threshold > self.target:
             raise InvalidInput(
                 f"The entry threshold {self.entry_threshold:,} is above the target {self.target:,}."
             )
-        whole("single_one", self.single_one, 1)
-        whole("single_five", self.single_five, 1)
-        whole("three_ones", self.three_ones, 1)
-        whole("triple_farkle_penalty", self.triple_farkle_penalty, 0)
+        _whole("single_one", self.single_one, 1)
+        _whole("single_five", self.single_five, 1)
+        _whole("three_ones", self.three_ones, 1)
+        _whole("triple_farkle_penalty", self.triple_farkle_penalty, 0)
         if self.n_of_a_kind not in N_OF_A_KIND_MODELS:
             raise InvalidInput(
                 f"{self.n_of_a_kind!r} is not a four-of-a-kind model: "
@@ -128,14 +150,60 @@ class Rules:
         for name in ("straight", "three_pairs", "two_triplets", "four_kind_with_pair"):
             value = getattr(self, name)
             if value is not None:
-                whole(name, value, 1)
+                _whole(name, value, 1)
         for name in ("must_roll_after_hot_dice", "progressive", "steal"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidInput(f"{name.replace('_', ' ')} must be on or off, not {getattr(self, name)!r}.")
+        self._check_later_settings()
+
+    def _check_later_settings(self) -> None:
+        """The minimum bank, the lowest total and the end rule, alone and with the rest."""
+        _whole("minimum_bank", self.minimum_bank, 0)
+        if self.minimum_bank > self.target:
+            raise InvalidInput(
+                f"The minimum bank {self.minimum_bank:,} is above the target {self.target:,}: "
+                "lower it, or raise the target."
+            )
+        if 0 < self.entry_threshold < self.minimum_bank:
+            raise InvalidInput(
+                f"The entry threshold {self.entry_threshold:,} is below the minimum bank {self.minimum_bank:,}: "
+                "getting on the board would take less than any later bank. Raise it, or set it to 0."
+            )
+        if self.lowest_total is not None:
+            if isinstance(self.lowest_total, bool) or not isinstance(self.lowest_total, int):
+                raise InvalidInput(f"lowest total must be a whole number or none, not {self.lowest_total!r}.")
+            if self.lowest_total > 0:
+                raise InvalidInput(
+                    f"The lowest total must be 0 or below (how far a penalty may take a total), "
+                    f"not {self.lowest_total:,}."
+                )
+        if self.lowest_total != 0 and not self.triple_farkle_penalty:
+            raise InvalidInput(
+                "Only the three-farkle penalty takes a total below 0: set a penalty, "
+                "or keep the lowest total at 0."
+            )
+        if self.end_rule not in END_RULES:
+            raise InvalidInput(
+                f"{self.end_rule!r} is not an end rule: choose "
+                + " or ".join(rule.replace("_", " ") for rule in END_RULES) + "."
+            )
+
+
+def _whole(name: str, value: object, minimum: int) -> None:
+    """Refuse a setting that is not a whole number of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise InvalidInput(f"{name.replace('_', ' ')} must be at least {minimum}, not {value!r}.")
 
 
 _SETTINGS: Final = tuple(field.name for field in dataclasses.fields(Rules))
 """The names of a rule set's settings, in the order they are written."""
+
+_LATER_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
+    {name: getattr(Rules(), name) for name in ("minimum_bank", "lowest_total", "end_rule")}
+)
+"""Settings added after games and codes were first stored, with the value they had before."""
 
 _N_OF_A_KIND_TEXT: dict[str, str] = {
     "fixed": "4/5/6 of a kind 1,000/2,000/3,000",

@@ -19,6 +19,7 @@ b'farkle'
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -404,8 +405,7 @@ def _nesting(text: str) -> int:
 
 
 def _rules_diff(rules: Rules, base: Rules) -> dict[str, Any]:
-    ours, theirs = rules.to_dict(), base.to_dict()
-    return {key: value for key, value in ours.items() if theirs[key] != value}
+    return {key: value for key, value in dataclasses.asdict(rules).items() if getattr(base, key) != value}
 
 
 def seal(writer: Writer) -> bytes:
