@@ -77,6 +77,20 @@ class Rules:
         """The preset these rules are exactly, or None for a table's own variant."""
         return next((name for name, rules in _PRESETS.items() if rules == self), None)
 
+    def penalty_on(self, total: int) -> int:
+        """What a third farkle in a row takes from ``total``: the penalty, or only what is
+        left above the lowest total (nothing from a total already at or below it).
+
+        >>> official = Rules.preset("official")
+        >>> official.penalty_on(2500), official.penalty_on(400), official.penalty_on(-100)
+        (1000, 400, 0)
+        >>> dataclasses.replace(official, lowest_total=-2500).penalty_on(-2000)
+        500
+        """
+        if self.lowest_total is None:
+            return self.triple_farkle_penalty
+        return max(0, min(self.triple_farkle_penalty, total - self.lowest_total))
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as plain values; a later setting is written only when it is not its
         default, so rules without it are written exactly as before it existed."""

@@ -6,12 +6,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
+import re
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import InvalidInput, Rules
+from engine import Game, IllegalAction, InvalidInput, Rules
+from engine.dice import parse_dice
+from engine.rules import END_RULES
+from engine.scoring import score
 from engine.codec import SeatedPlayer, TableSetup, b45decode, decode_setup, encode_setup
 from engine.codec.keys import KEY_SIZE
+from tests.game_play import play_game, play_turn
 
 FACEBOOK = Rules(
     entry_threshold=0,
@@ -92,3 +102,228 @@ def test_a_setup_code_carries_the_options(rules: Rules) -> None:
 def test_a_setup_code_without_the_options_does_not_mention_them(rules: Rules) -> None:
     payload = b45decode(encode_setup(make_setup(rules))[4:])
     assert not any(name.encode() in payload for name in LATER)
+
+
+# -- the game keeps them ---------------------------------------------------------------
+
+NOTHING = "2 2 3 3 4 6"
+"""A throw of six that scores nothing under every rule set here: a farkle."""
+
+
+def bank(game: Game, throw: str, keep: str) -> None:
+    game.roll(throw)
+    game.keep(keep)
+    game.bank()
+
+
+def game_with(**change: object) -> Game:
+    return Game(["Ann", "Bob"], dataclasses.replace(Rules.preset("house"), **change))
+
+
+@pytest.mark.parametrize(
+    "change, throw, keep, refusal",
+    [
+        ({"entry_threshold": 0, "minimum_bank": 300}, "5 2 3 4 6 6", "5",
+         "Ann is on the board: a bank needs at least 300; this turn has 50. Throw on."),
+        ({"entry_threshold": 0, "minimum_bank": 300}, "1 1 2 3 4 6", "1 1",
+         "Ann is on the board: a bank needs at least 300; this turn has 200. Throw on."),
+        ({"entry_threshold": 0, "minimum_bank": 300}, "3 3 3 2 4 6", "3 3 3", None),
+        ({"entry_threshold": 500, "minimum_bank": 300}, "3 3 3 2 4 6", "3 3 3",
+         "Ann needs 500 in one turn to get on the board: 300 is not enough, throw again."),
+        ({"entry_threshold": 0, "minimum_bank": 0}, "5 2 3 4 6 6", "5", None),
+    ],
+)
+def test_a_bank_below_the_minimum_is_refused_once_on_the_board(
+    change: dict[str, object], throw: str, keep: str, refusal: str | None
+) -> None:
+    game = game_with(**change)
+    game.roll(throw)
+    game.keep(keep)
+    assert game.bank_refusal() == refusal
+    if refusal:
+        with pytest.raises(IllegalAction, match=re.escape(refusal)):
+            game.bank()
+        assert game.scores == (0, 0) and game.current == 0
+    else:
+        game.bank()
+        assert game.scores[0] > 0
+
+
+def test_the_minimum_bank_applies_after_the_entry_bank() -> None:
+    game = game_with(entry_threshold=500, minimum_bank=300)
+    bank(game, "5 5 5 2 3 4", "5 5 5")
+    game.roll(NOTHING)
+    game.roll("1 1 2 3 4 6")
+    game.keep("1 1")
+    assert game.bank_refusal() == "Ann is on the board: a bank needs at least 300; this turn has 200. Throw on."
+    game.roll("1 2 3 4")
+    game.keep("1")
+    game.bank()
+    assert game.scores == (800, 0)
+
+
+def test_points_built_on_count_toward_the_minimum_bank() -> None:
+    game = game_with(entry_threshold=0, minimum_bank=300, progressive=True)
+    bank(game, "5 5 5 2 3 4", "5 5 5")
+    game.build()
+    game.roll("5 2 3")
+    game.keep("5")
+    game.bank()
+    assert game.scores == (500, 550)
+
+
+def test_points_stolen_count_toward_the_minimum_bank() -> None:
+    game = game_with(entry_threshold=0, minimum_bank=300, steal=True)
+    game.roll("1 2 2 3 4 6")
+    game.keep("1")
+    game.roll("2 2 3 4 6")
+    game.build()
+    game.roll("5 2 3 4 6")
+    game.keep("5")
+    assert game.bank_refusal() == "Bob is on the board: a bank needs at least 300; this turn has 150. Throw on."
+
+
+@pytest.mark.parametrize(
+    "lowest, banked, thirds, total",
+    [
+        (0, 0, 1, 0),
+        (0, 300, 1, 0),
+        (0, 1000, 1, 500),
+        (-2500, 300, 1, -200),
+        (-2500, 0, 1, -500),
+        (-700, 0, 2, -700),
+        (-2500, 0, 6, -2500),
+        (None, 0, 6, -3000),
+    ],
+)
+def test_a_third_farkle_takes_a_total_down_to_the_lowest_total_and_no_further(
+    lowest: int | None, banked: int, thirds: int, total: int
+) -> None:
+    game = game_with(entry_threshold=0, triple_farkle_penalty=500, lowest_total=lowest)
+    if banked:
+        keep = {300: "3 3 3", 1000: "1 1 1"}[banked]
+        bank(game, f"{keep} 2 4 6", keep)
+        game.roll(NOTHING)
+    for _ in range(3 * thirds):
+        game.roll(NOTHING)
+        game.roll(NOTHING)
+    assert game.scores[0] == total
+    assert all(turn.total >= (lowest if lowest is not None else -10**9) for turn in game.history)
+
+
+def test_a_total_below_a_floor_raised_in_play_loses_nothing_more() -> None:
+    game = game_with(entry_threshold=0, triple_farkle_penalty=500, lowest_total=-2500)
+    for _ in range(3):
+        game.roll(NOTHING)
+        game.roll(NOTHING)
+    game.set_rules(dataclasses.replace(game.rules, lowest_total=0))
+    for _ in range(3):
+        game.roll(NOTHING)
+        game.roll(NOTHING)
+    assert game.scores == (-500, -500)
+
+
+@pytest.mark.parametrize("change", [{}, {"progressive": True}, {"steal": True}, {"entry_threshold": 0}])
+def test_under_first_to_target_the_first_bank_to_reach_it_wins_at_once(change: dict[str, object]) -> None:
+    game = game_with(target=1000, end_rule="first_to_target", **change)
+    bank(game, "1 1 1 2 3 4", "1 1 1")
+    assert game.is_over and game.winner == 0 and not game.final_round
+    assert game.notices[-1].text == "Ann is the first to bank 1,000 and wins with 1,000!"
+    assert game.offer is None
+    with pytest.raises(IllegalAction, match="The game is over: Ann won"):
+        game.roll("1 2 3 4 5 6")
+    assert game.bank_refusal() is not None
+
+
+def test_under_the_final_round_the_others_still_play_after_the_target() -> None:
+    game = game_with(target=1000)
+    bank(game, "1 1 1 2 3 4", "1 1 1")
+    assert not game.is_over and game.final_round and game.last_turns == (1,)
+
+
+def test_a_win_at_once_is_undone_redone_and_replayed_as_one_mechanism() -> None:
+    game = game_with(target=1000, end_rule="first_to_target")
+    bank(game, "1 1 1 2 3 4", "1 1 1")
+    won = game.state
+    event = game.peek()
+    assert game.undo().text == "Undone: Ann's bank of 1,000"
+    assert not game.is_over and game.bank_refusal() is None
+    game.redo(event)
+    assert game.state == won
+    assert Game.from_events(json.loads(json.dumps(game.events))) == game
+
+
+def test_the_end_rule_cannot_change_once_the_final_round_has_started() -> None:
+    game = game_with(target=1000)
+    bank(game, "1 1 1 2 3 4", "1 1 1")
+    with pytest.raises(IllegalAction, match="The final round has started: how the game ends can no longer change"):
+        game.set_rules(dataclasses.replace(game.rules, end_rule="first_to_target"))
+
+
+# -- invariants --------------------------------------------------------------------------
+
+OPTIONS = st.fixed_dictionaries({
+    "target": st.sampled_from([1000, 3000]),
+    "entry_threshold": st.sampled_from([0, 500]),
+    "minimum_bank": st.sampled_from([0, 300, 500]),
+    "triple_farkle_penalty": st.sampled_from([500, 1000]),
+    "lowest_total": st.sampled_from([0, -500, -2500, None]),
+    "end_rule": st.sampled_from(END_RULES),
+    "progressive": st.booleans(),
+    "steal": st.booleans(),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(options=OPTIONS, seed=st.integers(0, 2**32), players=st.integers(2, 4), greed=st.sampled_from([0.3, 0.8]))
+def test_every_game_keeps_the_floor_the_minimum_bank_and_the_end_rule(
+    options: dict[str, Any], seed: int, players: int, greed: float
+) -> None:
+    rules = Rules(**options)
+    game = Game(["Ann", "Bob", "Cy", "Di"][:players], rules)
+    rng = random.Random(seed)
+    for _ in range(400):
+        if game.is_over:
+            break
+        if game.tied:
+            game.roll_off({seat: rng.randint(1, 6) for seat in game.tied})
+        else:
+            play_turn(game, rng, greed)
+    floor = rules.lowest_total if rules.lowest_total is not None else -(10**9)
+    first_banks: set[int] = set()
+    for turn in game.history:
+        assert turn.total >= min(floor, 0)
+        if turn.outcome == "banked":
+            if turn.seat in first_banks or not rules.entry_threshold:
+                assert turn.points >= rules.minimum_bank
+            first_banks.add(turn.seat)
+    if rules.end_rule == "first_to_target" and game.is_over:
+        last = game.history[-1]
+        assert (last.seat, last.outcome) == (game.winner, "banked") and last.total >= rules.target
+        assert [turn.total >= rules.target for turn in game.history].count(True) == 1
+        assert not game.tied and not game.final_round
+
+
+# -- Busche's "Facebook Farkle" ----------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "keep, points",
+    [("2 2 2", 200), ("2 2 2 2", 400), ("2 2 2 2 2", 600), ("2 2 2 2 2 2", 800), ("1 1 1 1", 2000),
+     ("1 2 3 4 5 6", 1500), ("2 2 3 3 4 4", 750), ("2 2 2 3 3 3", 500)],
+)
+def test_facebook_farkle_scores_as_busche_gives_it(keep: str, points: int) -> None:
+    assert score(parse_dice(keep), FACEBOOK) == points
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_game_of_facebook_farkle_is_played_to_the_end_saved_and_replayed(seed: int, tmp_path: Path) -> None:
+    game = play_game(Game(["Ann", "Bob"], FACEBOOK), random.Random(seed))
+    assert game.is_over and not game.final_round
+    winner = game.winner
+    assert winner is not None and game.scores[winner] >= 10_000 > game.scores[1 - winner]
+    assert min(turn.total for turn in game.history) >= -2500
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps({"rules": game.rules.to_dict(), "events": game.events}))
+    stored = json.loads(saved.read_text())
+    assert Rules.from_dict(stored["rules"]) == FACEBOOK
+    assert Game.from_events(stored["events"]) == game

@@ -305,6 +305,9 @@ def bank_refusal(state: GameState) -> str | None:
             f"{who} needs {threshold:,} in one turn to get on the board: {state.turn_points:,} "
             "is not enough, throw again."
         )
+    minimum = state.rules.minimum_bank
+    if state.on_board[state.current] and state.turn_points < minimum:
+        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {state.turn_points:,}. Throw on."
     return None
 
 
@@ -318,7 +321,8 @@ def _bank(state: GameState) -> GameState:
     notices = [Notice("banked", f"{who} banks {points:,}: total {total:,}.")]
     if not state.on_board[seat]:
         notices.append(Notice("on_board", f"{who} is on the board with {points:,}."))
-    offer = Offer(points, state.dice_in_hand) if state.rules.progressive else None
+    wins_now = not state.final_round and total >= state.rules.target and state.rules.end_rule == "first_to_target"
+    offer = Offer(points, state.dice_in_hand) if state.rules.progressive and not wins_now else None
     if offer:
         notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
     record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
@@ -328,6 +332,9 @@ def _bank(state: GameState) -> GameState:
         on_board=_set(state.on_board, seat, True),
         farkle_streak=_set(state.farkle_streak, seat, 0),
     )
+    if wins_now:
+        notices.append(Notice("won", f"{who} is the first to bank {state.rules.target:,} and wins with {total:,}!"))
+        return _evolve(_end_turn(state, record, None, "progressive", notices), winner=seat)
     if not state.final_round and total >= state.rules.target:
         count = len(state.players)
         others = tuple((seat + step) % count for step in range(1, count))
@@ -357,7 +364,7 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
     streak = state.farkle_streak[seat] + 1
     penalty = 0
     if streak == 3:
-        penalty = min(state.rules.triple_farkle_penalty, state.scores[seat])
+        penalty = state.rules.penalty_on(state.scores[seat])
         streak = 0
         notices.append(
             Notice(
@@ -449,6 +456,8 @@ def _change_rules(state: GameState, rules: Rules) -> GameState:
     _playable(state)
     if state.final_round and rules.target != state.rules.target:
         raise IllegalAction("The final round has started: the target can no longer change.")
+    if state.final_round and rules.end_rule != state.rules.end_rule:
+        raise IllegalAction("The final round has started: how the game ends can no longer change.")
     return _evolve(
         state,
         pending_rules=rules,
