@@ -3,12 +3,14 @@ every section the code cites is in it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from engine import Rules, farkle_chance
+from tests.test_rule_options import FACEBOOK
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = (ROOT / "engine" / "RULES.md").read_text(encoding="utf-8")
@@ -60,3 +62,24 @@ def test_every_section_the_code_cites_is_in_the_book() -> None:
     assert cited, "nothing cites engine/RULES.md"
     for number in sorted(cited):
         assert re.search(rf"^#+ {re.escape(number)}\.? ", BOOK, re.M), f"engine/RULES.md has no section {number}"
+
+
+def book_value(cell: str) -> object:
+    """A cell of a settings table as a value: ```multiply` (…)`` → "multiply", ``−2,500`` → -2500."""
+    first = cell.split(" (")[0].strip()
+    if first.startswith("`"):
+        return first.strip("`")
+    return -whole(first) if first.startswith(("−", "-")) else whole(first)
+
+
+def test_facebook_farkle_is_official_with_the_options_the_book_lists() -> None:
+    changed = {name.strip("`"): book_value(value) for name, value in table_rows(section("3.7"))}
+    official = Rules.preset("official")
+    assert all(getattr(official, name) != value for name, value in changed.items())
+    assert dataclasses.replace(official, **changed) == FACEBOOK
+
+
+@pytest.mark.parametrize("name", ["minimum_bank", "lowest_total", "end_rule"])
+def test_each_later_option_is_in_the_book_and_the_same_in_every_preset(name: str) -> None:
+    assert f"*Option* `{name}`" in BOOK
+    assert len({getattr(Rules.preset(preset), name) for preset in ("house", "progressive", "official", "classic")}) == 1
