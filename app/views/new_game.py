@@ -43,6 +43,7 @@ from engine import (
     Rules,
     table_names,
 )
+from engine.rules import END_RULES
 
 __all__ = ["NewGameScreen", "NewGameState", "NAME_LONGEST"]
 
@@ -51,13 +52,14 @@ RECENT_OFFERED = 10
 NUMBER_FIELDS = {
     "target": translatable("Target"),
     "entry_threshold": translatable("Points to get on the board"),
+    "minimum_bank": translatable("Minimum bank once on the board"),
     "three_ones": translatable("Three 1s"),
     "straight": translatable("Straight"),
     "three_pairs": translatable("Three pairs"),
     "two_triplets": translatable("Two triplets"),
     "four_kind_with_pair": translatable("Four of a kind + pair"),
 }
-REQUIRED_NUMBERS = ("target", "entry_threshold", "three_ones")
+REQUIRED_NUMBERS = ("target", "entry_threshold", "minimum_bank", "three_ones")
 SWITCHES = {
     "must_roll_after_hot_dice": translatable("Must roll after hot dice"),
     "progressive": translatable("Progressive: pass dice and points on"),
@@ -70,9 +72,25 @@ N_OF_A_KIND_TEXT = {
     "none": translatable("None (extra 1s, 5s singly)"),
 }
 PENALTIES = (0, 500, 1000)
+LOWEST_TOTAL = translatable("Lowest total (empty: no limit)")
+END_RULE_TEXT = {
+    "final_round": translatable("Final round for the others"),
+    "first_to_target": translatable("First to reach it wins"),
+}
 
 def _label(name: str) -> str:
     return tr(NUMBER_FIELDS[name])
+
+
+def _lowest_total(text: str) -> int | None:
+    """The lowest total as typed: a whole number with or without a minus sign (the rules
+    refuse one above 0, saying why), or None for no limit when left empty."""
+    typed = text.strip()
+    if not typed:
+        return None
+    below_zero = typed[0] in "-\N{MINUS SIGN}"
+    value = parse_number(tr(LOWEST_TOTAL).split(" (")[0], typed[1:] if below_zero else typed)
+    return -value if below_zero else value
 
 
 @dataclass
@@ -88,6 +106,9 @@ class NewGameState(ft.Observable):
     switches: dict[str, bool] = field(default_factory=dict)
     n_of_a_kind: str = "fixed"
     penalty: str = "0"
+    lowest_total: str = "0"
+    """As typed: 0, a total below 0 (-2,500), or empty for no limit."""
+    end_rule: str = "final_round"
     show_options: bool = False
     refusal: str | None = None
     recent: list[str] = field(default_factory=list)
@@ -106,6 +127,8 @@ class NewGameState(ft.Observable):
         self.switches = {name: bool(getattr(rules, name)) for name in SWITCHES}
         self.n_of_a_kind = rules.n_of_a_kind
         self.penalty = str(rules.triple_farkle_penalty)
+        self.lowest_total = "" if rules.lowest_total is None else str(rules.lowest_total)
+        self.end_rule = rules.end_rule
 
     def rules(self) -> Rules:
         """The rules as entered; a field that is not a sane whole number is refused by name."""
@@ -118,7 +141,10 @@ class NewGameState(ft.Observable):
             raise InvalidInput(f"Four, five, six of a kind: {self.n_of_a_kind!r} is not one of the choices.")
         if self.penalty not in {str(points) for points in PENALTIES}:
             raise InvalidInput(f"Three farkles in a row: {self.penalty!r} is not one of the choices.")
-        changes.update(n_of_a_kind=self.n_of_a_kind, triple_farkle_penalty=int(self.penalty))
+        if self.end_rule not in END_RULES:
+            raise InvalidInput(f"When someone reaches the target: {self.end_rule!r} is not one of the choices.")
+        changes.update(n_of_a_kind=self.n_of_a_kind, triple_farkle_penalty=int(self.penalty),
+                       lowest_total=_lowest_total(self.lowest_total), end_rule=self.end_rule)
         changes.update({name: bool(self.switches.get(name)) for name in SWITCHES})
         return dataclasses.replace(base, **changes)
 
@@ -242,6 +268,14 @@ class NewGameState(ft.Observable):
         self.refusal = None
         self.penalty, self.preset = value, "custom"
 
+    def set_lowest_total(self, text: str) -> None:
+        self.refusal = None
+        self.lowest_total, self.preset = text, "custom"
+
+    def choose_end_rule(self, value: str) -> None:
+        self.refusal = None
+        self.end_rule, self.preset = value, "custom"
+
     def toggle_options(self) -> None:
         self.show_options = not self.show_options
 
@@ -303,6 +337,9 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         async def handler(event: ft.Event[ft.TextField]) -> None:
             form.set_number(name, event.control.value or "")
         return handler
+
+    async def typed_lowest_total(event: ft.Event[ft.TextField]) -> None:
+        form.set_lowest_total(event.control.value or "")
 
     def switched(name: str) -> Handler:
         async def handler(event: ft.Event[ft.Switch]) -> None:
@@ -386,6 +423,11 @@ def NewGameScreen(game_id: str = "") -> ft.View:
             labelled_dropdown(tr("Three farkles in a row"), form.penalty,
                               [(str(points), f"-{points:,}" if points else tr("No penalty")) for points in PENALTIES],
                               chosen(form.choose_penalty), key="rule-triple_farkle_penalty"),
+            ft.TextField(label=tr(LOWEST_TOTAL), value=form.lowest_total, key="rule-lowest_total",
+                         keyboard_type=ft.KeyboardType.NUMBER, on_change=typed_lowest_total),
+            labelled_dropdown(tr("When someone reaches the target"), form.end_rule,
+                              [(rule, tr(END_RULE_TEXT[rule])) for rule in END_RULES],
+                              chosen(form.choose_end_rule), key="rule-end_rule"),
         ]
         controls += [ft.Switch(label=tr(label), value=form.switches.get(name, False), key=f"rule-{name}",
                                on_change=switched(name))

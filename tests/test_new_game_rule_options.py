@@ -1,0 +1,145 @@
+"""The New game screen offers the minimum bank, the lowest total and the end rule
+(engine/RULES.md §2.4, §3.4, §3.2): typed, refused in words, started, and kept by a rematch."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import flet as ft
+import pytest
+
+from app.scorekeeper import Scorekeeper
+from app.storage import MemoryStore, Store
+from engine import Game, Rules
+from tests.app_driver import run
+from tests.flet_harness import FletHarness
+from tests.test_rule_options import FACEBOOK
+
+
+def game_in(store: Store, game_id: str) -> Game:
+    game = asyncio.run(Scorekeeper(store).open_game(game_id))
+    assert game is not None
+    return game
+
+
+async def options_for(ui: FletHarness, *names: str) -> None:
+    await ui.click("new-game")
+    for seat, name in enumerate(names, start=1):
+        await ui.type_text(f"player-name-{seat}", name)
+    await ui.click("rule-options")
+
+
+def started_id(ui: FletHarness) -> str:
+    route = str(ui.page.route)
+    assert route.startswith("/game/"), route
+    return route.removeprefix("/game/")
+
+
+def test_facebook_farkle_is_set_on_the_form_started_and_stored() -> None:
+    store = MemoryStore()
+
+    async def test(ui: FletHarness) -> str:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", "Ann")
+        await ui.type_text("player-name-2", "Bob")
+        await ui.set_value("preset", "official", event="select")
+        await ui.click("rule-options")
+        await ui.type_text("rule-straight", "1500")
+        await ui.set_value("rule-n_of_a_kind", "multiply", event="select")
+        await ui.set_value("rule-triple_farkle_penalty", "500", event="select")
+        await ui.type_text("rule-minimum_bank", "300")
+        await ui.type_text("rule-lowest_total", "-2,500")
+        await ui.set_value("rule-end_rule", "first_to_target", event="select")
+        summary = ui.text_of("rules-summary")
+        assert summary.startswith("Custom: first to bank 10,000 wins, no final round")
+        assert "banks of at least 300 once on the board" in summary and "totals may go down to -2,500" in summary
+        await ui.click("start-game")
+        return started_id(ui)
+
+    assert game_in(store, run(test, store=store)).rules == FACEBOOK
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "message"),
+    [
+        ("rule-minimum_bank", "", "Minimum bank once on the board: enter a whole number of 1 to 6 digits."),
+        ("rule-minimum_bank", "-300", "Minimum bank once on the board: '-300' is not a whole number."),
+        ("rule-minimum_bank", "20000", "The minimum bank 20,000 is above the target 10,000: lower it, or raise the target."),
+        ("rule-minimum_bank", "600", "The entry threshold 500 is below the minimum bank 600: getting on the board "
+                                     "would take less than any later bank. Raise it, or set it to 0."),
+        ("rule-lowest_total", "-2500", "Only the three-farkle penalty takes a total below 0: set a penalty, "
+                                       "or keep the lowest total at 0."),
+        ("rule-lowest_total", "", "Only the three-farkle penalty takes a total below 0: set a penalty, "
+                                  "or keep the lowest total at 0."),
+        ("rule-lowest_total", "-2.5k", "Lowest total: '2.5k' is not a whole number."),
+    ],
+)
+def test_a_bad_option_is_refused_in_words_and_nothing_is_started(field: str, typed: str, message: str) -> None:
+    store = MemoryStore()
+
+    async def test(ui: FletHarness) -> None:
+        await options_for(ui, "Ann", "Bob")
+        await ui.type_text(field, typed)
+        assert ui.text_of("rules-summary") == message
+        await ui.click("start-game")
+        assert ui.text_of("new-game-error") == message
+        assert ui.page.route == "/new"
+
+    run(test, store=store)
+    assert asyncio.run(store.list_ids("games")) == []
+
+
+def test_a_positive_lowest_total_is_refused_saying_it_must_be_0_or_below() -> None:
+    async def test(ui: FletHarness) -> None:
+        await options_for(ui, "Ann", "Bob")
+        await ui.set_value("rule-triple_farkle_penalty", "500", event="select")
+        await ui.type_text("rule-lowest_total", "2500")
+        assert ui.text_of("rules-summary") == (
+            "The lowest total must be 0 or below (how far a penalty may take a total), not 2,500.")
+
+    run(test, store=MemoryStore())
+
+
+@pytest.mark.parametrize(
+    ("typed", "lowest"), [("0", 0), ("-1,000", -1000), ("\N{MINUS SIGN}2500", -2500), ("", None)]
+)
+def test_the_lowest_total_is_read_as_typed(typed: str, lowest: int | None) -> None:
+    async def test(ui: FletHarness) -> str:
+        await options_for(ui, "Ann", "Bob")
+        await ui.set_value("rule-triple_farkle_penalty", "1000", event="select")
+        await ui.type_text("rule-lowest_total", typed)
+        await ui.click("start-game")
+        return started_id(ui)
+
+    store = MemoryStore()
+    assert game_in(store, run(test, store=store)).rules.lowest_total == lowest
+
+
+def test_a_rematch_keeps_the_three_options() -> None:
+    store = MemoryStore()
+    rules = dataclasses.replace(FACEBOOK, lowest_total=None, minimum_bank=350)
+    old_id = asyncio.run(Scorekeeper(store).start_game(["Ann", "Bob"], rules))
+
+    async def test(ui: FletHarness) -> str:
+        await ui.click("rule-options")
+        assert ui.find("rule-minimum_bank", ft.TextField).value == "350"
+        assert ui.find("rule-lowest_total", ft.TextField).value == ""
+        assert ui.find("rule-end_rule", ft.Dropdown).value == "first_to_target"
+        await ui.click("start-game")
+        return started_id(ui)
+
+    assert game_in(store, run(test, route=f"/new/{old_id}", store=store)).rules == rules
+
+
+def test_choosing_a_preset_puts_the_options_back_to_the_presets() -> None:
+    async def test(ui: FletHarness) -> None:
+        await options_for(ui, "Ann", "Bob")
+        await ui.type_text("rule-minimum_bank", "300")
+        await ui.set_value("rule-end_rule", "first_to_target", event="select")
+        await ui.set_value("preset", "official", event="select")
+        assert ui.find("rule-minimum_bank", ft.TextField).value == "0"
+        assert ui.find("rule-end_rule", ft.Dropdown).value == "final_round"
+        assert ui.text_of("rules-summary").startswith("Official: to 10,000")
+
+    run(test, store=MemoryStore())
