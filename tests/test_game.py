@@ -149,7 +149,8 @@ def test_three_farkles_in_a_row_cost_1000_and_the_count_starts_again():
         farkle(game)  # Ann
     assert game.scores == (50, 0)
     assert game.farkle_streak == (0, 0)
-    assert [n.kind for n in game.notices] == ["farkle", "penalty"]
+    assert [n.text for n in game.notices] == [
+        "Farkle! 2 2 3 3 4 6 has nothing to set aside: a third farkle in a row costs Ann 1,000: total 50."]
 
 
 def test_three_farkles_never_take_a_total_below_zero():

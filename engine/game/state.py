@@ -91,7 +91,7 @@ class Notice:
     """Something the table should be told plainly: a farkle, hot dice, the final round..."""
 
     kind: Literal[
-        "farkle", "penalty", "hot_dice", "banked", "on_board", "offer", "built",
+        "farkle", "hot_dice", "banked", "on_board", "offer", "built",
         "final_round", "tie", "roll_off", "won", "rules", "undone",
     ]
     text: str
@@ -350,33 +350,17 @@ def _bank(state: GameState) -> GameState:
 
 def _farkle(state: GameState, dice: Dice) -> GameState:
     seat = state.current
-    who = state.name(seat)
     lost = state.turn_points
-    notices = [
-        Notice(
-            "farkle",
-            f"Farkle! {format_dice(dice)} has nothing to set aside: {who} loses the {lost:,} of this turn; "
-            f"{who}'s total stays {state.scores[seat]:,}."
-            if lost
-            else f"Farkle! {format_dice(dice)} has nothing to set aside.",
-        )
-    ]
     streak = state.farkle_streak[seat] + 1
     penalty = 0
     if streak == 3:
         penalty = state.rules.penalty_on(state.scores[seat])
         streak = 0
-        notices.append(
-            Notice(
-                "penalty",
-                f"Third farkle in a row for {who}: -{penalty:,}." if penalty
-                else f"Third farkle in a row for {who}: no penalty under these rules.",
-            )
-        )
+    total = state.scores[seat] - penalty
+    notices = [Notice("farkle", _farkle_words(state, dice, penalty, total, third=streak == 0))]
     offer = Offer(lost, len(dice)) if state.rules.steal and lost else None
     if offer:
         notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {len(dice)} dice."))
-    total = state.scores[seat] - penalty
     record = TurnRecord(seat, state.throws.then(Throw(dice)).as_tuple(), "farkled", lost, penalty, total, _built_on(state))
     state = _evolve(
         state,
@@ -384,6 +368,26 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
         farkle_streak=_set(state.farkle_streak, seat, streak),
     )
     return _end_turn(state, record, offer, "steal", notices)
+
+
+def _farkle_words(state: GameState, dice: Dice, penalty: int, total: int, *, third: bool) -> str:
+    """A farkle in one sentence that ends on the total the scoreboard shows: the turn's
+    points lost and, for a third farkle in a row, what the penalty took (all of it, part of
+    it or nothing, when the total reached the lowest it may go)."""
+    who, lost, rule = state.name(state.current), state.turn_points, state.rules.triple_farkle_penalty
+    said = f"Farkle! {format_dice(dice)} has nothing to set aside"
+    loses = f"{who} loses the {lost:,} of this turn" if lost else ""
+    if not third or not rule:
+        free = " (a third farkle in a row: no penalty under these rules)" if third else ""
+        return f"{said}: {loses}; {who}'s total stays {total:,}{free}." if lost else f"{said}{free}."
+    lowest = "" if penalty == rule else ", as low as a total may go"
+    if not penalty:
+        costs = f"a third farkle in a row would cost {rule:,}, but {who}'s total stays {total:,}{lowest}"
+        return f"{said}: {loses}; {costs}." if lost else f"{said}: {costs}."
+    part = "" if penalty == rule else f" (the penalty is {rule:,})"
+    if lost:
+        return f"{said}: {loses}, and a third farkle in a row costs {penalty:,} more{part}: total {total:,}{lowest}."
+    return f"{said}: a third farkle in a row costs {who} {penalty:,}{part}: total {total:,}{lowest}."
 
 
 def _built_on(state: GameState) -> Offer | None:
