@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import flet as ft
 import pytest
 
 from app.scorekeeper import Scorekeeper
-from app.storage import MemoryStore, Store
+from app.storage import FileStore, MemoryStore, Store
 from engine import Game, Rules
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
@@ -143,3 +145,36 @@ def test_choosing_a_preset_puts_the_options_back_to_the_presets() -> None:
         assert ui.text_of("rules-summary").startswith("Official: to 10,000")
 
     run(test, store=MemoryStore())
+
+
+def test_a_game_under_the_options_is_saved_in_the_data_folder_reopened_and_played_to_its_end(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+
+    async def play() -> tuple[str | None, Game | None, dict[str, Any] | None]:
+        first = FileStore(folder)
+        keeper = Scorekeeper(first)
+        game_id = await keeper.start_game(["Ann", "Bob"], dataclasses.replace(FACEBOOK, target=1000))
+        for action in (lambda game: game.roll("2 2 3 3 4 6"), lambda game: game.roll("1 2 3 4 6 6"),
+                       lambda game: game.keep("1")):
+            await keeper.act(action)
+        refused = keeper.game.bank_refusal() if keeper.game else None
+        for action in (lambda game: game.roll("2 3 4 6 6"), lambda game: game.roll("1 1 1 2 3 4"),
+                       lambda game: game.keep("1 1 1")):
+            await keeper.act(action)
+        first.close()
+        second = FileStore(folder)
+        reopened = Scorekeeper(second)
+        assert await reopened.open_game(game_id) is not None
+        await reopened.act(lambda game: game.bank())
+        second.close()
+        store = FileStore(folder)
+        try:
+            return refused, await Scorekeeper(store).open_game(game_id), await store.load("games", game_id)
+        finally:
+            store.close()
+
+    refused, game, stored = asyncio.run(play())
+    assert refused == "Bob is on the board: a bank needs at least 300; this turn has 100. Throw on."
+    assert game is not None and stored is not None
+    assert game.is_over and game.winner == 0 and game.scores == (1000, 0) and not game.final_round
+    assert stored["rules"]["end_rule"] == "first_to_target" and stored["finished"] and stored["winner"] == "Ann"
