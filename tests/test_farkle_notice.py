@@ -22,6 +22,7 @@ PROGRESSIVE_PENALTY = dataclasses.replace(Rules.preset("progressive"), triple_fa
 
 BANK_1050 = ("roll 1 1 1 5 2 3", "keep 1 1 1 5", "bank")
 BANK_600 = ("roll 5 5 5 1 2 3", "keep 5 5 5 1", "bank")
+BANK_50 = ("roll 5 2 3 4 6 6", "keep 5", "bank")
 FARKLE = ("roll 2 2 3 3 4 6",)
 TWO_FARKLES_EACH = FARKLE * 4  # Bob, Ann, Bob, Ann: Bob is to throw, each has farkled twice
 HOLDING_300 = ("roll 3 3 3 2 4 6", "keep 3 3 3", "roll 2 2 4")
@@ -49,6 +50,12 @@ def played(rules: Rules, *steps: str) -> Game:
         (OFFICIAL, (*FARKLE, *TWO_FARKLES_EACH),
          ["Farkle! 2 2 3 3 4 6 has nothing to set aside: a third farkle in a row would cost 1,000, but Ann's "
           "total stays 0, as low as a total may go."], 0),
+        (dataclasses.replace(OFFICIAL, lowest_total=-500), (*BANK_50, *TWO_FARKLES_EACH, *FARKLE, *FARKLE),
+         ["Farkle! 2 2 3 3 4 6 has nothing to set aside: a third farkle in a row costs Ann 550 (the penalty is "
+          "1,000): total -500, as low as a total may go."], -500),
+        (dataclasses.replace(OFFICIAL, lowest_total=None), (*FARKLE, *TWO_FARKLES_EACH),
+         ["Farkle! 2 2 3 3 4 6 has nothing to set aside: a third farkle in a row costs Ann 1,000: total -1,000."],
+         -1000),
         (dataclasses.replace(HOUSE, triple_farkle_penalty=500), (*BANK_1050, *TWO_FARKLES_EACH, *FARKLE, *HOLDING_300),
          ["Farkle! 2 2 4 has nothing to set aside: Ann loses the 300 of this turn, and a third farkle in a row "
           "costs 500 more: total 550."], 550),
@@ -63,7 +70,8 @@ def played(rules: Rules, *steps: str) -> Game:
          ["Farkle! 2 3 has nothing to set aside: Ann loses the 1,050 of this turn, and a third farkle in a row "
           "costs 1,000 more: total 50."], 50),
     ],
-    ids=["official", "official-first-throw", "more-than-the-total", "at-zero", "custom-500", "house",
+    ids=["official", "official-first-throw", "more-than-the-total", "at-zero", "lowest-500", "no-lowest",
+         "custom-500", "house",
          "steal", "progressive-built"],
 )
 def test_a_third_farkle_is_one_sentence_ending_on_the_total_the_scoreboard_shows(
