@@ -1,6 +1,7 @@
 """Advice for the player to act: every keep valued, bank or throw on, build or six fresh dice.
 
-The numbers are :mod:`engine.advice.values`'s: the most points on average, or, for a
+The numbers are :mod:`engine.advice.values`'s: the most points on average (under a
+three-farkle penalty, over the long run, the player's farkle streak counted), or, for a
 player's last turn in the final round, the best chance to bank more than the leader.
 """
 
@@ -10,7 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.advice.values import catch_up_chance, keep_chances, keep_values, roll_value, step_of
+from engine.advice.values import (bank_allowed, catch_up_chance, keep_chances, keep_values, roll_value, step_of,
+                                  third_farkle_cost)
 from engine.advice.win import win_chance, win_table_ready
 from engine.dice import MAX_DICE, Dice, format_dice
 from engine.errors import IllegalAction
@@ -74,6 +76,9 @@ class Advice:
     win_chance: float | None = None
     """In a game of two with a win table ready (:func:`engine.advice.win.win_table_ready`):
     the chance the player to act wins, both playing to win from here."""
+    penalty: int = 0
+    """What a farkle now would also cost: the three-farkle penalty (or what the total has of
+    it) on the player's second farkle in a row; 0 otherwise. The values count it."""
 
     @property
     def best_keep(self) -> KeepChoice | None:
@@ -101,27 +106,32 @@ class Advice:
 
     def _describe_points(self) -> str:
         farkle = f"{self.farkle_chance:.0%} farkle".replace("%", " %")
+        risk = f"a third farkle would also cost {self.penalty:,}; " if self.penalty else ""
+        counted = f", a third farkle's {self.penalty:,} counted" if self.penalty else ""
         if self.action == "keep":
             best = self.keeps[0]
-            then = "bank" if best.banks else f"throw {DICE_WORDS[best.dice_left or 6]}"
-            line = f"Keep {format_dice(best.keep)} and {then}: worth {best.value:,.0f} on average"
+            if best.banks:
+                line = f"Keep {format_dice(best.keep)} and bank: {risk}worth {best.value:,.0f} on average"
+            else:
+                line = (f"Keep {format_dice(best.keep)} and throw {DICE_WORDS[best.dice_left or 6]}: "
+                        f"worth {best.value:,.0f} on average{counted}")
             others = [choice for choice in self.keeps[1:] if choice.keep != best.keep][:1]
             if others:
                 line += f"; keeping {format_dice(others[0].keep)} is worth {others[0].value:,.0f}"
             return line + "."
         if self.action == "bank":
             assert self.throw_on is not None
-            return (f"Bank: {self.turn_points:,} now; throwing {DICE_WORDS[self.dice]} is worth "
-                    f"{self.throw_on:,.0f} on average ({farkle}).")
+            return (f"Bank: {risk}{self.turn_points:,} now; throwing {DICE_WORDS[self.dice]} is worth "
+                    f"{self.throw_on:,.0f} on average{counted} ({farkle}).")
         if self.action in ("build", "fresh"):
             assert self.build is not None and self.fresh is not None
             chosen, other = (("Build", "six fresh dice"), ("Throw six fresh dice", "building"))[self.action == "fresh"]
             first, second = (self.build, self.fresh) if self.action == "build" else (self.fresh, self.build)
-            return f"{chosen}: worth {first:,.0f} on average; {other} is worth {second:,.0f}."
+            return f"{chosen}: worth {first:,.0f} on average{counted}; {other} is worth {second:,.0f}."
         assert self.throw_on is not None
         if self.bank is None:
-            return f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle})."
-        return (f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average ({farkle}); "
+            return f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average{counted} ({farkle})."
+        return (f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average{counted} ({farkle}); "
                 f"banking gives {self.bank:,.0f}.")
 
     def _describe_lead(self) -> str:
@@ -176,78 +186,91 @@ def _advise(state: GameState) -> Advice:
     if state.final_round and seat in state.last_turns:
         need = max(state.scores) - state.scores[seat] + step_of(rules)
     player = state.name(seat)
+    streak, total = state.farkle_streak[seat], state.scores[seat]
     if phase == "keep":
-        return throw_advice(rules, state.turn_points, state.last_throw or (), on_board, player=player, need=need)
+        return throw_advice(rules, state.turn_points, state.last_throw or (), on_board, player=player, need=need,
+                            streak=streak, total=total)
     if phase == "throw" and state.offer is not None and not state.building:
-        return _offer_advice(rules, state.offer.points, state.offer.dice, on_board, player, need)
-    may_bank = phase == "choose" and bank_refusal(state) is None
+        return _offer_advice(rules, state.offer.points, state.offer.dice, on_board, player, need, streak, total)
+    bankable = phase == "choose" and bank_refusal(state) is None
     return turn_advice(rules, state.turn_points, state.dice_to_throw or MAX_DICE, on_board,
-                       player=player, need=need, may_bank=may_bank)
+                       player=player, need=need, may_bank=bankable, streak=streak, total=total)
 
 
 def turn_advice(rules: Rules, turn_points: int, dice: int, on_board: bool = True, *, player: str = "",
-                need: int | None = None, may_bank: bool | None = None) -> Advice:
+                need: int | None = None, may_bank: bool | None = None, streak: int = 0,
+                total: int | None = None) -> Advice:
     """Bank or throw on, holding ``turn_points`` with ``dice`` dice to throw (the lookup's
     "Roll or bank?"). ``may_bank`` defaults to what the rules allow at that total; with
-    ``need``, the play is for the best chance to bank at least that much.
+    ``need``, the play is for the best chance to bank at least that much. Under a
+    three-farkle penalty, the player is on ``streak`` farkles in a row (0 to 2) with
+    ``total`` (None: a total the whole penalty comes out of).
 
-    :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
+    :raises InvalidInput: not 1 to 6 dice, a total no throw can make, or not 0 to 2 farkles in a row.
     """
+    penalty = third_farkle_cost(rules, streak, total, on_board)
     if need is None:  # the values first: they check what was asked before it is compared
-        throw_on = roll_value(rules, turn_points, dice, on_board)
+        throw_on = roll_value(rules, turn_points, dice, on_board, streak=streak, total=total)
     else:
         chance = catch_up_chance(rules, need, turn_points, dice, on_board)
         throw_on = chance if turn_points < need else 1.0
     if may_bank is None:
-        may_bank = turn_points > 0 and (on_board or turn_points >= rules.entry_threshold)
+        may_bank = bank_allowed(rules, turn_points, on_board)
     bank: float | None = None
     if may_bank:
         bank = float(turn_points) if need is None else float(turn_points >= need)
     banks = bank is not None and bank >= throw_on
     return Advice(player, "points" if need is None else "lead", "bank" if banks else "throw", turn_points, dice,
-                  bank=bank, throw_on=throw_on, farkle_chance=float(farkle_chance(dice, rules)), need=need)
+                  bank=bank, throw_on=throw_on, farkle_chance=float(farkle_chance(dice, rules)), need=need,
+                  penalty=penalty if need is None else 0)
 
 
 def throw_advice(rules: Rules, turn_points: int, roll: Dice, on_board: bool = True, *, player: str = "",
-                 need: int | None = None) -> Advice:
+                 need: int | None = None, streak: int = 0, total: int | None = None) -> Advice:
     """Which keep of ``roll`` (thrown holding ``turn_points``) is best, each keep valued
-    with throwing on and with banking after it.
+    with throwing on and with banking after it (under a penalty, on ``streak`` farkles in a
+    row with ``total``, as :func:`turn_advice`).
 
-    :raises InvalidInput: a throw of no dice or of more than six, or a total no throw can make.
+    :raises InvalidInput: a throw of no dice or of more than six, a total no throw can make,
+        or not 0 to 2 farkles in a row.
     :raises IllegalAction: nothing in ``roll`` scores (a farkle has no keep).
     """
     options = scoring_options(roll, rules)
     if not options:
         raise IllegalAction(f"{format_dice(roll)} is a farkle: nothing can be set aside.")
+    penalty = third_farkle_cost(rules, streak, total, on_board)
     if need is None:
-        values = keep_values(rules, turn_points, roll, on_board)
+        values = keep_values(rules, turn_points, roll, on_board, streak=streak, total=total)
     else:
         values = keep_chances(rules, need, turn_points, roll, on_board)
     choices = []
     for option, value in zip(options, values):
-        total = turn_points + option.points
+        held = turn_points + option.points
         bankable = (not (option.hot_dice and rules.must_roll_after_hot_dice)
-                    and (on_board or total >= rules.entry_threshold))
+                    and bank_allowed(rules, held, on_board))
         bank: float | None = None
         if bankable:
-            bank = float(total) if need is None else (1.0 if total >= need else 0.0)
+            bank = float(held) if need is None else (1.0 if held >= need else 0.0)
         if need is None:
-            value = roll_value(rules, total, option.dice_left or MAX_DICE, on_board)
+            value = roll_value(rules, held, option.dice_left or MAX_DICE, on_board, streak=streak, total=total)
         choices.append(KeepChoice(option.keep, option.points, option.dice_left, value, bank))
     choices.sort(key=lambda choice: (-choice.value, -choice.points, -choice.dice_left))
     dice = choices[0].dice_left or MAX_DICE
     return Advice(player, "points" if need is None else "lead", "keep", turn_points, dice, keeps=tuple(choices),
-                  farkle_chance=float(farkle_chance(dice, rules)), need=need)
+                  farkle_chance=float(farkle_chance(dice, rules)), need=need, penalty=penalty if need is None else 0)
 
 
-def _offer_advice(rules: Rules, points: int, dice: int, on_board: bool, player: str, need: int | None) -> Advice:
+def _offer_advice(rules: Rules, points: int, dice: int, on_board: bool, player: str, need: int | None,
+                  streak: int, total: int) -> Advice:
     """Build on a progressive offer (its points and dice), or throw six fresh dice."""
     if need is None:
-        build, fresh = roll_value(rules, points, dice, on_board), roll_value(rules, 0, MAX_DICE, on_board)
+        build = roll_value(rules, points, dice, on_board, streak=streak, total=total)
+        fresh = roll_value(rules, 0, MAX_DICE, on_board, streak=streak, total=total)
     else:
         build = catch_up_chance(rules, need, points, dice, on_board)
         fresh = catch_up_chance(rules, need, 0, MAX_DICE, on_board)
     builds = build > fresh
     thrown = dice if builds else MAX_DICE
     return Advice(player, "points" if need is None else "lead", "build" if builds else "fresh", 0, thrown,
-                  build=build, fresh=fresh, farkle_chance=float(farkle_chance(thrown, rules)), need=need)
+                  build=build, fresh=fresh, farkle_chance=float(farkle_chance(thrown, rules)), need=need,
+                  penalty=third_farkle_cost(rules, streak, total, on_board) if need is None else 0)
