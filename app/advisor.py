@@ -12,8 +12,9 @@ import asyncio
 from app.tournament_table import static_site
 from engine import (CostlyDecision, Game, Rules, costliest, judge_decisions, prepare, prepare_win_chance, prepared,
                     win_table_ready)
+from engine import GameState, WinChances, win_chances, work_out_win_chances
 
-__all__ = ["prepare_advice", "review_decisions"]
+__all__ = ["prepare_advice", "review_decisions", "work_out_chances"]
 
 JUDGED_PER_SLICE = 20
 """Events judged between two looks at other tasks in the browser (a few milliseconds)."""
@@ -61,3 +62,20 @@ async def review_decisions(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
 
 def _review(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
     return costliest((d for d in judge_decisions(game) if d is not None), len(game.players))
+
+
+async def work_out_chances(state: GameState) -> WinChances:
+    """Each player's chance to win (:func:`engine.win_chances`: the engine picks the method)
+    without holding up taps: in a worker thread on a host, a slice of games at a time in
+    the browser. Needs the advice tables of the state's rules (:func:`prepare_advice`)."""
+    if not static_site():
+        return await asyncio.to_thread(win_chances, state)
+    work = work_out_win_chances(state)
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            chances: WinChances = done.value
+            return chances
+        await asyncio.sleep(0)
+

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.advisor import prepare_advice
+from app.advisor import prepare_advice, work_out_chances
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError
@@ -31,7 +31,8 @@ from app.views.table_panels import (
 from app.views.game_over import GameOver
 from app.views.widgets import icon_button, notice_banner, on, screen_view
 from app.i18n import tr
-from engine import Advice, FarkleError, Game, GameState, Notice, advise, catch_up_chance, format_dice, prepared, step_of
+from engine import (Advice, FarkleError, Game, GameState, Notice, WinChances, advise, catch_up_chance, format_dice,
+                    prepared, step_of)
 from engine.events import Event as GameEvent
 
 __all__ = ["TableScreen", "TableState"]
@@ -59,6 +60,7 @@ class TableState(ft.Observable):
     advising: bool = False  # advice is on for this game (kept in its metadata): drawn from this
     advice_solved: bool = False  # the advice tables for this game's rules are ready
     advice_refused: str | None = None  # why there is no advice under this game's rules (too costly to work out)
+    chances: WinChances | None = None  # each player's chance to win, for ``state``, with advice on
 
     @property
     def game(self) -> Game:
@@ -160,6 +162,16 @@ class TableState(ft.Observable):
         if not prepared(state.rules):
             return self.advice_refused or tr("Working out the odds under these rules…")
         return advise(state)
+
+    async def ready_chances(self) -> None:
+        """With advice on, each player's chance to win the game as it stands, worked out off
+        the tap path once the advice tables are ready; dropped when the game moved on meanwhile."""
+        state, self.chances = self.state, None
+        if not self.advice_on or state is None or state.phase in ("over", "roll_off") or not prepared(state.rules):
+            return
+        chances = await work_out_chances(state)
+        if self.state is state and self.advice_on:
+            self.chances = chances
 
     def lead_chances(self) -> dict[int, float]:
         """With advice on, in the final round: each player still to play's chance to take the
@@ -412,6 +424,7 @@ def TableScreen(game_id: str) -> ft.View:
     use_keys(table.on_key)
     ft.on_mounted(table.load)
     ft.use_effect(table.ready_advice, [table.advising, table.state.rules if table.state else None])
+    ft.use_effect(table.ready_chances, [table.advising, table.advice_solved, table.state])
     route = f"/game/{game_id}"
     home = on(services.navigate, "/")
     dialog: ft.AlertDialog | None = None
@@ -462,7 +475,8 @@ def TableScreen(game_id: str) -> ft.View:
     landscape = use_viewport().landscape
     if landscape:  # the board and the entry scroll each on its own: Roll and Bank stay in view
         controls: list[ft.Control] = [ft.Row(
-            [ft.Column([*card, scoreboard(state, scrolls=True, lead_chances=table.lead_chances())], expand=2,
+            [ft.Column([*card, scoreboard(state, scrolls=True, lead_chances=table.lead_chances(),
+                                  win_chances=table.chances)], expand=2,
                        spacing=8),
              ft.Column([*notices, *panel], expand=3, spacing=8, scroll=ft.ScrollMode.AUTO)],
             vertical_alignment=ft.CrossAxisAlignment.START,
@@ -470,7 +484,7 @@ def TableScreen(game_id: str) -> ft.View:
             key="landscape",
         )]
     else:
-        controls = [*card, scoreboard(state, lead_chances=table.lead_chances()), *notices, *panel]
+        controls = [*card, scoreboard(state, lead_chances=table.lead_chances(), win_chances=table.chances), *notices, *panel]
     return screen_view(route, title, controls, actions=actions, on_home=home, scrolls=not landscape)
 
 

@@ -12,7 +12,7 @@ import flet as ft
 
 from app.views.widgets import FELT, big_button, die_button, on, section
 from app.i18n import tr, translatable
-from engine import Advice, GameState, bank_refusal, format_dice, scoring_dice, scoring_options
+from engine import Advice, GameState, WinChances, bank_refusal, format_dice, scoring_dice, scoring_options
 
 if TYPE_CHECKING:
     from app.views.table import TableState
@@ -69,14 +69,17 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
     )
 
 
-def player_marks(state: GameState, seat: int, lead_chance: float | None = None) -> list[str]:
+def player_marks(state: GameState, seat: int, lead_chance: float | None = None, win_chance: str | None = None) -> list[str]:
     """What a player's line says beside the total: on-board mark, farkle streak, final round
-    (with the chance to take the lead, when the table has advice on)."""
+    (with the chance to take the lead, when the table has advice on), and the chance to win
+    (with advice on, as :meth:`engine.WinChances.shown` says it)."""
     marks = []
     if not state.on_board[seat]:
         marks.append(tr("not on board"))
     if state.farkle_streak[seat]:
         marks.append(tr("farkles {count}", count=state.farkle_streak[seat]))
+    if win_chance is not None:
+        marks.append(tr("{chance} to win", chance=win_chance))
     if state.final_round and state.phase not in ("over", "roll_off"):
         if seat in state.last_turns:
             gap = max(state.scores) - state.scores[seat]
@@ -88,19 +91,22 @@ def player_marks(state: GameState, seat: int, lead_chance: float | None = None) 
     return marks
 
 
-def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping[int, float] | None = None) -> ft.Control:
+def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping[int, float] | None = None,
+               win_chances: WinChances | None = None) -> ft.Control:
     """Every player on one line: whose turn, total, on-board mark, farkle streak, final round.
 
     The name takes only the width it needs and the marks follow it, on the next line when
     they do not fit, so the final-round target is never cut. Each line is one live region
     named with all it says, so a screen reader hears a mark the moment it appears.
     ``scrolls``: the board scrolls on its own (landscape), keeping the entry beside it in view.
+    ``win_chances``: each player's chance to win, with its error where it is simulated.
     """
     playing_now = state.phase not in ("over", "roll_off")
     rows: list[ft.Control] = []
     for seat, name in enumerate(state.players):
         playing = seat == state.current and playing_now
-        marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat)))
+        wins = win_chances.shown(seat) if win_chances is not None else None
+        marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat), wins))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
         said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
         line: list[ft.Control] = [

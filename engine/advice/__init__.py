@@ -2,6 +2,7 @@
 
 ``values`` solves what a turn is worth (and the chance to reach a total) for a rule set,
 ``win`` the chance to win a game of two (``win_tables`` writes its shipped tables),
+``simulation`` each player's chance to win for any rules and two to eight players,
 ``advisor`` turns them into advice for the player to act, ``review`` finds each player's
 costliest decisions once the game is over.
 """
@@ -9,6 +10,7 @@ costliest decisions once the game is over.
 from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
 from engine.advice.review import CostlyDecision, costliest, costly_decisions, judge_decisions
 from engine.advice.win import prepare_win_chance, solve_win_table, win_chance, win_table_ready
+from engine.advice.simulation import WinChances, win_chances, work_out_win_chances
 from engine.advice.values import (
     bank_thresholds,
     catch_up_chance,
@@ -24,4 +26,4 @@ from engine.advice.values import (
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
            "prepare", "prepared", "step_of", "Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS",
            "CostlyDecision", "costly_decisions", "judge_decisions", "costliest", "win_chance", "win_table_ready",
-           "prepare_win_chance", "solve_win_table"]
+           "prepare_win_chance", "solve_win_table", "WinChances", "win_chances", "work_out_win_chances"]

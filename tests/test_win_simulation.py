@@ -1,0 +1,161 @@
+"""Each player's chance to win under every preset and for two to eight players
+(engine/advice/simulation.py): decided games, the exact table where there is one, a seeded
+simulation of advised play elsewhere (checked against the exact two-player table, a
+final round worked out by hand, and properties), and the table that shows it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game, GameState, Rules, catch_up_chance, prepare, win_chance, win_chances
+from engine.advice.simulation import WinChances
+from tests.app_driver import run, start_game
+from tests.flet_harness import FletHarness
+from tests.test_table_advice import advice_shown
+
+HOUSE = Rules.preset("house")
+HOUSE_4000 = dataclasses.replace(HOUSE, target=4000)
+"""A shipped exact table."""
+SHORT = dataclasses.replace(HOUSE, target=1000, entry_threshold=0)
+"""Short games: many simulated quickly."""
+FEW_TURNS = 3_000
+"""A small budget for properties (the fewest games are still played)."""
+
+
+def at(rules: Rules, scores: tuple[int, ...], current: int = 0, **changes: object) -> GameState:
+    """A game under ``rules`` with ``scores`` banked, ``current`` to start a turn."""
+    state = Game([f"P{seat}" for seat in range(len(scores))], rules).state
+    return dataclasses.replace(state, scores=scores, on_board=tuple(score > 0 for score in scores),
+                               current=current, **changes)  # type: ignore[arg-type]
+
+
+def standard_errors(chances: WinChances, seat: int) -> float:
+    return chances.errors[seat] / 1.96
+
+
+@pytest.mark.parametrize("preset", ["house", "official", "progressive", "classic"])
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_every_preset_gives_every_player_of_two_to_eight_a_chance_to_win(preset: str, players: int) -> None:
+    chances = win_chances(at(Rules.preset(preset), (0,) * players), turns=FEW_TURNS)
+    assert len(chances.chances) == players and sum(chances.chances) == pytest.approx(1.0)
+    assert chances.method == ("exact" if (preset, players) == ("house", 2) else "simulated")
+    assert all(0 < chance < 1 for chance in chances.chances)
+
+
+def test_a_game_won_gives_the_winner_1_and_a_tie_for_the_win_splits_it() -> None:
+    won = win_chances(at(HOUSE, (10_300, 9_000, 500), winner=0))
+    tied = win_chances(at(HOUSE, (10_300, 10_300, 500), tied=(0, 1), final_round=True))
+    assert (won.chances, won.method, won.errors) == ((1.0, 0.0, 0.0), "decided", (0.0, 0.0, 0.0))
+    assert tied.chances == (0.5, 0.5, 0.0) and tied.method == "decided"
+
+
+@pytest.mark.parametrize("scores, mover, turn_points, dice", [
+    ((0, 0), 0, 0, 6),
+    ((2000, 1000), 0, 0, 6),
+    ((1000, 3000), 1, 0, 6),
+    ((3000, 3500), 0, 300, 3),
+    ((500, 2500), 0, 300, 3),
+])
+def test_the_simulation_agrees_with_the_exact_two_player_table_within_three_standard_errors(
+        scores: tuple[int, int], mover: int, turn_points: int, dice: int) -> None:
+    state = at(HOUSE_4000, scores, mover)
+    if turn_points:  # 3 3 3 kept for 300, three dice to throw or bank
+        game = Game(["P0", "P1"], HOUSE_4000)
+        game.roll([3, 3, 3, 2, 4, 6])
+        game.keep([3, 3, 3])
+        state = dataclasses.replace(game.state, scores=scores, on_board=(True, True))
+    exact = win_chance(HOUSE_4000, scores, mover, turn_points, dice)
+    simulated = win_chances(state, exact=False, turns=40_000)
+    assert simulated.method == "simulated"
+    assert abs(simulated.chances[mover] - exact) <= 3 * standard_errors(simulated, mover)
+
+
+def test_in_a_final_round_of_three_the_leader_wins_when_both_others_miss() -> None:
+    # Cat reached 4,200; Ann needs over 1,200 and Bob, if Ann misses, over 3,200.
+    state = at(HOUSE_4000, (3000, 1000, 4200), 0, final_round=True, last_turns=(0, 1))
+    chances = win_chances(state)
+    both_miss = (1 - catch_up_chance(HOUSE_4000, 1250)) * (1 - catch_up_chance(HOUSE_4000, 3250))
+    assert chances.method == "simulated" and sum(chances.chances) == pytest.approx(1.0)
+    assert abs(chances.chances[2] - both_miss) <= 3 * standard_errors(chances, 2)
+    assert chances.games > 10_000  # a final round is a few turns: the budget plays many games
+
+
+def test_a_player_who_has_had_the_last_turn_and_does_not_lead_has_no_chance() -> None:
+    state = at(HOUSE_4000, (3000, 1000, 4200), 1, final_round=True, last_turns=(1,))
+    chances = win_chances(state, turns=FEW_TURNS)
+    assert chances.chances[0] == 0.0 and chances.errors[0] == 0.0
+    assert chances.chances[1] + chances.chances[2] == pytest.approx(1.0)
+
+
+def test_the_same_state_gives_the_same_figures_said_with_their_error() -> None:
+    state = at(Rules.preset("official"), (2000, 3500, 1000), 1)
+    first, again = win_chances(state, turns=FEW_TURNS), win_chances(state, turns=FEW_TURNS)
+    assert first == again
+    said = first.describe(state.players)
+    assert said.startswith("P0 ") and " % ± " in said and said.count(",") == 2
+
+
+def test_a_chance_rises_with_the_players_own_total_and_falls_with_an_opponents() -> None:
+    rules = SHORT
+    base = win_chances(at(rules, (300, 300, 300)), turns=40_000)
+    richer = win_chances(at(rules, (600, 300, 300)), turns=40_000)
+    rival = win_chances(at(rules, (300, 900, 300)), turns=40_000)
+    for higher, lower, seat in ((richer, base, 0), (base, rival, 0)):
+        margin = 3 * (standard_errors(higher, seat) + standard_errors(lower, seat))
+        assert higher.chances[seat] - lower.chances[seat] > margin
+
+
+def test_the_three_farkle_penalty_weighs_on_a_player_two_farkles_down() -> None:
+    official = Rules.preset("official")
+    clear = win_chances(at(official, (3000, 3000, 3000), 0), turns=20_000)
+    two_down = win_chances(at(official, (3000, 3000, 3000), 0, farkle_streak=(2, 0, 0)), turns=20_000)
+    assert two_down.chances[0] < clear.chances[0]
+
+
+def test_under_first_to_target_a_bank_that_reaches_it_wins_at_once() -> None:
+    first_to = dataclasses.replace(SHORT, end_rule="first_to_target")
+    state = at(first_to, (950, 0, 0), 0)
+    final_round = win_chances(dataclasses.replace(state, rules=SHORT), turns=FEW_TURNS)
+    at_once = win_chances(state, turns=FEW_TURNS)
+    assert at_once.chances[0] > final_round.chances[0] + 3 * (standard_errors(at_once, 0)
+                                                             + standard_errors(final_round, 0))
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(0, 19).map(lambda level: level * 50), min_size=3, max_size=6),
+       st.integers(0, 5), st.booleans())
+def test_chances_are_chances_that_sum_to_one(scores: list[int], current: int, final: bool) -> None:
+    seats = len(scores)
+    state = at(SHORT, tuple(scores), current % seats)
+    if final:
+        leader = max(range(seats), key=lambda seat: scores[seat])
+        scores[leader] = 1000
+        state = at(SHORT, tuple(scores), (leader + 1) % seats, final_round=True,
+                   last_turns=tuple((leader + ahead) % seats for ahead in range(1, seats)))
+    chances = win_chances(state, turns=FEW_TURNS)
+    assert all(0.0 <= chance <= 1.0 for chance in chances.chances)
+    assert sum(chances.chances) == pytest.approx(1.0)
+
+
+def test_with_advice_on_a_table_of_three_shows_each_players_chance_to_win(data_dir: object) -> None:
+    list(prepare(Rules.preset("official")))
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", "Cat", preset="official")
+        await ui.click("advice-switch")
+        await advice_shown(ui)
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + 60
+        while not (ui.exists("marks-2") and "to win" in ui.text_of("marks-2")) and loop.time() < ends:
+            await asyncio.sleep(0.02)
+        game = Game(["Ann", "Bob", "Cat"], Rules.preset("official"))
+        expected = win_chances(game.state)
+        for seat in range(3):
+            assert f"{expected.shown(seat)} to win" in ui.text_of(f"marks-{seat}")
+
+    run(test)
