@@ -80,3 +80,26 @@ def test_a_tournament_table_offers_no_advice() -> None:
         assert ui.exists("throw-title") and not ui.exists("advice-switch") and not ui.exists("advice-line")
 
     run(test, f"/game/{game_id}", store=store)
+
+
+def test_at_an_official_table_ann_on_two_farkles_is_advised_to_bank_3_3_3_for_a_third_would_also_cost_1000(data_dir):
+    list(prepare(Rules.preset("official")))
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", preset="official")
+        await ui.click("advice-switch")
+        await throw(ui, "1 1 1 2 3 4")
+        await ui.click("best-option")
+        await ui.click("bank")
+        for ann_throws in ("2 2 3 3 4 6", "2 2 3 3 4 6", None):
+            await throw(ui, "1 2 3 4 6 6")
+            await ui.click("best-option")
+            await ui.click("bank")
+            if ann_throws:
+                await throw(ui, ann_throws)
+        await throw(ui, "3 3 3 2 4 6")
+        assert (await advice_shown(ui)).startswith(
+            "Advice: Keep 3 3 3 and bank: a third farkle would also cost 1,000; worth 300 on average")
+        assert [text for text in ui.texts() if text.endswith("·  advised")] == ["300  ·  keep 3 3 3  ·  advised"]
+
+    run(test)

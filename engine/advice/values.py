@@ -278,17 +278,10 @@ def _farkle_worth(rules: Rules, on_board: bool, streak: int, total: int | None) 
     if total is None and on_board:
         cost = rules.triple_farkle_penalty
     else:
-        cost = _penalty_on(rules, total if on_board and total is not None else 0)
+        cost = rules.penalty_on(total if on_board and total is not None else 0)
     if not cost:
         return 0.0
     return -float(cost) if streak == STREAKS - 1 else _streak_worth(rules)[streak + 1]
-
-
-def _penalty_on(rules: Rules, total: int) -> int:
-    """What a third farkle in a row takes from ``total`` (the penalty, down to the lowest total)."""
-    if rules.lowest_total is None:
-        return rules.triple_farkle_penalty
-    return max(0, min(rules.triple_farkle_penalty, total - rules.lowest_total))
 
 
 def third_farkle_cost(rules: Rules, streak: int, total: int | None = None, on_board: bool = True) -> int:
