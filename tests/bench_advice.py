@@ -12,6 +12,7 @@ import itertools
 from engine import Game, Rules, advise, best_score, costly_decisions, prepare
 
 HOUSE = Rules.preset("house")
+OFFICIAL = Rules.preset("official")
 NEW_TARGETS = itertools.count(6000, 50)  # each a rule set no table is solved for yet
 
 
@@ -20,6 +21,37 @@ def test_bench_solving_the_advice_tables_for_a_new_rule_set(benchmark):
         return list(prepare(dataclasses.replace(HOUSE, target=next(NEW_TARGETS))))[-1]
 
     assert benchmark.pedantic(solve, rounds=3, iterations=1) == 1.0
+
+
+def test_bench_solving_the_tables_with_the_farkle_streak_for_a_new_rule_set(benchmark):
+    """The official preset's penalty: the streak's worth (a few tables more) beside the house
+    rules' two tables above, in the same run."""
+    def solve() -> float:
+        return list(prepare(dataclasses.replace(OFFICIAL, target=next(NEW_TARGETS))))[-1]
+
+    assert benchmark.pedantic(solve, rounds=3, iterations=1) == 1.0
+
+
+def ann_on_two_farkles_throws_3_3_3() -> Game:
+    game = Game(["Ann", "Bob"], OFFICIAL)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    for ann_throws in ("2 2 3 3 4 6", "2 2 3 3 4 6", None):
+        game.roll("1 2 3 4 6 6")
+        game.keep("1")
+        game.bank()
+        if ann_throws:
+            game.roll(ann_throws)
+    game.roll("3 3 3 2 4 6")
+    return game
+
+
+def test_bench_advise_a_keep_on_warm_tables_on_two_farkles_under_official(benchmark):
+    game = ann_on_two_farkles_throws_3_3_3()
+    list(prepare(OFFICIAL))
+    assert advise(game).penalty == 1000
+    assert benchmark(advise, game).action == "keep"
 
 
 def test_bench_advise_a_keep_on_warm_tables(benchmark):
@@ -110,6 +142,17 @@ house = Rules.preset("house")
 started = time.perf_counter()
 list(prepare(house))
 solve_s = time.perf_counter() - started
+official = Rules.preset("official")
+started = time.perf_counter()
+list(prepare(official))
+solve_official_s = time.perf_counter() - started
+two_farkles = Game(["Ann", "Bob"], official)
+for throw in ("1 1 1 2 3 4", "1 2 3 4 6 6", "2 2 3 3 4 6", "1 2 3 4 6 6", "2 2 3 3 4 6", "1 2 3 4 6 6", "3 3 3 2 4 6"):
+    two_farkles.roll(throw)
+    if throw != "2 2 3 3 4 6" and throw != "3 3 3 2 4 6":
+        two_farkles.keep("1 1 1" if throw.startswith("1 1 1") else "1")
+        two_farkles.bank()
+advise(two_farkles)
 game = Game(["Ann", "Bob"], house)
 game.roll("1 5 2 3 4 4")
 advise(game)
@@ -121,7 +164,9 @@ advise(game_of_two)
 first_win_ms = (time.perf_counter() - started) * 1000
 json.dumps({
     "solve_s": solve_s,
+    "solve_official_s": solve_official_s,
     "advise_us": median_us(lambda: advise(game), 200),
+    "advise_official_us": median_us(lambda: advise(two_farkles), 200),
     "best_score_us": median_us(lambda: best_score((1, 5, 2, 3, 4, 4), house), 2000),
     "first_win_ms": first_win_ms,
     "advise_win_us": median_us(lambda: advise(game_of_two), 200),
@@ -151,7 +196,9 @@ def test_bench_advice_in_the_pwas_pyodide_beside_best_score(tmp_path_factory):
     done = subprocess.run(["node", str(script), str(site)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    print(f"\nPyodide (Node.js), load {os.getloadavg()[0]:.1f}: house tables solved in {figures['solve_s']:.2f} s; "
+    print(f"\nPyodide (Node.js), load {os.getloadavg()[0]:.1f}: house tables solved in {figures['solve_s']:.2f} s, "
+          f"official's with the farkle streak in {figures['solve_official_s']:.2f} s; advice on two farkles under "
+          f"official {figures['advise_official_us']:.0f} µs; "
           f"advise on warm tables {figures['advise_us']:.0f} µs against best_score's {figures['best_score_us']:.1f} µs; "
           f"a game of two to 4,000: first advice with the win chance {figures['first_win_ms']:.0f} ms, "
           f"then {figures['advise_win_us']:.0f} µs")
