@@ -61,3 +61,26 @@ def test_a_turn_total_that_is_not_a_number_is_refused_in_words_and_the_player_of
         assert ui.text_of("lookup-advice").startswith("Throw two dice: worth ")
 
     run(test)
+
+
+def test_under_official_rules_two_farkles_in_a_row_turn_300_with_three_dice_into_a_bank_in_words(data_dir):
+    official = Rules.preset("official")
+    list(prepare(official))
+
+    async def test(ui: FletHarness) -> None:
+        await ui.click("lookup")
+        assert not ui.exists("lookup-streak"), "house rules have no penalty to count"
+        await ui.set_value("lookup-rules", "official", event="select")
+        await ui.type_text("lookup-held", "300")
+        await ui.set_value("lookup-dice-left", "3", event="select")
+        fresh = f"{roll_value(official, 300, 3):,.0f}"
+        assert (await advice_shown(ui)).startswith(f"Throw three dice: worth {fresh} on average")
+        await ui.set_value("lookup-streak", "2", event="select")
+        worth = f"{roll_value(official, 300, 3, streak=2):,.0f}"
+        assert ui.text_of("lookup-advice") == (f"Bank: a third farkle would also cost 1,000; 300 now; throwing three "
+                                               f"dice is worth {worth} on average, a third farkle's 1,000 counted "
+                                               "(28 % farkle).")
+        await ui.set_value("lookup-streak", "3", event="select")
+        assert ui.text_of("lookup-refusal") == "“3” is not a number of farkles in a row: pick 0, 1 or 2."
+
+    run(test)

@@ -1,5 +1,6 @@
 """Quick score lookup: what is this throw worth under these rules, the farkle odds, and
-"Roll or bank?": the engine's advice for a turn total and the dice left (or the throw tapped in).
+"Roll or bank?": the engine's advice for a turn total and the dice left (or the throw tapped in),
+on the board or not, and under a three-farkle penalty the farkles in a row before this turn.
 
 Opened from a game (``/lookup/<game id>``) it starts on that game's rules and offers
 the way back to the table.
@@ -37,6 +38,8 @@ GAME_RULES = "game"
 MOST_DICE = 6
 PLACES = {"on": True, "off": False}
 """The player's place as the "The player is" dropdown names it: on the board or not yet."""
+STREAKS = ("0", "1", "2")
+"""Farkles in a row before this turn, as the "Farkles in a row" dropdown offers them."""
 
 
 @dataclass
@@ -51,6 +54,8 @@ class LookupState(ft.Observable):
     """"Roll or bank?": the turn total so far, as typed."""
     dice_left: int = MOST_DICE
     on_board: bool = True
+    streak: int = 0
+    """Farkles in a row before this turn (counted only under a three-farkle penalty)."""
     working: bool = False
     """The advice tables for these rules are being solved."""
     unadvised: str | None = None
@@ -110,6 +115,14 @@ class LookupState(ft.Observable):
         self.refusal = None
         self.on_board = PLACES[on_board]
 
+    def farkled(self, count: str) -> None:
+        """Farkles in a row before this turn, 0 to 2; anything else is refused and the count stays."""
+        if count not in STREAKS:
+            self.refusal = tr("“{count}” is not a number of farkles in a row: pick 0, 1 or 2.", count=count)
+            return
+        self.refusal = None
+        self.streak = int(count)
+
     async def ready_advice(self) -> None:
         """Solve the advice tables for the rules shown, off the tap path."""
         rules = self.rules
@@ -127,13 +140,15 @@ class LookupState(ft.Observable):
         """The advice for what is entered, in words, and whether it is a refusal instead.
 
         The throw tapped in, if any, is the one on the table (which keep?); otherwise the
-        question is bank or throw the dice left. An empty turn total is a fresh turn's 0."""
+        question is bank or throw the dice left. An empty turn total is a fresh turn's 0.
+        Under a three-farkle penalty the streak counts, the whole penalty at risk."""
+        streak = self.streak if self.rules.triple_farkle_penalty else 0
         try:
             points = parse_number(tr("Turn total so far"), self.held, optional=True) or 0
             if self.dice:
-                shown = throw_advice(self.rules, points, tuple(self.dice), self.on_board)
+                shown = throw_advice(self.rules, points, tuple(self.dice), self.on_board, streak=streak)
             else:
-                shown = turn_advice(self.rules, points, self.dice_left, self.on_board)
+                shown = turn_advice(self.rules, points, self.dice_left, self.on_board, streak=streak)
         except FarkleError as why:
             return str(why), True
         return shown.describe(), False
@@ -251,6 +266,9 @@ def roll_or_bank(lookup: LookupState) -> ft.Control:
     async def place_chosen(event: ft.Event[ft.Dropdown]) -> None:
         lookup.place(event.control.value or "")
 
+    async def streak_chosen(event: ft.Event[ft.Dropdown]) -> None:
+        lookup.farkled(event.control.value or "")
+
     throw = lookup.dice and best_score(lookup.dice, lookup.rules) > 0
     controls: list[ft.Control] = [
         ft.Text(tr("With the throw tapped in above: which keep. Without one: bank now, or throw the dice left?")
@@ -268,6 +286,12 @@ def roll_or_bank(lookup: LookupState) -> ft.Control:
     controls.append(labelled_dropdown(tr("The player is"), "on" if lookup.on_board else "off",
                                       [("on", tr("On the board")), ("off", tr("Not on the board yet"))],
                                       place_chosen, key="lookup-on-board", width=260))
+    penalty = lookup.rules.triple_farkle_penalty
+    if penalty:
+        controls.append(labelled_dropdown(
+            tr("Farkles in a row (a third costs {penalty:,})", penalty=penalty), str(lookup.streak),
+            [(count, ntr("{count} farkle", "{count} farkles", int(count), count=int(count))) for count in STREAKS],
+            streak_chosen, key="lookup-streak", width=300))
     if lookup.dice and not throw:
         controls.append(ft.Text(tr("A farkle has no keep: the turn is over."), key="lookup-advice"))
     elif lookup.unadvised:
