@@ -12,11 +12,12 @@ One entry point, :func:`win_chances`: the chances, how they were found, and thei
   streaks and the three-farkle penalty, who is on the board, an offer passed and
   progressive or steal passing, a minimum bank, how low a penalty may take a total, the
   end rule (a final round, or the first to bank the target wins), the final round and
-  who is still owed a last turn, a rule change waiting for the next turn). Every simulated player plays the app's own
-  advice (:mod:`engine.advice.values`): the keep and the bank worth the most points on
-  average (the farkle streak not counted), build on an offer when it is worth more than
-  six fresh dice, and in their last turn of the final round the keeps with the best
-  chance to bank more than the leader, banking as soon as they do. A tie for the win
+  who is still owed a last turn, a rule change waiting for the next turn). Every
+  simulated player plays the app's own advice (:mod:`engine.advice.values`): the keep and
+  the bank worth the most points on average, on their farkle streak under a penalty (the
+  whole penalty counted at risk, whatever the total), build on an offer when it is worth
+  more than six fresh dice, and in their last turn of the final round the keeps with the
+  best chance to bank more than the leader, banking as soon as they do. A tie for the win
   counts as a roll-off at even odds. The error is the half-width of each chance's 95 %
   interval (1.96 standard errors of the mean of the games' outcomes).
 
@@ -54,7 +55,7 @@ TURN_BUDGET = 200_000
 """Turns simulated for one state's chances (about 0.4 s of CPython here; see the benchmark)."""
 FEWEST_GAMES = 400
 """Games simulated at least, however long they are."""
-MOST_GAMES = 20_000
+MOST_GAMES = 10_000
 """Games simulated at most, however short (a final round's last turns)."""
 SLICE = 25
 """Games simulated between two looks at other tasks (:func:`work_out_win_chances`)."""
@@ -62,6 +63,8 @@ Z95 = 1.96
 """Standard errors in half a 95 % interval."""
 
 Method = Literal["decided", "exact", "simulated"]
+_Player = tuple[bool, int]
+"""A player as the advice tells them apart: on the board or not, and their farkle streak."""
 Result = tuple[bool, int, int]
 """A turn's end: (banked, turn total in grid steps, dice: left after the bank or thrown in the farkle)."""
 
@@ -159,10 +162,11 @@ def _dice(rules: Rules) -> _Dice:
 class _Policy:
     """The advice's play for the most points (:func:`engine.advice.advisor.throw_advice`'s
     order: the keep worth the most, then more points, then more dice), for a player on the
-    board or not; each decision worked out once."""
+    board or not, on a farkle streak (under a penalty, the whole of it counted at risk);
+    each decision worked out once."""
 
-    def __init__(self, rules: Rules, on_board: bool) -> None:
-        self.rules, self.on_board, self.step = rules, on_board, step_of(rules)
+    def __init__(self, rules: Rules, on_board: bool, streak: int) -> None:
+        self.rules, self.on_board, self.streak, self.step = rules, on_board, streak, step_of(rules)
         self.kept: dict[tuple[int, Choices], tuple[int, int, bool]] = {}
         self.built: dict[tuple[int, int], bool] = {}
 
@@ -177,21 +181,23 @@ class _Policy:
         return found
 
     def value(self, level: int, left: int) -> float:
-        throw_on = roll_value(self.rules, level * self.step, left or MAX_DICE, self.on_board)
+        throw_on = self.roll(level, left or MAX_DICE)
         return max(throw_on, float(level * self.step)) if self.bankable(level, left) else throw_on
 
     def banks(self, level: int, left: int) -> bool:
         """Banking ``level`` steps with ``left`` dice left is advised (and allowed)."""
         points = level * self.step
-        return self.bankable(level, left) and points >= roll_value(self.rules, points, left or MAX_DICE, self.on_board)
+        return self.bankable(level, left) and points >= self.roll(level, left or MAX_DICE)
 
     def builds(self, level: int, dice: int) -> bool:
         """Building on an offer of ``level`` steps and ``dice`` dice beats six fresh dice."""
         found = self.built.get((level, dice))
         if found is None:
-            found = self.built[(level, dice)] = (roll_value(self.rules, level * self.step, dice, self.on_board)
-                                                 > roll_value(self.rules, 0, MAX_DICE, self.on_board))
+            found = self.built[(level, dice)] = self.roll(level, dice) > self.roll(0, MAX_DICE)
         return found
+
+    def roll(self, level: int, dice: int) -> float:
+        return roll_value(self.rules, level * self.step, dice, self.on_board, streak=self.streak)
 
     def bankable(self, level: int, left: int) -> bool:
         rules, points = self.rules, level * self.step
@@ -201,15 +207,15 @@ class _Policy:
 
 
 @lru_cache(maxsize=32)
-def _policy(rules: Rules, on_board: bool) -> _Policy:
-    return _Policy(rules, on_board)
+def _policy(rules: Rules, on_board: bool, streak: int) -> _Policy:
+    return _Policy(rules, on_board, streak)
 
 
 @lru_cache(maxsize=32)
-def _fresh_turns(rules: Rules, on_board: bool) -> tuple[tuple[float, ...], tuple[Result, ...]]:
+def _fresh_turns(rules: Rules, on_board: bool, streak: int) -> tuple[tuple[float, ...], tuple[Result, ...]]:
     """How a turn of six fresh dice played for the most points ends: the running chances
     of each end, worked out exactly (a keep only raises the total: totals in order)."""
-    dice, policy = _dice(rules), _policy(rules, on_board)
+    dice, policy = _dice(rules), _policy(rules, on_board, streak)
     ends: dict[Result, float] = {}
     held: dict[int, list[float]] = {0: [0.0] * MAX_DICE + [1.0]}
     while held:
@@ -252,7 +258,8 @@ class _Table:
         first = True
         while True:
             need = max(scores) - scores[seat] + 1 if final and seat in last_turns else None
-            end = self.turn_now(need, on_board[seat]) if first else self.turn(need, on_board[seat], offer)
+            player = self.player(on_board[seat], streaks[seat])
+            end = self.turn_now(need, player) if first else self.turn(need, player, offer)
             banked, level, dice = end
             turns += 1
             offer = None
@@ -282,75 +289,80 @@ class _Table:
                     return [1.0 / len(leaders) if other in leaders else 0.0 for other in range(count)], turns
             seat = (seat + 1) % count
 
-    def turn(self, need: int | None, on_board: bool, offer: tuple[int, int] | None) -> Result:
-        """A turn from its start, an offer passed or not."""
-        if offer is not None and self.builds(need, on_board, *offer):
-            return self.play_on(need, on_board, *offer)
-        if need is None:
-            running, ends = _fresh_turns(self.rules, on_board)
-            return ends[min(bisect_right(running, self.rng.random()), len(ends) - 1)]
-        return self.play_on(need, on_board, 0, MAX_DICE)
+    def player(self, on_board: bool, streak: int) -> _Player:
+        """Whose turn it is, as the advice tells them apart: on the board or not, and their
+        farkle streak where a penalty makes it count."""
+        return on_board, streak if self.rules.triple_farkle_penalty else 0
 
-    def turn_now(self, need: int | None, on_board: bool) -> Result:
+    def turn(self, need: int | None, player: _Player, offer: tuple[int, int] | None) -> Result:
+        """A turn from its start, an offer passed or not."""
+        if offer is not None and self.builds(need, player, *offer):
+            return self.play_on(need, player, *offer)
+        if need is None:
+            running, ends = _fresh_turns(self.rules, *player)
+            return ends[min(bisect_right(running, self.rng.random()), len(ends) - 1)]
+        return self.play_on(need, player, 0, MAX_DICE)
+
+    def turn_now(self, need: int | None, player: _Player) -> Result:
         """The turn in progress in the game's state, from where it stands."""
         state, step = self.state, self.step
         level = state.turn_points // step
         if state.phase == "keep":
             keeps = tuple((option.points, option.dice_left) for option in scoring_options(state.last_throw or (),
                                                                                            self.rules))
-            after, left, banks = self.keep(need, on_board, level, keeps)
-            return (True, after, left) if banks else self.play_on(need, on_board, after, left or MAX_DICE)
+            after, left, banks = self.keep(need, player, level, keeps)
+            return (True, after, left) if banks else self.play_on(need, player, after, left or MAX_DICE)
         if state.phase == "choose":
             dice = state.dice_in_hand
-            if bank_refusal(state) is None and self.banks(need, on_board, level, 0 if state.hot_dice else dice):
+            if bank_refusal(state) is None and self.banks(need, player, level, 0 if state.hot_dice else dice):
                 return True, level, dice
-            return self.play_on(need, on_board, level, dice)
+            return self.play_on(need, player, level, dice)
         if state.building and state.offer is not None:
-            return self.play_on(need, on_board, level, state.offer.dice)
+            return self.play_on(need, player, level, state.offer.dice)
         offer = (state.offer.points // step, state.offer.dice) if state.offer is not None else None
-        return self.turn(need, on_board, offer)
+        return self.turn(need, player, offer)
 
-    def builds(self, need: int | None, on_board: bool, level: int, dice: int) -> bool:
+    def builds(self, need: int | None, player: _Player, level: int, dice: int) -> bool:
         """Building on an offer is advised over six fresh dice."""
         if need is None:
-            return _policy(self.rules, on_board).builds(level, dice)
-        return self.lead(need, on_board, level, dice) > self.lead(need, on_board, 0, MAX_DICE)
+            return _policy(self.rules, *player).builds(level, dice)
+        return self.lead(need, player, level, dice) > self.lead(need, player, 0, MAX_DICE)
 
-    def play_on(self, need: int | None, on_board: bool, level: int, dice: int) -> Result:
+    def play_on(self, need: int | None, player: _Player, level: int, dice: int) -> Result:
         """Throw ``dice`` dice holding ``level`` steps, and on as advised, to the turn's end."""
         cumulative, keeps = self.dice.cumulative, self.dice.keeps
         while True:
             found = bisect_right(cumulative[dice], self.rng.random())
             if found == len(keeps[dice]):
                 return False, level, dice
-            level, left, banks = self.keep(need, on_board, level, keeps[dice][found])
+            level, left, banks = self.keep(need, player, level, keeps[dice][found])
             if banks:
                 return True, level, left
             dice = left or MAX_DICE
 
-    def keep(self, need: int | None, on_board: bool, level: int, keeps: Choices) -> tuple[int, int, bool]:
+    def keep(self, need: int | None, player: _Player, level: int, keeps: Choices) -> tuple[int, int, bool]:
         if need is None:
-            return _policy(self.rules, on_board).keep(level, keeps)
+            return _policy(self.rules, *player).keep(level, keeps)
         step = self.step
-        best = max(keeps, key=lambda keep: (self.lead(need, on_board, level + keep[0] // step, keep[1] or MAX_DICE,
+        best = max(keeps, key=lambda keep: (self.lead(need, player, level + keep[0] // step, keep[1] or MAX_DICE,
                                                       kept=keep[1] == 0), keep[0], keep[1]))
         after = level + best[0] // step
-        return after, best[1], self.banks(need, on_board, after, best[1])
+        return after, best[1], self.banks(need, player, after, best[1])
 
-    def banks(self, need: int | None, on_board: bool, level: int, left: int) -> bool:
+    def banks(self, need: int | None, player: _Player, level: int, left: int) -> bool:
         if need is None:
-            return _policy(self.rules, on_board).banks(level, left)
-        return level >= self.goal(need, on_board) and not (left == 0 and self.rules.must_roll_after_hot_dice)
+            return _policy(self.rules, *player).banks(level, left)
+        return level >= self.goal(need, player[0]) and not (left == 0 and self.rules.must_roll_after_hot_dice)
 
     def goal(self, need: int, on_board: bool) -> int:
         """``need`` steps, or what the rules let the player bank at least (entry, minimum bank)."""
         least = self.rules.minimum_bank if on_board else self.rules.entry_threshold
         return max(need, -(-least // self.step))
 
-    def lead(self, need: int, on_board: bool, level: int, dice: int, kept: bool = False) -> float:
+    def lead(self, need: int, player: _Player, level: int, dice: int, kept: bool = False) -> float:
         """The best chance to bank ``need`` steps or more, throwing ``dice`` holding ``level``
         (``kept``: just after a keep that left hot dice, where banking may be allowed)."""
-        goal = self.goal(need, on_board)
+        goal = self.goal(need, player[0])
         reach = _reach(self.rules, _room(goal))
         return reach.after_keep(level + reach.goal - goal, 0 if kept else dice)
 
