@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from app.tournament_table import static_site
-from engine import (CostlyDecision, Game, Rules, costliest, judge_decisions, prepare, prepare_win_chance, prepared,
+from engine import (CostlyTurn, Game, Rules, costliest, judge_decisions, prepare, prepare_win_chance, prepared,
                     win_table_ready)
 from engine import GameState, WinChances, win_chances, work_out_win_chances
 
@@ -45,8 +45,8 @@ def _solve(rules: Rules) -> None:
         pass
 
 
-async def review_decisions(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
-    """Each seat's costliest decisions of ``game`` (:func:`engine.costly_decisions`), judged
+async def review_decisions(game: Game) -> dict[int, tuple[CostlyTurn, ...]]:
+    """Each seat's costliest turns of ``game`` (:func:`engine.costly_decisions`), judged
     off the tap path as :func:`prepare_advice` solves its tables."""
     await prepare_advice(game.rules)
     if not static_site():
@@ -60,7 +60,7 @@ async def review_decisions(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
     return costliest(found, len(game.players))
 
 
-def _review(game: Game) -> dict[int, tuple[CostlyDecision, ...]]:
+def _review(game: Game) -> dict[int, tuple[CostlyTurn, ...]]:
     return costliest((d for d in judge_decisions(game) if d is not None), len(game.players))
 
 

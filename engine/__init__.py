@@ -28,8 +28,9 @@ _LAZY: Final[dict[str, tuple[str, ...]]] = {
     # play advice, solved exactly under a table's rules
     "engine.advice": (
         "expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances", "advise",
-        "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "judge_decisions", "costliest", "step_of",
-        "prepare", "prepared", "turn_advice", "throw_advice", "win_chance", "win_table_ready", "prepare_win_chance",
+        "Advice", "KeepChoice", "costly_decisions", "CostlyDecision", "CostlyTurn", "judge_decisions", "costliest",
+        "step_of", "prepare", "prepared", "turn_advice", "throw_advice", "win_chance", "win_table_ready",
+        "prepare_win_chance",
         "WinChances", "win_chances", "work_out_win_chances",
     ),
     # the tournament and the codes tables hand to the organizer

@@ -30,6 +30,9 @@ class PlayerStats:
 
     :param on_board_turn: the player's own turn (1 = their first) in which they first
         banked, i.e. got on the board; None if they never did.
+    :param penalties: each third farkle in a row that took points, as (the game's turn
+        number from 1, as the history numbers it; the points taken). The banked points less
+        these are the player's total.
     """
 
     name: str
@@ -40,6 +43,7 @@ class PlayerStats:
     banked_turns: int
     banked_points: int
     on_board_turn: int | None
+    penalties: tuple[tuple[int, int], ...]
 
     @property
     def average_bank(self) -> float:
@@ -80,6 +84,8 @@ def player_stats(game: Game) -> tuple[PlayerStats, ...]:
     stats = []
     for seat, name in enumerate(game.players):
         records = [record for record in game.history if record.seat == seat]
+        penalties = tuple((turn, record.penalty) for turn, record in enumerate(game.history, 1)
+                          if record.seat == seat and record.penalty)
         banked = [record for record in records if record.outcome == "banked"]
         first_bank = next((number for number, record in enumerate(records, 1) if record.outcome == "banked"), None)
         stats.append(PlayerStats(
@@ -92,6 +98,7 @@ def player_stats(game: Game) -> tuple[PlayerStats, ...]:
             banked_turns=len(banked),
             banked_points=sum(record.points for record in banked),
             on_board_turn=first_bank,
+            penalties=penalties,
         ))
     return tuple(stats)
 

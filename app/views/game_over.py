@@ -16,11 +16,11 @@ from app.advisor import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
 from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import big_button, on
-from app.i18n import tr
-from engine import CostlyDecision, Game
-from engine.stats import player_stats, score_race
+from app.i18n import ntr, tr
+from engine import CostlyTurn, Game
+from engine.stats import PlayerStats, player_stats, score_race
 
-__all__ = ["GameOver", "result_text", "standing_lines"]
+__all__ = ["GameOver", "points_account", "result_text", "standing_lines"]
 
 
 @dataclass
@@ -51,9 +51,9 @@ class ShareState(ft.Observable):
 
 @dataclass
 class ReviewState(ft.Observable):
-    """Each player's costliest decisions, once judged (off the tap path)."""
+    """Each player's costliest turns, once judged (off the tap path)."""
 
-    decisions: dict[int, tuple[CostlyDecision, ...]] | None = None
+    decisions: dict[int, tuple[CostlyTurn, ...]] | None = None
     refusal: str | None = None
     """Why the decisions could not be looked over."""
 
@@ -66,8 +66,9 @@ class ReviewState(ft.Observable):
 
 @ft.component
 def DecisionReview(game: Game) -> ft.Control:
-    """"Where points went": per player, the decisions that gave away most points on average
-    against the most-points play (the engine's advice), in words."""
+    """"Where points went": per player, their total as banked less any penalties, then the
+    turns whose decisions gave away most points on average against the most-points play
+    (the engine's advice), one line a turn, in words."""
     review = use_model(ReviewState)
 
     async def judge() -> None:  # a coroutine function: Flet awaits only those
@@ -75,24 +76,34 @@ def DecisionReview(game: Game) -> ft.Control:
 
     ft.on_mounted(judge)
     lines: list[ft.Control] = []
+    for seat, player in enumerate(player_stats(game)):
+        lines.append(ft.Text(points_account(player, game.scores[seat]), weight=ft.FontWeight.BOLD,
+                             key=f"review-{seat}-account"))
+        turns = review.decisions.get(seat, ()) if review.decisions is not None else None
+        if turns == ():
+            lines.append(ft.Text(tr("Every keep and bank as the most-points play would have it "
+                                    "(within 10 points)."),
+                                 key=f"review-{seat}-none"))
+        lines += [ft.Text(turn.describe(), key=f"review-{seat}-{index}") for index, turn in enumerate(turns or ())]
     if review.refusal:
         lines.append(ft.Text(review.refusal, key="review-failed"))
     elif review.decisions is None:
         lines.append(ft.Text(tr("Looking over every decision…"), key="review-working"))
-    else:
-        for seat, name in enumerate(game.players):
-            decisions = review.decisions.get(seat, ())
-            lines.append(ft.Text(name, weight=ft.FontWeight.BOLD))
-            if not decisions:
-                lines.append(ft.Text(tr("Every keep and bank as the most-points play would have it "
-                                        "(within 10 points)."),
-                                     key=f"review-{seat}-none"))
-            lines += [ft.Text(decision.describe(), key=f"review-{seat}-{index}")
-                      for index, decision in enumerate(decisions)]
     return ft.Container(
         ft.Column([ft.Text(tr("Where points went"), size=18, weight=ft.FontWeight.BOLD), *lines], spacing=4),
         key="decision-review",
     )
+
+
+def points_account(player: PlayerStats, total: int) -> str:
+    """Where a player's total came from: ``Ann: 1,350 banked in 2 turns, -1,000 for a third
+    farkle in a row in turn 9: total 350``."""
+    banked = (ntr("{points:,} banked in {count} turn", "{points:,} banked in {count} turns", player.banked_turns,
+                  points=player.banked_points, count=player.banked_turns)
+              if player.banked_turns else tr("nothing banked"))
+    taken = "".join(tr(", -{points:,} for a third farkle in a row in turn {turn}", points=points, turn=turn)
+                    for turn, points in player.penalties)
+    return tr("{name}: {banked}{taken}: total {total:,}", name=player.name, banked=banked, taken=taken, total=total)
 
 
 def standing_lines(game: Game) -> list[tuple[int, str]]:

@@ -8,7 +8,7 @@ costliest decisions once the game is over.
 """
 
 from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
-from engine.advice.review import CostlyDecision, costliest, costly_decisions, judge_decisions
+from engine.advice.review import CostlyDecision, CostlyTurn, costliest, costly_decisions, judge_decisions
 from engine.advice.win import prepare_win_chance, solve_win_table, win_chance, win_table_ready
 from engine.advice.simulation import WinChances, win_chances, work_out_win_chances
 from engine.advice.values import (
@@ -25,5 +25,5 @@ from engine.advice.values import (
 
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
            "prepare", "prepared", "step_of", "Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS",
-           "CostlyDecision", "costly_decisions", "judge_decisions", "costliest", "win_chance", "win_table_ready",
-           "prepare_win_chance", "solve_win_table", "WinChances", "win_chances", "work_out_win_chances"]
+           "CostlyDecision", "CostlyTurn", "costly_decisions", "judge_decisions", "costliest", "win_chance",
+           "win_table_ready", "prepare_win_chance", "solve_win_table", "WinChances", "win_chances", "work_out_win_chances"]

@@ -9,7 +9,7 @@ from engine.advice.advisor import DICE_WORDS, advise
 from engine.dice import format_dice
 from engine.game import Game, GameState
 
-__all__ = ["CostlyDecision", "costly_decisions", "judge_decisions", "costliest"]
+__all__ = ["CostlyDecision", "CostlyTurn", "costly_decisions", "judge_decisions", "costliest"]
 
 
 @dataclass(frozen=True)
@@ -23,15 +23,37 @@ class CostlyDecision:
     better: str
     cost: float
 
+    @property
+    def words(self) -> str:
+        """What was done and what was worth more: ``kept 1 1 1 (1,000); keeping 1 1 1 5 was
+        worth 1,050 (+50 on average)``."""
+        return f"{self.taken}; {self.better} (+{self.cost:,.0f} on average)"
+
+
+@dataclass(frozen=True)
+class CostlyTurn:
+    """One player's turn and its decisions that gave away points, in the order taken."""
+
+    seat: int
+    turn: int
+    """The game's turn number (from 1), as the history numbers it."""
+    decisions: tuple[CostlyDecision, ...]
+
+    @property
+    def cost(self) -> float:
+        """What the turn's decisions gave away together, on average."""
+        return sum(decision.cost for decision in self.decisions)
+
     def describe(self) -> str:
-        return f"Turn {self.turn}: {self.taken}; {self.better} (+{self.cost:,.0f} on average)."
+        """The turn in one line: ``Turn 4: kept ...; keeping ... (+20 on average). Then threw ...``."""
+        return f"Turn {self.turn}: " + ". Then ".join(decision.words for decision in self.decisions) + "."
 
 
-def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyDecision, ...]]:
-    """For each seat, the decisions of the game that cost most against expected-score
-    play (at most ``per_player``, each costing at least ``at_least`` points on average),
-    costliest first. A last turn of the final round plays for the lead, not for points,
-    so its decisions are not judged here."""
+def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyTurn, ...]]:
+    """For each seat, the turns of the game whose decisions cost most against
+    expected-score play (at most ``per_player`` turns, each costing at least ``at_least``
+    points on average), costliest first. A last turn of the final round plays for the
+    lead, not for points, so its decisions are not judged here."""
     found = [decision for decision in judge_decisions(game) if decision is not None]
     return costliest(found, len(game.players), per_player, at_least)
 
@@ -51,12 +73,16 @@ def judge_decisions(game: Game) -> Iterator[CostlyDecision | None]:
 
 
 def costliest(decisions: Iterable[CostlyDecision], seats: int, per_player: int = 3,
-              at_least: float = 10.0) -> dict[int, tuple[CostlyDecision, ...]]:
-    """Each seat's ``per_player`` costliest decisions of at least ``at_least`` points."""
-    found = list(decisions)
-    by_seat: dict[int, tuple[CostlyDecision, ...]] = {}
+              at_least: float = 10.0) -> dict[int, tuple[CostlyTurn, ...]]:
+    """Each seat's ``per_player`` costliest turns of at least ``at_least`` points: a turn's
+    decisions (a keep, then a throw that should have been a bank) make one line."""
+    turns: dict[tuple[int, int], list[CostlyDecision]] = {}
+    for decision in decisions:
+        turns.setdefault((decision.seat, decision.turn), []).append(decision)
+    found = [CostlyTurn(seat, turn, tuple(taken)) for (seat, turn), taken in turns.items()]
+    by_seat: dict[int, tuple[CostlyTurn, ...]] = {}
     for seat in range(seats):
-        mine = sorted((d for d in found if d.seat == seat and d.cost >= at_least), key=lambda d: -d.cost)
+        mine = sorted((t for t in found if t.seat == seat and t.cost >= at_least), key=lambda t: -t.cost)
         by_seat[seat] = tuple(mine[:per_player])
     return by_seat
 
