@@ -16,8 +16,8 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from engine import Game, InvalidInput, Rules, advise, bank_thresholds, best_score, roll_value, scoring_options, \
-    turn_advice
+from engine import Game, InvalidInput, Rules, advise, bank_thresholds, best_score, judge_decisions, roll_value, \
+    scoring_options, turn_advice
 
 OFFICIAL = Rules.preset("official")
 BUSCHE = Rules(entry_threshold=0, n_of_a_kind="multiply", straight=1500, three_pairs=750, two_triplets=None,
@@ -98,25 +98,26 @@ def turn(rules: Rules, farkle: float, lowest_bank: int) -> tuple[list[list[float
 
 
 @lru_cache(maxsize=4)
-def streak_worth(rules: Rules) -> tuple[float, float, float]:
+def streak_worth(rules: Rules) -> tuple[tuple[float, float, float], list[list[list[float]]]]:
     """Policy iteration on the long-run score per turn ``g``: for the current worth of each
     streak, each streak's best turn (its expected bank ``B`` and farkle chance ``Q``), then
     the worth those turns give (``h(s) + g = B(s) + Q(s) F(s)``, ``F`` the streak a farkle
-    leaves: ``h(1)``, ``h(2)``, then the penalty), until it holds still."""
+    leaves: ``h(1)``, ``h(2)``, then the penalty), until it holds still; with each streak's turn values."""
     penalty = rules.triple_farkle_penalty
     h1 = h2 = 0.0
     for _ in range(20):
         leaves = (h1, h2, -float(penalty))
-        banks, farkles = [], []
+        banks, farkles, tables = [], [], []
         for farkle in leaves:
             worth, chance = turn(rules, farkle, rules.minimum_bank)
+            tables.append(worth)
             farkles.append(chance[0][6])
             banks.append(worth[0][6] - chance[0][6] * farkle)
         (b0, b1, b2), (q0, q1, q2) = banks, farkles
         new_h1 = (b1 - b0 + q1 * (b2 - q2 * penalty - b0)) / (1 + q0 + q1 * q0)
         new_h2 = b2 - q2 * penalty - b0 - q0 * new_h1
         if abs(new_h1 - h1) < 1e-9 and abs(new_h2 - h2) < 1e-9:
-            return 0.0, h1, h2
+            return (0.0, h1, h2), tables
         h1, h2 = new_h1, new_h2
     raise AssertionError("policy iteration did not settle")
 
@@ -124,8 +125,8 @@ def streak_worth(rules: Rules) -> tuple[float, float, float]:
 @pytest.fixture(scope="module")
 def official_by_hand() -> dict[int, list[list[float]]]:
     """The official preset's turn values for each streak, a total the whole 1,000 comes out of."""
-    _, h1, h2 = streak_worth(OFFICIAL)
-    return {streak: turn(OFFICIAL, farkle, 0)[0] for streak, farkle in enumerate((h1, h2, -1000.0))}
+    _, tables = streak_worth(OFFICIAL)
+    return dict(enumerate(tables))
 
 
 @pytest.mark.parametrize(("points", "dice"), [(0, 6), (100, 5), (300, 3), (350, 2), (1000, 4), (2500, 5), (900, 1)])
@@ -154,7 +155,7 @@ def test_a_third_farkle_out_of_a_small_total_costs_only_that_total_as_a_solver_o
 
 
 def test_off_the_board_a_penalty_that_may_go_below_0_counts_the_streak_as_the_solver_does() -> None:
-    _, h1, h2 = streak_worth(HOUSE_PENALTY_NO_FLOOR)
+    (_, h1, h2), _ = streak_worth(HOUSE_PENALTY_NO_FLOOR)
     for streak, leaves in enumerate((h1, h2, -500.0)):
         off, _ = turn(HOUSE_PENALTY_NO_FLOOR, leaves, HOUSE_PENALTY_NO_FLOOR.entry_threshold)
         for points, dice in [(0, 6), (300, 3), (450, 2), (600, 4)]:
@@ -216,6 +217,20 @@ def test_ann_on_two_farkles_with_a_1_kept_throws_five_dice_on_for_even_one_throw
     assert advice.action == "throw" and advice.throw_on is not None and advice.throw_on >= once_then_bank
     assert advice.describe().startswith(f"Throw five dice: worth {advice.throw_on:,.0f} on average, a third "
                                         "farkle's 1,000 counted (8 % farkle); banking gives 100.")
+
+
+def test_after_the_game_throwing_on_from_3_3_3_on_two_farkles_is_judged_with_that_streak() -> None:
+    game = ann_on_two_farkles()
+    game.roll("3 3 3 2 4 6")
+    game.keep("3 3 3")
+    game.roll("1 2 3")
+    game.keep("1")
+    game.bank()
+    judged = [decision for decision in judge_decisions(game) if decision is not None and decision.seat == 0]
+    assert [decision.taken for decision in judged] == ["threw three dice holding 300"]
+    cost = 300 - roll_value(OFFICIAL, 300, 3, streak=2, total=1000)
+    assert judged[0].cost == pytest.approx(cost)
+    assert (judged[0].turn, judged[0].better) == (7, "banking was worth 300")
 
 
 def test_a_third_farkle_costs_only_what_the_total_has_and_nothing_at_0() -> None:
