@@ -130,7 +130,8 @@ class Rules:
         if self.four_kind_with_pair is not None:
             parts.append(f"four of a kind + pair {self.four_kind_with_pair:,}")
         if self.minimum_bank:
-            parts.append(f"banks of at least {self.minimum_bank:,} once on the board")
+            once = " once on the board" if self.entry_threshold else ""
+            parts.append(f"banks of at least {self.minimum_bank:,}{once}")
         if self.triple_farkle_penalty:
             parts.append(f"three farkles -{self.triple_farkle_penalty:,}")
             if self.lowest_total is None:

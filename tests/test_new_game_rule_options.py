@@ -55,7 +55,7 @@ def test_facebook_farkle_is_set_on_the_form_started_and_stored() -> None:
         await ui.set_value("rule-end_rule", "first_to_target", event="select")
         summary = ui.text_of("rules-summary")
         assert summary.startswith("Custom: first to bank 10,000 wins, no final round")
-        assert "banks of at least 300 once on the board" in summary and "totals may go down to -2,500" in summary
+        assert summary.endswith("banks of at least 300, three farkles -500, totals may go down to -2,500")
         await ui.click("start-game")
         return started_id(ui)
 

@@ -80,6 +80,8 @@ def test_a_nonsense_option_is_refused_saying_what_and_why(change: dict[str, obje
     "change, words",
     [
         ({"minimum_bank": 300}, "banks of at least 300 once on the board"),
+        ({"minimum_bank": 300, "entry_threshold": 0}, "no entry minimum, 4/5/6 of a kind 1,000/2,000/3,000, "
+         "straight 1,500, three pairs 1,500, two triplets 2,500, banks of at least 300"),
         ({"triple_farkle_penalty": 500, "lowest_total": -2500}, "three farkles -500, totals may go down to -2,500"),
         ({"triple_farkle_penalty": 500, "lowest_total": None}, "totals may go below 0 without limit"),
         ({"end_rule": "first_to_target"}, "Custom: first to bank 10,000 wins, no final round"),
