@@ -74,7 +74,9 @@ def test_facebook_farkle_is_set_on_the_form_started_and_stored() -> None:
                                        "or keep the lowest total at 0."),
         ("rule-lowest_total", "", "Only the three-farkle penalty takes a total below 0: set a penalty, "
                                   "or keep the lowest total at 0."),
-        ("rule-lowest_total", "-2.5k", "Lowest total: '2.5k' is not a whole number."),
+        ("rule-lowest_total", "-2.5k", "Lowest total below 0: '2.5k' is not a whole number."),
+        ("rule-lowest_total", "--500", "Lowest total below 0: '-500' is not a whole number."),
+        ("rule-lowest_total", "low", "Lowest total: 'low' is not a whole number."),
     ],
 )
 def test_a_bad_option_is_refused_in_words_and_nothing_is_started(field: str, typed: str, message: str) -> None:

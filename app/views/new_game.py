@@ -88,9 +88,9 @@ def _lowest_total(text: str) -> int | None:
     typed = text.strip()
     if not typed:
         return None
-    below_zero = typed[0] in "-\N{MINUS SIGN}"
-    value = parse_number(tr(LOWEST_TOTAL).split(" (")[0], typed[1:] if below_zero else typed)
-    return -value if below_zero else value
+    if typed[0] not in "-\N{MINUS SIGN}":
+        return parse_number(tr("Lowest total"), typed)
+    return -parse_number(tr("Lowest total below 0"), typed[1:])
 
 
 @dataclass
