@@ -4,7 +4,9 @@ then one line per turn for the decisions that gave points away (issue 26)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,12 +36,24 @@ def played(rules: Rules, *steps: str) -> Game:
     return game
 
 
-def test_two_costly_decisions_of_one_turn_are_one_line_for_that_turn() -> None:
-    game = played(OPEN_HOUSE, "roll 1 5 2 3 3 6", "keep 5", "bank")
-    (turn,) = costly_decisions(game)[0]
-    assert turn.describe() == ("Turn 1: kept 5 (50); keeping 1 was worth 404 (+35 on average). "
-                               "Then banked 50 with five dice left; throwing on was worth 368 (+318 on average).")
-    assert turn.cost == sum(decision.cost for decision in turn.decisions)
+@pytest.mark.parametrize(
+    ("rule_set", "steps", "seat", "parts"),
+    [
+        (OPEN_HOUSE, ("roll 1 5 2 3 3 6", "keep 5", "bank"), 0,
+         ["Turn 1: kept 5 (50); keeping 1 was worth ", " (+", " on average). Then banked 50 with five dice left; "
+          "throwing on was worth ", " (+", " on average)."]),
+        # Bob is offered Ann's 1,050 with two dice, throws six fresh instead, keeps the 5 and farkles.
+        (Rules.preset("progressive"), (*BANK_1050, "roll 1 5 2 3 3 6", "keep 5", "roll 2 2 4 6 6"), 1,
+         ["Turn 2: threw six fresh dice; building on the offer was worth ", " (+", " on average). Then kept 5 (50); "
+          "keeping 1 was worth ", " (+", " on average)."]),
+    ],
+    ids=["keep-then-bank", "passed-offer-then-keep"],
+)
+def test_two_costly_decisions_of_one_turn_are_one_line_for_that_turn(rule_set, steps, seat, parts) -> None:
+    game = played(rule_set, *steps)
+    (turn,) = costly_decisions(game)[seat]
+    assert re.fullmatch(r"[\d,]+".join(map(re.escape, parts)), turn.describe()), turn.describe()
+    assert len(turn.decisions) == 2 and turn.cost == sum(decision.cost for decision in turn.decisions)
 
 
 decisions = st.lists(st.builds(CostlyDecision, seat=st.integers(0, 2), turn=st.integers(1, 6), taken=st.just("kept 5"),
