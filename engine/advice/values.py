@@ -159,6 +159,16 @@ def _finish(work: Generator[float, None, _Done]) -> _Done:
             return finished.value  # type: ignore[no-any-return]
 
 
+def _counted(work: Generator[float, None, _Done], before: float) -> Generator[float, None, _Done]:
+    """``work``'s slices as tables solved: ``before`` and the share of ``work`` done."""
+    while True:
+        try:
+            share = next(work)
+        except StopIteration as finished:
+            return finished.value  # type: ignore[no-any-return]
+        yield before + share
+
+
 def _shifted(rules: Rules, on_board: bool, farkle: float) -> _TurnValues | None:
     """Losing ``c`` points (a multiple of the grid) on a farkle is the penalty-free table ``c``
     points higher, less ``c``: bank ``t`` or lose ``c`` is bank ``t + c`` or lose nothing, shifted.
@@ -228,14 +238,9 @@ def _solve_streaks(rules: Rules) -> Generator[float, None, tuple[float, float, f
 
     def table(farkle: float) -> Generator[float, None, _TurnValues]:
         nonlocal solved
-        work = _fill(rules, True, farkle)
-        while True:
-            try:
-                share = next(work)
-            except StopIteration as finished:
-                solved += 1
-                return finished.value  # type: ignore[no-any-return]
-            yield solved + share
+        values = yield from _counted(_fill(rules, True, farkle), solved)
+        solved += 1
+        return values
 
     def gap(per_turn: float) -> Generator[float, None, tuple[float, _TurnValues, _TurnValues]]:
         second = yield from table(third - per_turn)
@@ -296,41 +301,33 @@ def _values(rules: Rules, on_board: bool, streak: int, total: int | None) -> _Tu
     return _turn_values(rules, on_board, _farkle_worth(rules, on_board, streak, total))
 
 
+_STREAK_TABLES: Final = 6
+"""Tables the streaks' worth takes to solve under the presets (for the share done)."""
+
+
 def prepare(rules: Rules) -> Iterator[float]:
     """Solve the tables advice needs under ``rules`` a slice at a time, yielding the share
     done: a screen can answer taps between slices (Python in the browser has no threads).
     Tables already solved cost nothing; under a penalty, those of every farkle streak with
     the whole penalty at risk (a third farkle's cost out of a smaller total is a shift of them)."""
-    penalty = rules.triple_farkle_penalty and rules not in _STREAK_WORTH
-    tables = 2 + (_STREAK_TABLES if penalty else 0)
+    tables = 2 + (_STREAK_TABLES if rules.triple_farkle_penalty and rules not in _STREAK_WORTH else 0)
     shown = 0.0
-    for solved, on_board in enumerate((True, False)):
-        if (rules, on_board, 0.0) not in _TURN_VALUES:
-            work = _fill(rules, on_board)
-            while True:
-                try:
-                    shown = max(shown, (solved + next(work)) / tables)
-                except StopIteration as finished:
-                    _TURN_VALUES[(rules, on_board, 0.0)] = finished.value
-                    break
-                yield shown
-    if penalty:
-        work_out = _solve_streaks(rules)
-        while True:
-            try:
-                shown = max(shown, min(0.99, (2 + next(work_out)) / tables))
-            except StopIteration as finished:
-                _STREAK_WORTH[rules] = finished.value
-                break
-            yield shown
-    for on_board in (True, False):
-        for streak in range(STREAKS if rules.triple_farkle_penalty else 0):
-            _values(rules, on_board, streak, None)
+    for solved in _prepare(rules):
+        shown = max(shown, min(0.99, solved / tables))
+        yield shown
     yield 1.0
 
 
-_STREAK_TABLES: Final = 6
-"""Tables the streaks' worth takes to solve under the presets (for the share done)."""
+def _prepare(rules: Rules) -> Generator[float, None, None]:
+    """The tables of :func:`prepare`, yielding how many are solved (a share of one for the one under way)."""
+    for solved, on_board in enumerate((True, False)):
+        if (rules, on_board, 0.0) not in _TURN_VALUES:
+            _TURN_VALUES[(rules, on_board, 0.0)] = yield from _counted(_fill(rules, on_board), solved)
+    if rules.triple_farkle_penalty and rules not in _STREAK_WORTH:
+        _STREAK_WORTH[rules] = yield from _counted(_solve_streaks(rules), 2)
+        for on_board in (True, False):
+            for streak in range(STREAKS):
+                _values(rules, on_board, streak, None)
 
 
 def prepared(rules: Rules) -> bool:
