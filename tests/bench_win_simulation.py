@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import time
 
 import pytest
 
-from engine import Game, Rules, prepare, win_chances
+from engine import Game, Rules, prepare, win_chances, work_out_win_chances
 
 OFFICIAL = Rules.preset("official")
 NEW_TARGETS = itertools.count(7000, 50)  # each a rule set nothing is worked out for yet
@@ -58,3 +59,22 @@ def test_bench_the_chance_to_win_for_a_new_rule_set_of_four(benchmark):
 
     chances = benchmark.pedantic(first, rounds=2, iterations=1)
     report(benchmark, chances)
+
+
+def test_bench_the_longest_pause_between_slices_for_a_new_rule_set_of_four(benchmark):
+    """What the browser (no threads) waits at most between two looks at taps while a new
+    rule set's first chance is worked out (its advice tables solved before)."""
+    def longest() -> float:
+        rules = dataclasses.replace(OFFICIAL, target=next(NEW_TARGETS))
+        list(prepare(rules))
+        work, pause = work_out_win_chances(opening(4, rules).state), 0.0
+        while True:
+            began = time.perf_counter()
+            try:
+                next(work)
+            except StopIteration:
+                return max(pause, time.perf_counter() - began)
+            pause = max(pause, time.perf_counter() - began)
+
+    pause = benchmark.pedantic(longest, rounds=2, iterations=1)
+    print(f"\nlongest pause {pause * 1000:.0f} ms, load {os.getloadavg()[0]:.1f}")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, GameState, Rules, catch_up_chance, prepare, win_chance, win_chances
+from engine import Game, GameState, Rules, catch_up_chance, prepare, win_chance, win_chances, work_out_win_chances
 from engine.advice.simulation import WinChances
 from tests.app_driver import run, start_game
 from tests.flet_harness import FletHarness
@@ -159,3 +159,23 @@ def test_with_advice_on_a_table_of_three_shows_each_players_chance_to_win(data_d
             assert f"{expected.shown(seat)} to win" in ui.text_of(f"marks-{seat}")
 
     run(test)
+
+
+def test_working_out_a_new_rule_sets_chances_looks_at_other_tasks_between_turn_totals() -> None:
+    rules = dataclasses.replace(SHORT, target=1050)
+    list(prepare(rules))
+    state = at(rules, (0, 0, 0))
+
+    def slices() -> tuple[int, WinChances]:
+        work, count = work_out_win_chances(state, turns=FEW_TURNS), 0
+        while True:
+            try:
+                next(work)
+            except StopIteration as done:
+                return count, done.value
+            count += 1
+
+    first, chances = slices()
+    again, same = slices()
+    assert chances == same == win_chances(state, turns=FEW_TURNS)
+    assert first > again + 100  # the advised turns' ends, a turn total at a time, the first time only

@@ -33,14 +33,14 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from typing import Literal
 
 from engine.advice.advisor import advise
-from engine.advice.values import Choices, _reach, _throws, roll_value, step_of
+from engine.advice.values import STREAKS, Choices, _reach, _throws, roll_value, step_of
 from engine.advice.win import win_table_ready
 from engine.dice import MAX_DICE
 from engine.game import GameState, bank_refusal
@@ -58,7 +58,8 @@ FEWEST_GAMES = 400
 MOST_GAMES = 10_000
 """Games simulated at most, however short (a final round's last turns)."""
 SLICE = 25
-"""Games simulated between two looks at other tasks (:func:`work_out_win_chances`)."""
+"""Games simulated between two looks at other tasks (:func:`work_out_win_chances`; the
+advised turn's ends are worked out one turn total at a time between them)."""
 Z95 = 1.96
 """Standard errors in half a 95 % interval."""
 
@@ -123,6 +124,10 @@ def work_out_win_chances(state: GameState, *, seed: int = SEED, turns: int = TUR
         if mine is not None:
             seat = state.current
             return WinChances(tuple(mine if other == seat else 1.0 - mine for other in range(2)), "exact", (0.0, 0.0))
+    for on_board in (True, False):  # the advised turns' ends, between looks at other tasks
+        for streak in range(STREAKS) if state.rules.triple_farkle_penalty else (0,):
+            if (state.rules, on_board, streak) not in _FRESH:
+                yield from _work_out_fresh_turns(state.rules, on_board, streak)
     table = _Table(state, random.Random(seed))
     totals, squares = [0.0] * count, [0.0] * count
     games = simulated = 0
@@ -211,15 +216,30 @@ def _policy(rules: Rules, on_board: bool, streak: int) -> _Policy:
     return _Policy(rules, on_board, streak)
 
 
-@lru_cache(maxsize=32)
-def _fresh_turns(rules: Rules, on_board: bool, streak: int) -> tuple[tuple[float, ...], tuple[Result, ...]]:
-    """How a turn of six fresh dice played for the most points ends: the running chances
-    of each end, worked out exactly (a keep only raises the total: totals in order)."""
+Ends = tuple[tuple[float, ...], tuple[Result, ...]]
+"""How a turn ends: the running chances of each end, and the ends, likeliest first."""
+_FRESH: dict[tuple[Rules, bool, int], Ends] = {}
+
+
+def _fresh_turns(rules: Rules, on_board: bool, streak: int) -> Ends:
+    """How a turn of six fresh dice played for the most points ends (worked out once)."""
+    found = _FRESH.get((rules, on_board, streak))
+    if found is None:
+        for _ in _work_out_fresh_turns(rules, on_board, streak):
+            pass
+        found = _FRESH[(rules, on_board, streak)]
+    return found
+
+
+def _work_out_fresh_turns(rules: Rules, on_board: bool, streak: int) -> Iterator[None]:
+    """:func:`_fresh_turns` worked out exactly, one turn total between two yields (a keep
+    only raises the total: totals in order)."""
     dice, policy = _dice(rules), _policy(rules, on_board, streak)
     ends: dict[Result, float] = {}
     held: dict[int, list[float]] = {0: [0.0] * MAX_DICE + [1.0]}
     while held:
         level = min(held)
+        yield
         for n, mass in enumerate(held.pop(level)):
             if mass < 1e-13:
                 continue
@@ -233,7 +253,7 @@ def _fresh_turns(rules: Rules, on_board: bool, streak: int) -> tuple[tuple[float
                     held.setdefault(after, [0.0] * (MAX_DICE + 1))[left or MAX_DICE] += chance
             ends[(False, level, n)] = ends.get((False, level, n), 0.0) + mass * (1.0 - previous)
     listed = sorted(ends.items(), key=lambda end: -end[1])
-    return tuple(accumulate(chance for _, chance in listed)), tuple(end for end, _ in listed)
+    _FRESH[(rules, on_board, streak)] = tuple(accumulate(chance for _, chance in listed)), tuple(end for end, _ in listed)
 
 
 class _Table:
@@ -273,7 +293,7 @@ class _Table:
                     final, last_turns = True, [(seat + ahead) % count for ahead in range(1, count)]
             else:
                 streaks[seat] += 1
-                if streaks[seat] == 3:
+                if streaks[seat] == STREAKS:
                     scores[seat] -= rules.penalty_on(scores[seat] * step) // step
                     streaks[seat] = 0
                 offer = (level, dice) if rules.steal and level else None
