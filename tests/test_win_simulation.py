@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine import Game, GameState, Rules, catch_up_chance, prepare, win_chance, win_chances, work_out_win_chances
 from engine.advice.simulation import WinChances
-from tests.app_driver import run, start_game
+from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
 from tests.test_table_advice import advice_shown
 
@@ -179,3 +179,31 @@ def test_working_out_a_new_rule_sets_chances_looks_at_other_tasks_between_turn_t
     again, same = slices()
     assert chances == same == win_chances(state, turns=FEW_TURNS)
     assert first > again + 100  # the advised turns' ends, a turn total at a time, the first time only
+
+
+def test_in_the_final_round_every_player_sees_their_chance_to_win_beside_the_chance_to_lead(data_dir: object) -> None:
+    rules = dataclasses.replace(HOUSE, target=1000)
+    list(prepare(rules))
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", "Cat", target="1000")
+        await ui.click("advice-switch")
+        await throw(ui, "1 1 1 5 2 3")
+        await ui.click("best-option")
+        await ui.click("bank")
+        await advice_shown(ui)
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + 60
+        while not (ui.exists("marks-0") and "to win" in ui.text_of("marks-0")) and loop.time() < ends:
+            await asyncio.sleep(0.02)
+        game = Game(["Ann", "Bob", "Cat"], rules)
+        game.roll([1, 1, 1, 5, 2, 3])
+        game.keep([1, 1, 1, 5])
+        game.bank()
+        expected = win_chances(game.state)
+        assert expected.method == "simulated" and game.state.final_round
+        for seat in range(3):
+            assert f"{expected.shown(seat)} to win" in ui.text_of(f"marks-{seat}")
+        assert ui.text_of("marks-1").endswith("chance to lead")
+
+    run(test)
