@@ -207,3 +207,37 @@ def test_in_the_final_round_every_player_sees_their_chance_to_win_beside_the_cha
         assert ui.text_of("marks-1").endswith("chance to lead")
 
     run(test)
+
+
+def offered(rules: Rules, *actions: tuple[str, list[int] | None]) -> GameState:
+    game = Game(["Ann", "Bob", "Cat"], rules)
+    for action, dice in actions:
+        if action == "roll":
+            game.roll(dice)
+        elif action == "keep":
+            game.keep(dice)
+        else:
+            game.bank()
+    return game.state
+
+
+@pytest.mark.parametrize("state", [
+    offered(HOUSE, ("roll", [1, 5, 2, 3, 4, 4])),
+    offered(HOUSE, ("roll", [1, 5, 2, 3, 4, 4]), ("keep", [1])),
+    offered(Rules.preset("progressive"), ("roll", [1, 1, 1, 2, 3, 4]), ("keep", [1, 1, 1]), ("bank", None)),
+    offered(dataclasses.replace(HOUSE, steal=True), ("roll", [1, 2, 3, 4, 6, 6]), ("keep", [1]),
+            ("roll", [2, 2, 3, 4, 6])),
+], ids=["a throw to keep from", "bank or throw on", "an offer passed", "a farkle to steal"])
+def test_a_turn_in_progress_of_every_kind_is_played_on_from_where_it_stands(state: GameState) -> None:
+    chances = win_chances(state, turns=FEW_TURNS)
+    assert chances.method == "simulated" and sum(chances.chances) == pytest.approx(1.0)
+    assert all(0 < chance < 1 for chance in chances.chances)
+
+
+def test_an_offer_worth_building_on_raises_the_chance_of_the_player_it_is_passed_to() -> None:
+    rules = dataclasses.replace(Rules.preset("progressive"), target=2000)
+    passed = offered(rules, ("roll", [1, 1, 1, 2, 3, 4]), ("keep", [1, 1, 1]), ("bank", None))  # 1,000, three dice
+    declined = dataclasses.replace(passed, offer=None)
+    with_offer, without = win_chances(passed, turns=40_000), win_chances(declined, turns=40_000)
+    margin = 3 * (standard_errors(with_offer, 1) + standard_errors(without, 1))
+    assert with_offer.chances[1] - without.chances[1] > margin

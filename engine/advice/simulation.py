@@ -274,7 +274,7 @@ class _Table:
         streaks, on_board = list(state.farkle_streak), list(state.on_board)
         final, last_turns = state.final_round, list(state.last_turns)
         seat, count, rules, turns = state.current, len(scores), self.rules, 0
-        offer = (state.offer.points // step, state.offer.dice) if state.offer is not None else None
+        offer: tuple[int, int] | None = None  # passed on (the first turn reads the state's own)
         first = True
         while True:
             need = max(scores) - scores[seat] + 1 if final and seat in last_turns else None
