@@ -149,6 +149,10 @@ class WirePage:
     async def click(self, key: str) -> None:
         await self.session.socket.send(_frame(CONTROL_EVENT, {"target": self.ids[key], "name": "click", "data": None}))
 
+    async def event(self, control: int, name: str, data: Any) -> None:
+        """A client event for the control of id ``control`` (a service, such as a file picker, has no key)."""
+        await self.session.socket.send(_frame(CONTROL_EVENT, {"target": control, "name": name, "data": data}))
+
     async def close(self) -> None:
         await self.session.close()
         self.reader.cancel()
