@@ -213,6 +213,30 @@ def test_a_third_farkle_takes_a_total_down_to_the_lowest_total_and_no_further(
     assert all(turn.total >= (lowest if lowest is not None else -10**9) for turn in game.history)
 
 
+@pytest.mark.parametrize(
+    "lowest, banked, said, given_back",
+    [
+        (0, 1000, "Undone: Ann's farkle on 2 2 3 3 4 6 and the 500 it cost", 500),
+        (0, 300, "Undone: Ann's farkle on 2 2 3 3 4 6 and the 300 it cost", 300),
+        (0, 0, "Undone: Ann's farkle on 2 2 3 3 4 6", 0),
+        (-2500, 0, "Undone: Ann's farkle on 2 2 3 3 4 6 and the 500 it cost", 500),
+    ],
+)
+def test_undoing_a_third_farkle_says_what_it_gave_back(lowest: int, banked: int, said: str, given_back: int) -> None:
+    game = game_with(entry_threshold=0, triple_farkle_penalty=500, lowest_total=lowest)
+    if banked:
+        keep = {300: "3 3 3", 1000: "1 1 1"}[banked]
+        bank(game, f"{keep} 2 4 6", keep)
+        game.roll(NOTHING)
+    for _ in range(2):
+        game.roll(NOTHING)
+        game.roll(NOTHING)
+    game.roll(NOTHING)
+    penalised = game.scores[0]
+    assert game.undo().text == said
+    assert game.scores[0] == penalised + given_back
+
+
 def test_a_total_below_a_floor_raised_in_play_loses_nothing_more() -> None:
     game = game_with(entry_threshold=0, triple_farkle_penalty=500, lowest_total=-2500)
     for _ in range(3):

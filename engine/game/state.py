@@ -490,12 +490,15 @@ def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
 
 
 def undone(event: Event, before: GameState, after: GameState) -> Notice:
-    """What Undo took back, for the table: ``Undone: Bob's bank of 650``; ``before`` and
+    """What Undo took back, for the table: ``Undone: Bob's bank of 650``, ``Undone: Ann's
+    farkle on 2 2 4 and the 1,000 it cost`` (a third farkle in a row); ``before`` and
     ``after`` are the states either side of ``event``."""
     name = before.name(before.current)
     if isinstance(event, Rolled):
         ended = len(after.history) > len(before.history)
         words = f"{name}'s farkle on {format_dice(event.dice)}" if ended else f"{name}'s throw {format_dice(event.dice)}"
+        if ended and after.history[-1].penalty:
+            words += f" and the {after.history[-1].penalty:,} it cost"
     elif isinstance(event, Kept):
         words = f"{name} setting aside {format_dice(event.dice)}"
     elif isinstance(event, Banked):
