@@ -33,6 +33,7 @@ from app.storage.base import off_the_loop
 from app.storage.documents import is_usable_id, revision_of
 from app.storage.limits import MAX_DOCUMENT_BYTES, MAX_EVENTS
 from engine import Tournament
+from engine.tournament.signups import refused_sign_up
 
 __all__ = [
     "COPY_KIND", "COPY_LARGEST", "COPY_DEEPEST", "CopyRefused", "EventCopy", "read_copy", "copy_due", "copy_line",
@@ -146,6 +147,10 @@ def read_copy(data: bytes | None) -> EventCopy:
     except Exception as error:  # noqa: BLE001 - a damaged or hostile log may make the replay fail any way
         raise CopyRefused(tr("This event copy is damaged, so nothing was opened: its log does not replay ({reason}).",
                              reason=str(error).rstrip("."))) from None
+    refused_name = refused_sign_up(log)
+    if refused_name is not None:
+        raise CopyRefused(tr("This event copy signs up a name the app would refuse, so nothing was opened: {reason}",
+                             reason=refused_name))
     return EventCopy(tournament_id, tournament, _saved_time(envelope.get("saved")))
 
 

@@ -339,3 +339,49 @@ def test_a_copy_of_another_event_with_a_code_this_device_holds_is_refused_naming
 
 
 VALID_COPY = copy_bytes()
+
+
+def copy_signing_up(*names: str) -> bytes:
+    """A valid copy whose log signs up ``names`` as written, as a file edited by hand or made by
+    another program would, past every check of the sign-up screen."""
+    envelope = json.loads(copy_bytes())
+    signed = iter(names)
+    for entry in envelope["event"]["events"]:
+        if entry["type"] == "player_signed_up":
+            entry["name"] = next(signed, entry["name"])
+    return json.dumps(envelope).encode()
+
+
+@pytest.mark.parametrize(
+    ("names", "refusal"),
+    [
+        (("Ann", "Anո"), 'Player 2: "Anո" looks like a player signed up: Ann (number 1).'),
+        (("Ann", "ANN"), 'Player 2: "ANN" is already signed up: Ann (number 1).'),
+        (("Ann\u3164",), "Player 1: The name \"Ann[hangul jungseong filler]\" holds an invisible or control character"),
+        (("\u115f",), "Player 1: The name entered"),
+        (("A\u034fB",), "Player 1: The name \"A[combining grapheme joiner]B\" holds an invisible"),
+        (("Ann  Lee",), "Player 1's name, 'Ann  Lee', is not written as the app keeps names"),
+        (("x" * 41,), "has 41 characters: a name has at most 40"),
+    ],
+    ids=["Armenian look-alike", "the same name", "Hangul filler", "filler alone", "grapheme joiner", "two spaces",
+         "41 characters"],
+)
+def test_a_copy_signing_up_a_name_the_sign_up_would_refuse_is_refused_naming_the_player_and_opens_nothing(
+        names: tuple[str, ...], refusal: str) -> None:
+    desk = Desk()
+    data = copy_signing_up(*names)
+
+    async def pick(ui: FletHarness) -> None:
+        await pick_copy(ui, data)
+        assert ui.page.route == "/organizer"
+        assert notice(ui).startswith("This event copy signs up a name the app would refuse, so nothing was opened:")
+        assert refusal in notice(ui)
+
+    desk.run(pick)
+    assert asyncio.run(desk.store.list_ids(COLLECTION)) == []
+
+
+def test_a_copy_of_an_event_signed_up_with_names_of_up_to_40_characters_still_opens() -> None:
+    long_names = ("Aleksandra García-Márquez", "Bartholomew García-Márquez", "Ann " + "L" * 36)
+    copy = read_copy(copy_signing_up(*long_names))
+    assert [player.name for player in copy.tournament.players][:3] == list(long_names)

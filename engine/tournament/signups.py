@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from engine.errors import InvalidInput
-from engine.names import NameClash
+from engine.names import NameClash, clean_name, find_clash
 
 __all__ = [
     "ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST", "LIST_LARGEST",
+    "refused_sign_up", "LOGGED_NAME_LONGEST",
 ]
 
 LIST_LONGEST: Final = 1_000
@@ -30,6 +32,10 @@ LIST_LARGEST: Final = 250_000
 """The most bytes (UTF-8) a list may take, measured before it is read: 1,000 lines of 250 bytes,
 a registration spreadsheet's export with a dozen columns (a 500-player one with name, e-mail,
 phone, club and notes takes about 75 KB)."""
+
+LOGGED_NAME_LONGEST: Final = 40
+"""The longest name an event's log may hold: names were capped at 40 characters before the
+24 of today's sign-up, and an event signed up then still opens."""
 
 _NAME_HEADINGS: Final = frozenset({"name", "names", "player", "players", "player name", "full name"})
 _FIRST_HEADINGS: Final = frozenset({"first name", "first", "given name", "forename"})
@@ -110,6 +116,44 @@ def clash_refusal(entered: str, name: str, clash: NameClash, line: int | None = 
         return f"{quoted} {verb}: {clash.name} on line {line}. Add something to tell them apart."
     verb = "is already signed up" if clash.kind == "same" else "looks like a player signed up"
     return f"{quoted} {verb}: {clash.name} (number {clash.number}). Add something to tell them apart."
+
+
+def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> str | None:
+    """Why today's sign-up would refuse a name ``log`` signs up (one that hides characters, is
+    not in its one form, or is or looks like a player still in when it was signed up), or None.
+
+    Replaying a log never judges its names, so an event kept on this device always opens; a
+    log brought from elsewhere (a saved copy) is checked with this before it is kept.
+
+    >>> refused_sign_up([{"type": "player_signed_up", "number": 1, "name": "Ann"},
+    ...                  {"type": "player_signed_up", "number": 2, "name": "Anո"}])
+    'Player 2: "Anո" looks like a player signed up: Ann (number 1). Add something to tell them apart.'
+    >>> refused_sign_up([{"type": "player_signed_up", "number": 1, "name": "Ann"},
+    ...                  {"type": "player_withdrew", "number": 1},
+    ...                  {"type": "player_signed_up", "number": 2, "name": "Ann"}]) is None
+    True
+    """
+    still_in: dict[int, str] = {}
+    for entry in log:
+        number = entry.get("number")
+        if entry.get("type") == "player_withdrew" and isinstance(number, int):
+            still_in.pop(number, None)
+        if entry.get("type") != "player_signed_up" or not isinstance(number, int):
+            continue
+        name = entry.get("name")
+        if not isinstance(name, str):
+            return f"Player {number} has no name written."
+        try:
+            kept = clean_name(name, longest=LOGGED_NAME_LONGEST)
+        except InvalidInput as error:
+            return f"Player {number}: {error}"
+        if kept != name:
+            return f"Player {number}'s name, {name!r}, is not written as the app keeps names (read as \"{kept}\")."
+        clash = find_clash(kept, still_in)
+        if clash is not None:
+            return f"Player {number}: {clash_refusal(kept, kept, clash)}"
+        still_in[number] = kept
+    return None
 
 
 def read_sign_up_list(text: str) -> tuple[ListedPlayer, ...]:
