@@ -220,6 +220,25 @@ def test_a_last_turn_in_the_final_round_plays_for_the_lead_with_its_chance() -> 
     assert advice.describe() == f"Bob needs 1,050 to lead: {advice.throw_on:.0%} throwing six dice.".replace("%", " %")
 
 
+@pytest.mark.parametrize("need, minimum_bank", [(50, 300), (100, 300), (300, 300), (350, 300), (200, 500)])
+def test_the_catch_up_chance_needs_at_least_the_minimum_bank_on_the_board(need: int, minimum_bank: int) -> None:
+    rules = dataclasses.replace(OPEN_HOUSE, minimum_bank=minimum_bank)
+    assert catch_up_chance(rules, need) == catch_up_chance(OPEN_HOUSE, max(need, minimum_bank))
+    assert catch_up_chance(rules, need, on_board=False) == catch_up_chance(OPEN_HOUSE, need, on_board=False)
+
+
+def test_a_last_turn_50_behind_under_a_minimum_bank_plays_for_the_minimum_bank() -> None:
+    rules = dataclasses.replace(OPEN_HOUSE, target=1000, minimum_bank=300)
+    game = Game(["Ann", "Bob"], rules)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    state = dataclasses.replace(game.state, scores=(1000, 950), on_board=(True, True))
+    advice = advise(state)
+    assert (advice.goal, advice.need) == ("lead", 100)
+    assert advice.throw_on == catch_up_chance(OPEN_HOUSE, 300) < catch_up_chance(OPEN_HOUSE, 100)
+
+
 def test_a_finished_game_has_nothing_to_advise() -> None:
     game = Game(["Ann", "Bob"], dataclasses.replace(OPEN_HOUSE, target=1000))
     game.roll("1 1 1 2 3 4")

@@ -42,7 +42,7 @@ SMALL_SCORES = st.integers(0, 5).map(lambda level: level * 50)
 def test_a_target_one_scoring_throw_reaches_is_won_by_the_first_to_score_when_the_first_to_bank_wins() -> None:
     farkle = float(farkle_chance(6, TINY))
     # W = (1 - f) + f (1 - W): score now, or the other player starts in the same place.
-    assert win_chance(TINY, (0, 0), 0, final_round=False) == pytest.approx(1 / (1 + farkle), abs=1e-9)
+    assert win_chance(dataclasses.replace(TINY, end_rule="first_to_target"), (0, 0), 0) == pytest.approx(1 / (1 + farkle), abs=1e-9)
 
 
 @pytest.mark.parametrize(("turn_points", "dice", "chance"), [
@@ -64,7 +64,8 @@ def test_the_last_turn_of_the_final_round_is_won_by_banking_more_than_the_leader
 @pytest.mark.parametrize(("rules", "scores"), [(SMALL, (100, 150)), (SMALL_ENTRY, (0, 250))])
 def test_the_start_of_a_turn_is_worth_its_throw_under_the_best_keep_and_the_other_player_after_a_farkle(
         rules: Rules, scores: tuple[int, int]) -> None:
-    for final_round in (False, True):
+    for end_rule in ("first_to_target", "final_round"):
+        rules = dataclasses.replace(rules, end_rule=end_rule)
         total = Fraction(0)
         expected = 0.0
         for roll in combinations_with_replacement(range(1, 7), 6):
@@ -74,10 +75,10 @@ def test_the_start_of_a_turn_is_worth_its_throw_under_the_best_keep_and_the_othe
             chance = Fraction(math.factorial(6), math.prod(math.factorial(n) for n in Counter(roll).values())) / 6**6
             total += chance
             expected += float(chance) * max(
-                win_chance(rules, scores, 0, option.points, option.dice_left or 6, final_round=final_round)
+                win_chance(rules, scores, 0, option.points, option.dice_left or 6)
                 for option in options)
-        expected += float(1 - total) * (1 - win_chance(rules, scores, 1, final_round=final_round))
-        assert win_chance(rules, scores, 0, final_round=final_round) == pytest.approx(expected, abs=1e-8)
+        expected += float(1 - total) * (1 - win_chance(rules, scores, 1))
+        assert win_chance(rules, scores, 0) == pytest.approx(expected, abs=1e-8)
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,10 +94,11 @@ def test_a_win_chance_is_a_chance_and_the_same_from_either_seat(mine: int, other
        st.integers(1, 6), st.booleans())
 def test_a_win_chance_never_falls_as_the_movers_own_score_rises(mine: int, other: int, turn_points: int,
                                                                dice: int, final_round: bool) -> None:
+    rules = SMALL if final_round else dataclasses.replace(SMALL, end_rule="first_to_target")
     if final_round:  # at the start of a turn (mid-turn, see the test below)
         turn_points, dice = 0, 6
-    lower = win_chance(SMALL, (mine, other), 0, turn_points, dice, final_round=final_round)
-    assert win_chance(SMALL, (mine + 50, other), 0, turn_points, dice, final_round=final_round) >= lower - 1e-9
+    lower = win_chance(rules, (mine, other), 0, turn_points, dice)
+    assert win_chance(rules, (mine + 50, other), 0, turn_points, dice) >= lower - 1e-9
 
 
 def test_mid_turn_a_bank_that_reaches_the_target_can_be_worth_less_than_one_just_short_of_it() -> None:
@@ -153,7 +155,7 @@ def test_a_table_written_and_read_keeps_every_chance_to_two_bytes() -> None:
 @pytest.mark.parametrize(("name", "target"), SHIPPED)
 def test_every_shipped_table_is_read_for_its_rules(name: str, target: int) -> None:
     rules = dataclasses.replace(Rules.preset(name), target=target)
-    assert (rules, True) in read_tables(TABLES_FILE.read_bytes())
+    assert rules in read_tables(TABLES_FILE.read_bytes())
     assert win_table_ready(rules)
     assert 0.5 < win_chance(rules, (0, 0), 0) < 0.6
     assert win_chance(rules, (target - 50, 0), 0) > 0.9
@@ -161,8 +163,8 @@ def test_every_shipped_table_is_read_for_its_rules(name: str, target: int) -> No
 
 def test_busche_and_nellers_simplest_game_favours_the_first_player_and_a_head_start_evens_it() -> None:
     rules = busche_neller_rules(500)
-    first = win_chance(rules, (0, 0), 0, final_round=False)
-    points, chance = fairest_compensation(rules, final_round=False)
+    first = win_chance(rules, (0, 0), 0)
+    points, chance = fairest_compensation(rules)
     assert first > 0.5 and points > 0 and abs(chance - 0.5) < abs(first - 0.5)
 
 

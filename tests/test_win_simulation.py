@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, GameState, Rules, catch_up_chance, prepare, win_chance, win_chances, work_out_win_chances
+from engine import (Game, GameState, InvalidInput, Rules, advise, catch_up_chance, farkle_chance, prepare, prepare_win_chance,
+                    win_chance, win_chances, win_table_ready, work_out_win_chances)
 from engine.advice.simulation import WinChances
 from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
@@ -73,6 +74,52 @@ def test_the_simulation_agrees_with_the_exact_two_player_table_within_three_stan
     simulated = win_chances(state, exact=False, turns=40_000)
     assert simulated.method == "simulated"
     assert abs(simulated.chances[mover] - exact) <= 3 * standard_errors(simulated, mover)
+
+
+SMALL = dataclasses.replace(HOUSE, target=300, entry_threshold=0)
+"""A target solved exactly on first use (seconds)."""
+
+
+def test_under_first_to_target_the_advised_win_chance_counts_no_final_round() -> None:
+    first_to_target = dataclasses.replace(SMALL, end_rule="first_to_target")
+    state = at(first_to_target, (250, 200), 0)
+    assert prepare_win_chance(first_to_target) and prepare_win_chance(SMALL)
+    advised = advise(state).win_chance
+    assert advised == win_chance(first_to_target, (250, 200), 0) == win_chances(state).chances[0]
+    # Any score banked wins at once; under the final round Bob would still have a last turn.
+    assert advised is not None and advised > win_chance(SMALL, (250, 200), 0)
+    assert advised >= 1 - farkle_chance(6, SMALL)
+
+
+@pytest.mark.parametrize("change", [{"minimum_bank": 100}, {"minimum_bank": 300, "end_rule": "first_to_target"}])
+def test_rules_the_exact_table_is_not_solved_for_are_simulated_never_answered_from_another_table(
+        change: dict[str, object]) -> None:
+    rules = dataclasses.replace(SMALL, **change)
+    assert not prepare_win_chance(rules) and not win_table_ready(rules)
+    with pytest.raises(InvalidInput, match="a minimum bank"):
+        win_chance(rules, (0, 0), 0)
+    state = at(rules, (0, 0))
+    assert advise(state).win_chance is None
+    assert win_chances(state, turns=FEW_TURNS).method == "simulated"
+
+
+@pytest.mark.parametrize("scores, turn_points, dice", [((4200, 3000), 0, 6), ((4200, 3900), 0, 6),
+                                                       ((4000, 3900), 300, 3)])
+def test_a_last_turn_in_a_game_of_two_is_answered_exactly(scores: tuple[int, int], turn_points: int,
+                                                          dice: int) -> None:
+    state = at(HOUSE_4000, scores, 1, final_round=True, last_turns=(1,))
+    if turn_points:  # 3 3 3 kept for 300, three dice to throw or bank
+        game = Game(["P0", "P1"], HOUSE_4000)
+        game.roll([2, 2, 3, 3, 4, 6])
+        game.roll([3, 3, 3, 2, 4, 6])
+        game.keep([3, 3, 3])
+        state = dataclasses.replace(game.state, scores=scores, on_board=(True, True), final_round=True,
+                                    last_turns=(1,))
+    chances = win_chances(state)
+    assert chances.method == "exact" and chances.errors == (0.0, 0.0)
+    assert chances.chances[1] == win_chance(HOUSE_4000, scores, 1, turn_points, dice)
+    simulated = win_chances(state, exact=False)
+    assert abs(simulated.chances[1] - chances.chances[1]) <= 3 * standard_errors(simulated, 1)
 
 
 def test_in_a_final_round_of_three_the_leader_wins_when_both_others_miss() -> None:

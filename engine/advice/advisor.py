@@ -166,10 +166,10 @@ def advise(game: Game | GameState) -> Advice:
 
 def _win_chance(state: GameState, advice: Advice) -> float | None:
     """The chance the player to act wins a game of two with the best play from here, both
-    playing to win (None with more players, no table ready for the rules, an offer, or in
-    the last turn, where the chance to take the lead says it)."""
-    if (len(state.scores) != 2 or state.offer is not None or advice.goal == "lead"
-            or not win_table_ready(state.rules)):
+    playing to win, under the rules' end rule (None with more players, no table ready for
+    the rules, or an offer); in the last turn, the chance to bank more than the leader
+    with a tie counted as half (a roll-off at even odds)."""
+    if len(state.scores) != 2 or state.offer is not None or not win_table_ready(state.rules):
         return None
     seat = state.current
     if advice.action == "keep":

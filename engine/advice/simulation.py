@@ -40,7 +40,7 @@ from itertools import accumulate
 from typing import Literal
 
 from engine.advice.advisor import advise
-from engine.advice.values import STREAKS, Choices, _reach, _throws, roll_value, step_of
+from engine.advice.values import STREAKS, Choices, _goal, _reach, _throws, roll_value, step_of
 from engine.advice.win import win_table_ready
 from engine.dice import MAX_DICE
 from engine.game import GameState, bank_refusal
@@ -375,9 +375,8 @@ class _Table:
         return level >= self.goal(need, player[0]) and not (left == 0 and self.rules.must_roll_after_hot_dice)
 
     def goal(self, need: int, on_board: bool) -> int:
-        """``need`` steps, or what the rules let the player bank at least (entry, minimum bank)."""
-        least = self.rules.minimum_bank if on_board else self.rules.entry_threshold
-        return max(need, -(-least // self.step))
+        """``need`` steps, or what the rules let the player bank at least (the advice's own goal)."""
+        return _goal(self.rules, need * self.step, on_board)
 
     def lead(self, need: int, player: _Player, level: int, dice: int, kept: bool = False) -> float:
         """The best chance to bank ``need`` steps or more, throwing ``dice`` holding ``level``

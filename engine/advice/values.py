@@ -448,7 +448,7 @@ def catch_up_chance(rules: Rules, need: int, turn_points: int = 0, dice: int = M
 
     The strategy that reaches it never banks short of ``need`` (nothing less is any use)
     and, at every throw, sets aside the keep with the best chance from there; a player
-    not on the board needs the entry threshold too.
+    not on the board needs the entry threshold too, and one on it the minimum bank.
 
     :raises InvalidInput: not 1 to 6 dice, or a total no throw can make.
     """
@@ -510,10 +510,11 @@ def keep_chances(rules: Rules, need: int, turn_points: int, roll: Sequence[int],
 
 
 def _goal(rules: Rules, need: int, on_board: bool) -> int:
-    """``need`` in grid steps (the entry threshold too, off the board); a bank of nothing is no bank."""
+    """``need`` in grid steps, or what the rules let the player bank at least (the minimum
+    bank on the board, the entry threshold off it); a bank of nothing is no bank."""
     if isinstance(need, bool) or not isinstance(need, int):
         raise InvalidInput(f"{need!r} is not a number of points to reach.")
-    needed = need if on_board else max(need, rules.entry_threshold)
+    needed = max(need, rules.minimum_bank if on_board else rules.entry_threshold)
     step = _throws(rules).step
     goal = max(1, -(-needed // step))
     if goal > MOST_LEVELS:

@@ -14,10 +14,11 @@ the player about to start a turn with ``i`` grid steps wins against ``j``:
 * a farkle leads to the other player's start at (j, i): the only cycle, (i, j) <-> (j, i),
   solved by iterating those two start values to a fixed point (secant steps: each start
   value is piecewise linear in the other's, with slope below 1; to 1e-9);
-* the end is the table's: a bank reaching the target gives the other player one last
-  turn (:func:`last_turn_chances`: bank more to win, the same to throw off a tie at even
-  odds), or, with ``final_round=False``, the first to bank the target wins at once
-  (Busche & Neller's rule).
+* the end is the rules' :attr:`~engine.rules.Rules.end_rule`: under ``"final_round"`` a
+  bank reaching the target gives the other player one last turn
+  (:func:`last_turn_chances`: bank more to win, the same to throw off a tie at even
+  odds); under ``"first_to_target"`` the first to bank the target wins at once (Busche &
+  Neller's rule).
 
 A turn total past the target is solved up to where banking is provably best: throwing
 ``n`` dice is worth at most ``(1 - farkle chance) + farkle chance x farkle value``, so a
@@ -26,9 +27,10 @@ farkle value)``. Under the final round, more points are not always better: at 0-
 250 with two dice is best banked (51 %); at 50-0 the same bank makes 300 and hands the
 other player a last turn that catches up 78 % of the time, so the turn is worth 50 %.
 
-Supported: every scoring and entry threshold; not progressive passing, steal or a
-three-farkle penalty (the state would also need the offer, or both farkle streaks and
-scores that fall). Cost: about ``levels**3`` turn totals solved a few times each; CPython
+Supported: every scoring, entry threshold and end rule; not progressive passing, steal, a
+three-farkle penalty or a minimum bank (the state would also need the offer, both farkle
+streaks and scores that fall, or the points held in a last turn): under those
+:func:`win_table_ready` is False and :func:`engine.advice.simulation.win_chances` simulates. Cost: about ``levels**3`` turn totals solved a few times each; CPython
 here solves 4,000 points (80 steps) in two minutes of CPU, 5,000 in about three, 10,000
 in about 23 minutes, so ``house`` to 4,000, 5,000 and 10,000 is shipped
 (:mod:`engine.advice.win_tables`, 93,562 bytes) and targets up to
@@ -57,7 +59,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import itemgetter, mul
 from pathlib import Path
@@ -212,6 +214,9 @@ def supports_win_chance(rules: Rules) -> str | None:
         return "passing dice to the next player (progressive or steal) is not solved for the win chance"
     if rules.triple_farkle_penalty:
         return "a three-farkle penalty is not solved for the win chance (it needs both farkle streaks)"
+    if rules.minimum_bank:
+        return (f"a minimum bank ({rules.minimum_bank:,}) is not solved for the win chance (the last turn would "
+                "need the points held as well as the points short)")
     return None
 
 
@@ -221,8 +226,12 @@ class WinTable:
     wins against ``j`` (both below the target), both playing to win."""
 
     rules: Rules
-    final_round: bool
     start: tuple[tuple[float, ...], ...]
+
+    @property
+    def final_round(self) -> bool:
+        """A bank reaching the target gives the other player a last turn (the rules' end rule)."""
+        return self.rules.end_rule == "final_round"
 
     @property
     def levels(self) -> int:
@@ -234,7 +243,7 @@ class _Solver:
     """One rule set's game, solved a pair of start values at a time (see the module)."""
 
     rules: Rules
-    final_round: bool
+    final_round: bool = field(init=False)
     moves: _Moves = field(init=False)
     levels: int = field(init=False)
     entry: int = field(init=False)
@@ -250,6 +259,7 @@ class _Solver:
     the diagonal and on it (where ``F`` falls as its guess rises)."""
 
     def __post_init__(self) -> None:
+        self.final_round = self.rules.end_rule == "final_round"
         self.moves = _moves(self.rules)
         step = self.moves.step
         self.levels = -(-self.rules.target // step)
@@ -319,7 +329,7 @@ class _Solver:
         for total in range(2 * levels - 2, -1, -1):
             for mine in range(max(0, total - levels + 1), total // 2 + 1):
                 self.cycle(mine, total - mine)
-        return WinTable(self.rules, self.final_round, tuple(tuple(row) for row in self.start))
+        return WinTable(self.rules, tuple(tuple(row) for row in self.start))
 
     def guess(self, mine: int, other: int) -> float:
         """The start value of (mine, other) extrapolated from the three pairs just above it."""
@@ -364,38 +374,37 @@ TABLES_FILE = Path(__file__).with_name("win_tables.bin")
 table, one JSON line (rules, end rule, levels) and ``levels**2`` little-endian uint16
 start values (chance x 65535), row by row."""
 
-_SOLVED: dict[tuple[Rules, bool], _Solver] = {}
+_SOLVED: dict[Rules, _Solver] = {}
 
 
-def solve_win_table(rules: Rules, final_round: bool = True) -> WinTable:
+def solve_win_table(rules: Rules) -> WinTable:
     """Solve (or look up) every start value of a two-player game under ``rules``; kept for
     :func:`win_chance`. Minutes for a target of thousands of points in CPython.
 
     :raises InvalidInput: rules the win chance is not solved for.
     """
     _refuse_unsupported(rules)
-    solver = _SOLVED.get((rules, final_round))
+    solver = _SOLVED.get(rules)
     if solver is None:
-        solver = _Solver(rules, final_round)
+        solver = _Solver(rules)
         solver.solve()
-        _SOLVED[(rules, final_round)] = solver
-    return WinTable(rules, final_round, tuple(tuple(row) for row in solver.start))
+        _SOLVED[rules] = solver
+    return WinTable(rules, tuple(tuple(row) for row in solver.start))
 
 
-def win_table_ready(rules: Rules, final_round: bool = True) -> bool:
+def win_table_ready(rules: Rules) -> bool:
     """:func:`win_chance` answers at once under ``rules``: its table is solved or shipped."""
-    return supports_win_chance(rules) is None and (
-        (rules, final_round) in _SOLVED or _shipped(rules, final_round) is not None)
+    return supports_win_chance(rules) is None and (rules in _SOLVED or _shipped(rules) is not None)
 
 
-def prepare_win_chance(rules: Rules, final_round: bool = True) -> bool:
+def prepare_win_chance(rules: Rules) -> bool:
     """Make :func:`win_chance` answer at once under ``rules`` where it can: read its shipped
     table, or solve a small target (:data:`ON_DEMAND_LEVELS`, seconds). False where the
     rules are not solved for or the table would take minutes."""
     if supports_win_chance(rules) is not None:
         return False
-    if win_table_ready(rules, final_round) or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS:
-        _solver(rules, final_round)
+    if win_table_ready(rules) or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS:
+        _solver(rules)
         return True
     return False
 
@@ -406,13 +415,13 @@ def _refuse_unsupported(rules: Rules) -> None:
         raise InvalidInput(f"No win chance under these rules: {reason}.")
 
 
-def _solver(rules: Rules, final_round: bool) -> _Solver:
+def _solver(rules: Rules) -> _Solver:
     _refuse_unsupported(rules)
-    solver = _SOLVED.get((rules, final_round))
+    solver = _SOLVED.get(rules)
     if solver is not None:
         return solver
-    shipped = _shipped(rules, final_round)
-    solver = _Solver(rules, final_round)
+    shipped = _shipped(rules)
+    solver = _Solver(rules)
     if shipped is not None:
         solver.start = [list(row) for row in shipped]
     elif solver.levels <= ON_DEMAND_LEVELS:
@@ -421,23 +430,24 @@ def _solver(rules: Rules, final_round: bool) -> _Solver:
         raise InvalidInput(f"The win chance to {rules.target:,} under these rules has no shipped table and takes "
                            f"minutes to solve: call solve_win_table first, or ship it with "
                            f"python -m engine.advice.win_tables.")
-    _SOLVED[(rules, final_round)] = solver
+    _SOLVED[rules] = solver
     return solver
 
 
 @lru_cache(maxsize=1)
-def _shipped_tables() -> dict[tuple[Rules, bool], tuple[tuple[float, ...], ...]]:
+def _shipped_tables() -> dict[Rules, tuple[tuple[float, ...], ...]]:
     if not TABLES_FILE.exists():
         return {}
     return read_tables(TABLES_FILE.read_bytes())
 
 
-def _shipped(rules: Rules, final_round: bool) -> tuple[tuple[float, ...], ...] | None:
-    return _shipped_tables().get((rules, final_round))
+def _shipped(rules: Rules) -> tuple[tuple[float, ...], ...] | None:
+    return _shipped_tables().get(rules)
 
 
-def read_tables(data: bytes) -> dict[tuple[Rules, bool], tuple[tuple[float, ...], ...]]:
-    """The tables in a file written by :func:`write_tables`."""
+def read_tables(data: bytes) -> dict[Rules, tuple[tuple[float, ...], ...]]:
+    """The tables in a file written by :func:`write_tables`, by the rules each was solved
+    for (the end rule read from the head's ``final_round``)."""
     raw = zlib.decompress(data)
     tables = {}
     at = 0
@@ -450,7 +460,10 @@ def read_tables(data: bytes) -> dict[tuple[Rules, bool], tuple[tuple[float, ...]
         if sys.byteorder != "little":
             values.byteswap()
         scaled = [value / SCALE for value in values]
-        tables[(Rules.from_dict(head["rules"]), head["final_round"])] = tuple(
+        rules = Rules.from_dict(head["rules"])
+        if not head["final_round"]:
+            rules = replace(rules, end_rule="first_to_target")
+        tables[rules] = tuple(
             tuple(scaled[row * levels:(row + 1) * levels]) for row in range(levels))
         at = end + 1 + 2 * levels * levels
     return tables
@@ -468,16 +481,15 @@ def write_tables(tables: Sequence[WinTable]) -> bytes:
     return zlib.compress(b"".join(parts), 9)
 
 
-def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE,
-               *, final_round: bool = True) -> float:
+def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE) -> float:
     """The chance that the player ``to_move`` (0 or 1) wins a two-player game at banked
     ``scores``, holding ``turn_points`` with ``dice`` dice to throw, when both play to win.
 
-    The end is the table's: a bank reaching the target gives the other player one last
-    turn, in which banking more wins and the same throws off a tie at even odds. With
-    the other player already at the target, this is that last turn's chance (what
-    :func:`engine.catch_up_chance` answers, a tie counted as half). ``final_round=False``:
-    the first to bank the target wins at once.
+    The end is the rules' end rule: under the final round a bank reaching the target
+    gives the other player one last turn, in which banking more wins and the same throws
+    off a tie at even odds. With the other player already at the target, this is that
+    last turn's chance (what :func:`engine.catch_up_chance` answers, a tie counted as
+    half). Under first to target the first to bank the target wins at once.
 
     >>> house = Rules.preset("house")
     >>> win_chance(house, (9_850, 10_000), 0, 150, 2)  # a tie if banked; two dice score 5/9
@@ -491,6 +503,7 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
     mine, other = _scores(scores, to_move, step)
     turn = _level(rules, turn_points, dice)
     levels = -(-rules.target // step)
+    final_round = rules.end_rule == "final_round"
     if mine >= levels or other >= levels and not final_round:
         raise InvalidInput(f"{max(scores):,} has reached the target {rules.target:,}: "
                            + ("the game is over." if not final_round or other >= levels
@@ -501,7 +514,7 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
         banked = 1.0 if mine + turn > other else 0.5 if mine + turn == other else 0.0
         throw_on = last_turn_chances(rules, (other - mine - turn) * step, dice)
         return max(throw_on, banked) if bankable else throw_on
-    solver = _solver(rules, final_round)
+    solver = _solver(rules)
     if turn == 0 and dice == MAX_DICE:
         return solver.start[mine][other]
     throws = solver.throws(mine, other)

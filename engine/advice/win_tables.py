@@ -28,19 +28,19 @@ preset's own target) in about 23: the whole command takes about half an hour."""
 
 def busche_neller_rules(target: int = 10_000) -> Rules:
     """Busche & Neller's simplest scoring: single 1 = 100, single 5 = 50, three of a kind
-    only, no entry threshold (their first to bank ``target`` wins: ``final_round=False``)."""
+    only, no entry threshold, the first to bank ``target`` wins."""
     return Rules(target=target, entry_threshold=0, n_of_a_kind="none", straight=None, three_pairs=None,
-                 two_triplets=None)
+                 two_triplets=None, end_rule="first_to_target")
 
 
-def fairest_compensation(rules: Rules, final_round: bool = True) -> tuple[int, float]:
+def fairest_compensation(rules: Rules) -> tuple[int, float]:
     """The head start for the second player that brings the first player's chance nearest
     one half, and that chance (the first player moves at 0 against the head start)."""
     step = step_of(rules)
-    best = (0, win_chance(rules, (0, 0), 0, final_round=final_round))
+    best = (0, win_chance(rules, (0, 0), 0))
     points = step
     while points < rules.target:
-        chance = win_chance(rules, (0, points), 0, final_round=final_round)
+        chance = win_chance(rules, (0, points), 0)
         if abs(chance - 0.5) < abs(best[1] - 0.5):
             best = (points, chance)
         if chance < 0.5:
@@ -57,9 +57,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.busche_neller:
         rules = busche_neller_rules(args.busche_neller)
         started = time.perf_counter()
-        solve_win_table(rules, final_round=False)
-        points, chance = fairest_compensation(rules, final_round=False)
-        first = win_chance(rules, (0, 0), 0, final_round=False)
+        solve_win_table(rules)
+        points, chance = fairest_compensation(rules)
+        first = win_chance(rules, (0, 0), 0)
         print(f"Busche & Neller to {rules.target:,}: first player {first:.4%}; "
               f"fairest with {points} points for the second player ({chance:.4%}); "
               f"{time.perf_counter() - started:.0f} s")
