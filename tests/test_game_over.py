@@ -6,10 +6,13 @@ import asyncio
 import dataclasses
 import random
 
+import flet.canvas as cv
+import pytest
+
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from app.views.game_over import result_text
-from app.views.race_chart import race_summary
+from app.views.race_chart import RaceChart, race_summary
 from engine import Game, Rules
 from engine.stats import career, player_stats, score_race
 from tests.app_driver import run
@@ -46,6 +49,25 @@ def test_the_race_has_every_players_total_after_each_turn():
     assert score_race(game) == ((0, 1050, 1050), (0, 0, 1050))
     assert race_summary(game.players, score_race(game)) == (
         "Score race over 2 turns: the lead changed 0 times; Ann led last.")
+
+
+@pytest.mark.parametrize("lowest, reached", [(None, -1000), (-700, -700), (0, 0)])
+def test_the_race_draws_a_total_below_0_below_the_0_line_down_to_the_lowest_reached(lowest, reached):
+    rules = dataclasses.replace(SHORT, entry_threshold=0, triple_farkle_penalty=500, lowest_total=lowest)
+    game = Game(["Ann", "Bob"], rules)
+    for _ in range(6):  # two third farkles for Ann, Bob farkling between
+        game.roll("2 2 3 3 4 6")
+    for _ in range(6):
+        game.roll("2 2 3 3 4 6")
+    race = score_race(game)
+    assert min(race[0]) == reached
+    canvas = RaceChart(game.players, race, target=rules.target).content.controls[0]
+    labels = {shape.value: shape.y for shape in canvas.shapes if isinstance(shape, cv.Text)}
+    ann = [element.y for element in next(shape for shape in canvas.shapes if isinstance(shape, cv.Path)).elements]
+    lowest_drawn = max(ann)
+    assert ann[0] == labels["0"]
+    assert (lowest_drawn > labels["0"]) == (reached < 0)
+    assert labels.get(f"{reached:,}") == lowest_drawn
 
 
 def test_player_figures_count_turns_farkles_hot_dice_best_and_entry():

@@ -24,26 +24,33 @@ _LEFT, _BOTTOM, _TOP, _RIGHT = 52, 26, 10, 10
 
 def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: float = 360,
               height: float = 220, target: int | None = None) -> ft.Control:
-    """A line per player over the game's turns, the target as a dashed line, and a legend."""
+    """A line per player over the game's turns, the target as a dashed line, and a legend.
+
+    The axis runs from the lowest total reached (0, or below it where a three-farkle penalty
+    may take a total below 0) to the highest or the target; the turns run along the 0 line."""
     turns = max((len(series) for series in race), default=1) - 1
     top = max([max(series, default=0) for series in race] + [target or 0, 500])
+    bottom = min([min(series, default=0) for series in race] + [0])
     plot_w, plot_h = width - _LEFT - _RIGHT, height - _TOP - _BOTTOM
 
     def x(turn: int) -> float:
         return _LEFT + plot_w * (turn / max(turns, 1))
 
     def y(total: int) -> float:
-        return _TOP + plot_h * (1 - max(total, 0) / top)
+        return _TOP + plot_h * (top - total) / (top - bottom)
 
     axis = ft.Paint(color=ft.Colors.ON_SURFACE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
     shapes: list[cv.Shape] = [
         cv.Line(_LEFT, _TOP, _LEFT, _TOP + plot_h, paint=axis),
-        cv.Line(_LEFT, _TOP + plot_h, _LEFT + plot_w, _TOP + plot_h, paint=axis),
+        cv.Line(_LEFT, y(0), _LEFT + plot_w, y(0), paint=axis),
         cv.Text(_LEFT - 6, y(top), f"{top:,}", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(_LEFT - 6, y(0), "0", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(_LEFT + plot_w, height - 4, tr("turn {turn}", turn=turns), style=ft.TextStyle(size=11),
                 alignment=ft.Alignment.BOTTOM_RIGHT),
     ]
+    if bottom < 0:
+        shapes.append(cv.Text(_LEFT - 6, y(bottom), f"{bottom:,}", style=ft.TextStyle(size=11),
+                              alignment=ft.Alignment.CENTER_RIGHT))
     if target:
         shapes.append(cv.Line(_LEFT, y(target), _LEFT + plot_w, y(target),
                               paint=ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1, style=ft.PaintingStyle.STROKE,
