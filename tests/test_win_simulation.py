@@ -122,6 +122,25 @@ def test_a_last_turn_in_a_game_of_two_is_answered_exactly(scores: tuple[int, int
     assert abs(simulated.chances[1] - chances.chances[1]) <= 3 * standard_errors(simulated, 1)
 
 
+@pytest.mark.parametrize("lowest, action", [(0, "throw"), (-500, "bank"), (None, "bank")])
+def test_a_simulated_player_on_two_farkles_plays_the_advice_for_what_a_third_would_cost_out_of_their_total(
+        lowest: int | None, action: str) -> None:
+    # First to 950; Ann, at 0 on two farkles, holds 950 with four dice: banking wins at once.
+    # A third farkle costs her what her total has above the lowest (nothing, 500), or all 1,000.
+    rules = dataclasses.replace(Rules.preset("official"), target=950, entry_threshold=0, end_rule="first_to_target",
+                                lowest_total=lowest)
+    game = Game(["Ann", "Bob"], rules)
+    game.roll("2 2 3 3 4 4")
+    game.keep("2 2 3 3 4 4")
+    game.roll("1 1 2 3 4 6")
+    game.keep("1 1")
+    state = dataclasses.replace(game.state, farkle_streak=(2, 0))
+    advice = advise(state)
+    assert (advice.action, advice.turn_points, advice.dice) == (action, 950, 4)
+    chances = win_chances(state, turns=FEW_TURNS)
+    assert (chances.chances[0] == 1.0) == (action == "bank")
+
+
 def test_in_a_final_round_of_three_the_leader_wins_when_both_others_miss() -> None:
     # Cat reached 4,200; Ann needs over 1,200 and Bob, if Ann misses, over 3,200.
     state = at(HOUSE_4000, (3000, 1000, 4200), 0, final_round=True, last_turns=(0, 1))

@@ -14,8 +14,8 @@ One entry point, :func:`win_chances`: the chances, how they were found, and thei
   end rule (a final round, or the first to bank the target wins), the final round and
   who is still owed a last turn, a rule change waiting for the next turn). Every
   simulated player plays the app's own advice (:mod:`engine.advice.values`): the keep and
-  the bank worth the most points on average, on their farkle streak under a penalty (the
-  whole penalty counted at risk, whatever the total), build on an offer when it is worth
+  the bank worth the most points on average, on their farkle streak under a penalty (a
+  farkle counted at what it would cost out of their total, as the advice counts it), build on an offer when it is worth
   more than six fresh dice, and in their last turn of the final round the keeps with the
   best chance to bank more than the leader, banking as soon as they do. A tie for the win
   counts as a roll-off at even odds. The error is the half-width of each chance's 95 %
@@ -40,7 +40,7 @@ from itertools import accumulate
 from typing import Literal
 
 from engine.advice.advisor import advise
-from engine.advice.values import STREAKS, Choices, _goal, _reach, _throws, roll_value, step_of
+from engine.advice.values import STREAKS, Choices, _farkle_worth, _goal, _reach, _throws, roll_value, step_of
 from engine.advice.win import win_table_ready
 from engine.dice import MAX_DICE
 from engine.game import GameState, bank_refusal
@@ -64,8 +64,9 @@ Z95 = 1.96
 """Standard errors in half a 95 % interval."""
 
 Method = Literal["decided", "exact", "simulated"]
-_Player = tuple[bool, int]
-"""A player as the advice tells them apart: on the board or not, and their farkle streak."""
+_Player = tuple[bool, int, int]
+"""A player as the advice tells them apart: on the board or not, their farkle streak, and a
+total standing for every total a farkle costs as much out of (see :func:`_player`)."""
 Result = tuple[bool, int, int]
 """A turn's end: (banked, turn total in grid steps, dice: left after the bank or thrown in the farkle)."""
 
@@ -124,10 +125,11 @@ def work_out_win_chances(state: GameState, *, seed: int = SEED, turns: int = TUR
         if mine is not None:
             seat = state.current
             return WinChances(tuple(mine if other == seat else 1.0 - mine for other in range(2)), "exact", (0.0, 0.0))
-    for on_board in (True, False):  # the advised turns' ends, between looks at other tasks
+    for seat in range(count):  # the advised turns' ends of the players now, between looks at other tasks
         for streak in range(STREAKS) if state.rules.triple_farkle_penalty else (0,):
-            if (state.rules, on_board, streak) not in _FRESH:
-                yield from _work_out_fresh_turns(state.rules, on_board, streak)
+            player = _player(state.rules, state.on_board[seat], streak, state.scores[seat])
+            if (state.rules, *player) not in _FRESH:
+                yield from _work_out_fresh_turns(state.rules, *player)
     table = _Table(state, random.Random(seed))
     totals, squares = [0.0] * count, [0.0] * count
     games = simulated = 0
@@ -164,14 +166,30 @@ def _dice(rules: Rules) -> _Dice:
                  tuple(tuple(keeps for _, keeps in group) for group in throws.outcomes))
 
 
+def _player(rules: Rules, on_board: bool, streak: int, total: int) -> _Player:
+    """A player with ``total`` points as the advice tells them apart: on the board or not,
+    their farkle streak, and what a farkle would cost them (:func:`engine.advice.values.roll_value`
+    with ``total``); the first total seen with a cost stands for every total with it, so
+    the advised play is worked out once per cost, not once per total."""
+    if not rules.triple_farkle_penalty:
+        return on_board, 0, 0
+    worth = _farkle_worth(rules, on_board, streak, total)
+    return on_board, streak, _STANDING.setdefault((rules, on_board, streak, worth), total)
+
+
+_STANDING: dict[tuple[Rules, bool, int, float], int] = {}
+"""The total standing for each farkle's worth (see :func:`_player`)."""
+
+
 class _Policy:
     """The advice's play for the most points (:func:`engine.advice.advisor.throw_advice`'s
     order: the keep worth the most, then more points, then more dice), for a player on the
-    board or not, on a farkle streak (under a penalty, the whole of it counted at risk);
-    each decision worked out once."""
+    board or not, on a farkle streak with a total (under a penalty, a farkle counted at
+    what it would cost out of it); each decision worked out once."""
 
-    def __init__(self, rules: Rules, on_board: bool, streak: int) -> None:
+    def __init__(self, rules: Rules, on_board: bool, streak: int, total: int) -> None:
         self.rules, self.on_board, self.streak, self.step = rules, on_board, streak, step_of(rules)
+        self.total = total
         self.kept: dict[tuple[int, Choices], tuple[int, int, bool]] = {}
         self.built: dict[tuple[int, int], bool] = {}
 
@@ -202,7 +220,7 @@ class _Policy:
         return found
 
     def roll(self, level: int, dice: int) -> float:
-        return roll_value(self.rules, level * self.step, dice, self.on_board, streak=self.streak)
+        return roll_value(self.rules, level * self.step, dice, self.on_board, streak=self.streak, total=self.total)
 
     def bankable(self, level: int, left: int) -> bool:
         rules, points = self.rules, level * self.step
@@ -211,30 +229,21 @@ class _Policy:
         return points > 0 and points >= (rules.minimum_bank if self.on_board else rules.entry_threshold)
 
 
-@lru_cache(maxsize=32)
-def _policy(rules: Rules, on_board: bool, streak: int) -> _Policy:
-    return _Policy(rules, on_board, streak)
+@lru_cache(maxsize=128)
+def _policy(rules: Rules, on_board: bool, streak: int, total: int) -> _Policy:
+    return _Policy(rules, on_board, streak, total)
 
 
 Ends = tuple[tuple[float, ...], tuple[Result, ...]]
 """How a turn ends: the running chances of each end, and the ends, likeliest first."""
-_FRESH: dict[tuple[Rules, bool, int], Ends] = {}
+_FRESH: dict[tuple[Rules, bool, int, int], Ends] = {}
 
 
-def _fresh_turns(rules: Rules, on_board: bool, streak: int) -> Ends:
-    """How a turn of six fresh dice played for the most points ends (worked out once)."""
-    found = _FRESH.get((rules, on_board, streak))
-    if found is None:
-        for _ in _work_out_fresh_turns(rules, on_board, streak):
-            pass
-        found = _FRESH[(rules, on_board, streak)]
-    return found
-
-
-def _work_out_fresh_turns(rules: Rules, on_board: bool, streak: int) -> Iterator[None]:
-    """:func:`_fresh_turns` worked out exactly, one turn total between two yields (a keep
-    only raises the total: totals in order)."""
-    dice, policy = _dice(rules), _policy(rules, on_board, streak)
+def _work_out_fresh_turns(rules: Rules, on_board: bool, streak: int, total: int) -> Iterator[None]:
+    """How a turn of six fresh dice played for the most points ends, worked out exactly and
+    kept in :data:`_FRESH`, one turn total between two yields (a keep only raises the
+    total: totals in order)."""
+    dice, policy = _dice(rules), _policy(rules, on_board, streak, total)
     ends: dict[Result, float] = {}
     held: dict[int, list[float]] = {0: [0.0] * MAX_DICE + [1.0]}
     while held:
@@ -253,7 +262,7 @@ def _work_out_fresh_turns(rules: Rules, on_board: bool, streak: int) -> Iterator
                     held.setdefault(after, [0.0] * (MAX_DICE + 1))[left or MAX_DICE] += chance
             ends[(False, level, n)] = ends.get((False, level, n), 0.0) + mass * (1.0 - previous)
     listed = sorted(ends.items(), key=lambda end: -end[1])
-    _FRESH[(rules, on_board, streak)] = tuple(accumulate(chance for _, chance in listed)), tuple(end for end, _ in listed)
+    _FRESH[(rules, on_board, streak, total)] = tuple(accumulate(chance for _, chance in listed)), tuple(end for end, _ in listed)
 
 
 class _Table:
@@ -266,6 +275,7 @@ class _Table:
         self.dice = _dice(state.rules)
         self.step = self.dice.step
         self.target = -(-state.rules.target // self.step)
+        self.players: dict[tuple[bool, int, int], _Player] = {}
 
     def play(self) -> tuple[list[float], int]:
         """One game to its end: each seat's share of the win, and the turns played."""
@@ -278,7 +288,7 @@ class _Table:
         first = True
         while True:
             need = max(scores) - scores[seat] + 1 if final and seat in last_turns else None
-            player = self.player(on_board[seat], streaks[seat])
+            player = self.player(on_board[seat], streaks[seat], scores[seat])
             end = self.turn_now(need, player) if first else self.turn(need, player, offer)
             banked, level, dice = end
             turns += 1
@@ -309,17 +319,22 @@ class _Table:
                     return [1.0 / len(leaders) if other in leaders else 0.0 for other in range(count)], turns
             seat = (seat + 1) % count
 
-    def player(self, on_board: bool, streak: int) -> _Player:
-        """Whose turn it is, as the advice tells them apart: on the board or not, and their
-        farkle streak where a penalty makes it count."""
-        return on_board, streak if self.rules.triple_farkle_penalty else 0
+    def player(self, on_board: bool, streak: int, score: int) -> _Player:
+        """:func:`_player` for a score in grid steps, looked up once per table."""
+        key = (on_board, streak, score)
+        found = self.players.get(key)
+        if found is None:
+            found = self.players[key] = _player(self.rules, on_board, streak, score * self.step)
+        return found
 
     def turn(self, need: int | None, player: _Player, offer: tuple[int, int] | None) -> Result:
-        """A turn from its start, an offer passed or not."""
+        """A turn from its start, an offer passed or not: drawn from its ends where they are
+        worked out (the players at the table now), else thrown a throw at a time."""
         if offer is not None and self.builds(need, player, *offer):
             return self.play_on(need, player, *offer)
-        if need is None:
-            running, ends = _fresh_turns(self.rules, *player)
+        fresh = _FRESH.get((self.rules, *player)) if need is None else None
+        if fresh is not None:
+            running, ends = fresh
             return ends[min(bisect_right(running, self.rng.random()), len(ends) - 1)]
         return self.play_on(need, player, 0, MAX_DICE)
 
