@@ -10,6 +10,7 @@ import dataclasses
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from app.tournament_table import tournament_meta
+from app.views.table import TableState
 from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value, win_chance
 from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
@@ -103,3 +104,23 @@ def test_at_an_official_table_ann_on_two_farkles_is_advised_to_bank_3_3_3_for_a_
         assert [text for text in ui.texts() if text.endswith("·  advised")] == ["300  ·  keep 3 3 3  ·  advised"]
 
     run(test)
+
+
+def test_in_the_final_round_under_a_minimum_bank_the_chance_to_lead_needs_at_least_the_minimum_bank() -> None:
+    async def test() -> None:
+        rules = dataclasses.replace(HOUSE, target=1600, entry_threshold=0, minimum_bank=300)
+        keeper = Scorekeeper(MemoryStore())
+        table = TableState(keeper, await keeper.start_game(["Ann", "Bob"], rules))
+        await table.load()
+        await table.switch_advice()
+        for thrown, kept in [("1 1 1 2 3 4", "1 1 1"), ("1 1 1 5 5 2", "1 1 1 5 5"), ("5 5 5 2 3 4", "5 5 5"),
+                             ("5 5 5 2 3 4", "5 5 5")]:
+            assert await table.act(lambda g, dice=thrown: g.roll(dice)), table.refusal
+            assert await table.act(lambda g, dice=kept: g.keep(dice)), table.refusal
+            assert await table.act(lambda g: g.bank()), table.refusal
+        # Bob reached 1,600; Ann, at 1,500, needs 150 to lead but may bank no less than 300.
+        assert table.state is not None and table.state.final_round and table.state.scores == (1500, 1600)
+        assert table.lead_chances() == {0: catch_up_chance(rules, 300, 0, 6)}
+        assert catch_up_chance(rules, 300, 0, 6) == catch_up_chance(HOUSE, 300, 0, 6) < catch_up_chance(HOUSE, 150)
+
+    asyncio.run(test())
