@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, InvalidInput, Rules, advise, catch_up_chance, farkle_chance, scoring_options
+from engine.advice.values import bank_allowed
 from engine.advice.win import (
     TABLES_FILE,
     prepare_win_chance,
@@ -37,6 +38,8 @@ TINY = dataclasses.replace(HOUSE, target=50, entry_threshold=0)
 SMALL = dataclasses.replace(HOUSE, target=300, entry_threshold=0)
 SMALL_ENTRY = dataclasses.replace(HOUSE, target=400, entry_threshold=200)
 SMALL_SCORES = st.integers(0, 5).map(lambda level: level * 50)
+SMALL_MINIMUM = dataclasses.replace(SMALL, target=400, minimum_bank=200)
+"""Every bank on the board at least 200: half the target."""
 
 
 def test_a_target_one_scoring_throw_reaches_is_won_by_the_first_to_score_when_the_first_to_bank_wins() -> None:
@@ -61,7 +64,23 @@ def test_the_last_turn_of_the_final_round_is_won_by_banking_more_than_the_leader
         assert catch_up_chance(HOUSE, 3_050) <= found <= catch_up_chance(HOUSE, 3_000)
 
 
-@pytest.mark.parametrize(("rules", "scores"), [(SMALL, (100, 150)), (SMALL_ENTRY, (0, 250))])
+@pytest.mark.parametrize(("scores", "turn_points", "dice", "need"), [
+    ((350, 400), 0, 6, 200),    # 100 would lead, but a bank is at least 200
+    ((350, 400), 150, 1, 200),  # 150 held: one die to reach 200
+    ((150, 400), 0, 6, 300),    # 300 leads: more than the minimum bank
+])
+def test_a_last_turn_short_by_less_than_the_minimum_bank_must_reach_the_minimum_bank(
+        scores: tuple[int, int], turn_points: int, dice: int, need: int) -> None:
+    found = win_chance(SMALL_MINIMUM, scores, 0, turn_points, dice)
+    if need == SMALL_MINIMUM.minimum_bank:
+        assert found == catch_up_chance(SMALL_MINIMUM, need, turn_points, dice)
+    else:  # a tie at 250 is worth a half
+        assert catch_up_chance(SMALL_MINIMUM, need, turn_points, dice) <= found
+        assert found <= catch_up_chance(SMALL_MINIMUM, need - 50, turn_points, dice)
+
+
+@pytest.mark.parametrize(("rules", "scores"), [(SMALL, (100, 150)), (SMALL_ENTRY, (0, 250)),
+                                               (SMALL_MINIMUM, (100, 250))])
 def test_the_start_of_a_turn_is_worth_its_throw_under_the_best_keep_and_the_other_player_after_a_farkle(
         rules: Rules, scores: tuple[int, int]) -> None:
     for end_rule in ("first_to_target", "final_round"):
@@ -168,8 +187,9 @@ def test_busche_and_nellers_simplest_game_favours_the_first_player_and_a_head_st
     assert first > 0.5 and points > 0 and abs(chance - 0.5) < abs(first - 0.5)
 
 
-def test_two_optimal_players_simulated_win_as_often_as_the_table_says() -> None:
-    rules, games = SMALL, 3000
+@pytest.mark.parametrize("rules", [SMALL, SMALL_MINIMUM, dataclasses.replace(SMALL_MINIMUM, end_rule="first_to_target")])
+def test_two_optimal_players_simulated_win_as_often_as_the_table_says(rules: Rules) -> None:
+    games = 3000
     rng = random.Random(18)
     first_wins = sum(_first_player_wins(rules, rng) for _ in range(games))
     expected = win_chance(rules, (0, 0), 0)
@@ -191,7 +211,9 @@ def _first_player_wins(rules: Rules, rng: random.Random) -> bool:
             best = max(options, key=lambda option: _chance(rules, tuple(scores), mover, turn + option.points,
                                                          option.dice_left or 6))
             turn, dice = turn + best.points, best.dice_left or 6
-            if _bank_value(rules, scores, mover, turn) >= _chance(rules, tuple(scores), mover, turn, dice) - 1e-12:
+            allowed = bank_allowed(rules, turn, scores[mover] > 0 or rules.entry_threshold == 0)
+            if allowed and _bank_value(rules, scores, mover, turn) >= _chance(rules, tuple(scores), mover, turn,
+                                                                                dice) - 1e-12:
                 break
         if last_turn:
             total = scores[mover] + max(turn, 0)
@@ -199,6 +221,8 @@ def _first_player_wins(rules: Rules, rng: random.Random) -> bool:
             return (total > leader or total == leader and rng.random() < 0.5) == (mover == 0)
         if turn > 0:
             scores[mover] += turn
+            if scores[mover] >= rules.target and rules.end_rule == "first_to_target":
+                return mover == 0
             last_turn = scores[mover] >= rules.target
         mover = 1 - mover
 
@@ -207,6 +231,8 @@ def _bank_value(rules: Rules, scores: list[int], mover: int, turn: int) -> float
     total, leader = scores[mover] + turn, scores[1 - mover]
     if leader >= rules.target:
         return 1.0 if total > leader else 0.5 if total == leader else 0.0
+    if total >= rules.target and rules.end_rule == "first_to_target":
+        return 1.0
     banked = list(scores)
     banked[mover] += turn
     return 1 - _chance(rules, tuple(banked), 1 - mover, 0, 6)

@@ -91,16 +91,21 @@ def test_under_first_to_target_the_advised_win_chance_counts_no_final_round() ->
     assert advised >= 1 - farkle_chance(6, SMALL)
 
 
-@pytest.mark.parametrize("change", [{"minimum_bank": 100}, {"minimum_bank": 300, "end_rule": "first_to_target"}])
-def test_rules_the_exact_table_is_not_solved_for_are_simulated_never_answered_from_another_table(
-        change: dict[str, object]) -> None:
+@pytest.mark.parametrize("change, banking", [
+    ({"minimum_bank": 150}, (250, 300)),  # Ann's last turn: 100 banked would lead
+    ({"minimum_bank": 300, "end_rule": "first_to_target"}, (200, 250)),  # 100 banked would win at once
+])
+def test_a_minimum_bank_gets_a_win_chance_solved_for_it_never_one_solved_without_it(
+        change: dict[str, object], banking: tuple[int, int]) -> None:
     rules = dataclasses.replace(SMALL, **change)
-    assert not prepare_win_chance(rules) and not win_table_ready(rules)
-    with pytest.raises(InvalidInput, match="a minimum bank"):
-        win_chance(rules, (0, 0), 0)
-    state = at(rules, (0, 0))
-    assert advise(state).win_chance is None
-    assert win_chances(state, turns=FEW_TURNS).method == "simulated"
+    without = dataclasses.replace(rules, minimum_bank=0)
+    assert prepare_win_chance(rules) and win_table_ready(rules) and prepare_win_chance(without)
+    state = at(rules, (200, 250), 0)
+    assert advise(state).win_chance == win_chance(rules, (200, 250), 0) == win_chances(state).chances[0]
+    assert win_chances(state).method == "exact"
+    # Held 100 with one die: banking wins without a minimum bank; under one it is no bank at all.
+    assert win_chance(without, banking, 0, 100, 1) == 1.0
+    assert win_chance(rules, banking, 0, 100, 1) < 1.0
 
 
 @pytest.mark.parametrize("scores, turn_points, dice", [((4200, 3000), 0, 6), ((4200, 3900), 0, 6),

@@ -27,10 +27,12 @@ farkle value)``. Under the final round, more points are not always better: at 0-
 250 with two dice is best banked (51 %); at 50-0 the same bank makes 300 and hands the
 other player a last turn that catches up 78 % of the time, so the turn is worth 50 %.
 
-Supported: every scoring, entry threshold and end rule; not progressive passing, steal, a
-three-farkle penalty or a minimum bank (the state would also need the offer, both farkle
-streaks and scores that fall, or the points held in a last turn): under those
-:func:`win_table_ready` is False and :func:`engine.advice.simulation.win_chances` simulates. Cost: about ``levels**3`` turn totals solved a few times each; CPython
+Supported: every scoring, entry threshold, minimum bank and end rule (a turn banks only
+from the entry threshold off the board and the minimum bank on it; a last turn short of
+the leader by less than the minimum bank must reach the minimum bank); not progressive
+passing, steal or a three-farkle penalty (the state would also need the offer, or both
+farkle streaks and scores that fall): under those :func:`win_table_ready` is False and
+:func:`engine.advice.simulation.win_chances` simulates. Cost: about ``levels**3`` turn totals solved a few times each; CPython
 here solves 4,000 points (80 steps) in two minutes of CPU, 5,000 in about three, 10,000
 in about 23 minutes, so ``house`` to 4,000, 5,000 and 10,000 is shipped
 (:mod:`engine.advice.win_tables`, 93,562 bytes) and targets up to
@@ -64,7 +66,7 @@ from functools import lru_cache
 from operator import itemgetter, mul
 from pathlib import Path
 
-from engine.advice.values import _hot_dice_escape, _level, _throws
+from engine.advice.values import _hot_dice_escape, _level, _reach, _throws, bank_allowed
 from engine.dice import MAX_DICE
 from engine.errors import InvalidInput
 from engine.rules import Rules
@@ -198,6 +200,16 @@ def _last_turn(rules: Rules) -> _LastTurn:
     return _LastTurn(tuple(chances), ahead)
 
 
+def _last_turn_start(rules: Rules, short: int) -> float:
+    """The chance to win a last turn from its start, ``short`` grid steps short of a tie
+    with the leader, on the board: bank more (or the same, for a tie at even odds), and
+    at least the minimum bank."""
+    least = -(-rules.minimum_bank // _moves(rules).step)
+    if short < least:
+        return _reach(rules, least).chances[0][MAX_DICE]
+    return _last_turn(rules).chances[short][MAX_DICE]
+
+
 def last_turn_chances(rules: Rules, short: int, dice: int = MAX_DICE) -> float:
     """The best chance to win a last turn of the final round by throwing ``dice`` dice,
     ``short`` points short of a tie with the leader (negative: already ahead)."""
@@ -214,9 +226,6 @@ def supports_win_chance(rules: Rules) -> str | None:
         return "passing dice to the next player (progressive or steal) is not solved for the win chance"
     if rules.triple_farkle_penalty:
         return "a three-farkle penalty is not solved for the win chance (it needs both farkle streaks)"
-    if rules.minimum_bank:
-        return (f"a minimum bank ({rules.minimum_bank:,}) is not solved for the win chance (the last turn would "
-                "need the points held as well as the points short)")
     return None
 
 
@@ -264,8 +273,10 @@ class _Solver:
         step = self.moves.step
         self.levels = -(-self.rules.target // step)
         self.entry = -(-self.rules.entry_threshold // step)
+        self.least = -(-self.rules.minimum_bank // step)
         self.start = [[0.0] * self.levels for _ in range(self.levels)]
-        self.last = tuple(throw[MAX_DICE] for throw in _last_turn(self.rules).chances) if self.final_round else ()
+        self.last = tuple(_last_turn_start(self.rules, short) for short in range(len(_last_turn(self.rules).chances))
+                          ) if self.final_round else ()
         self.escape = _hot_dice_escape(_throws(self.rules)) if self.rules.must_roll_after_hot_dice else 1.0
 
     def bank(self, other: int, total: int) -> float:
@@ -294,16 +305,16 @@ class _Solver:
         low = mine if low is None else low
         top = self.top(other, farkled)
         reach = self.moves.reach
-        high = max(top, low + 1)
+        least = self.least if mine > 0 or self.entry == 0 else self.entry
+        high = max(top, low + 1, mine + least)
         must_roll = self.rules.must_roll_after_hot_dice
         rows: list[Row] = [()] * (high - low)
         rows += [self._banked(other, total, farkled) for total in range(high, high + reach + 1)]
-        on_board = mine > 0 or self.entry == 0
         for total in range(high - 1, low, -1):
             throw = _throw_row(self.moves, rows, total - low, farkled)
             if record is not None:
                 record.append(throw)
-            bankable = on_board or total - mine >= self.entry
+            bankable = total - mine >= least
             rows[total - low] = _after_keep(throw, self.bank(other, total) if bankable else None, must_roll)
         return _throw_row(self.moves, rows, 0, farkled)
 
@@ -509,7 +520,10 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
                            + ("the game is over." if not final_round or other >= levels
                               else "the other player has the last turn."))
     on_board = mine > 0 or rules.entry_threshold == 0
-    bankable = turn > 0 and (on_board or turn_points >= rules.entry_threshold)
+    bankable = bank_allowed(rules, turn_points, on_board)
+    least = -(-(rules.minimum_bank if on_board else rules.entry_threshold) // step)
+    if other >= levels and other - mine < least:  # short of the minimum bank: reach it to lead
+        return 1.0 if turn >= least else _reach(rules, least).chances[turn][dice]
     if other >= levels:
         banked = 1.0 if mine + turn > other else 0.5 if mine + turn == other else 0.0
         throw_on = last_turn_chances(rules, (other - mine - turn) * step, dice)
