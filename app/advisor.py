@@ -10,9 +10,8 @@ from __future__ import annotations
 import asyncio
 
 from app.tournament_table import static_site
-from engine import (CostlyTurn, Game, Rules, costliest, judge_decisions, prepare, prepare_win_chance, prepared,
-                    win_table_ready)
-from engine import GameState, WinChances, win_chances, work_out_win_chances
+from engine import (CostlyTurn, Game, GameState, Rules, WinChances, costliest, judge_decisions, prepare,
+                    prepare_win_chance, prepared, win_chances, win_table_ready, work_out_win_chances)
 
 __all__ = ["prepare_advice", "review_decisions", "work_out_chances"]
 
