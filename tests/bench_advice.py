@@ -115,19 +115,8 @@ def test_bench_advise_with_the_win_chance_on_a_warm_table(benchmark):
     assert benchmark(advise, game).action == "keep"
 
 
-PYODIDE_TIMINGS = r"""
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-const [site] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(site, "pyodide/pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: path.join(site, "pyodide") + "/", stdout: () => {}, stderr: console.error });
-pyodide.FS.writeFile("/app.tar.gz", fs.readFileSync(path.join(site, "app.tar.gz")));
-console.log(await pyodide.runPythonAsync(`
-import dataclasses, json, os, shutil, statistics, sys, time
-os.chdir("/home/pyodide")
-shutil.unpack_archive("/app.tar.gz", ".", "gztar")
-sys.path.insert(0, ".")
+PYODIDE_TIMINGS = """
+import dataclasses, json, statistics, time
 from engine import Game, Rules, advise, best_score, prepare, win_chance
 
 def median_us(call, runs):
@@ -171,31 +160,17 @@ json.dumps({
     "first_win_ms": first_win_ms,
     "advise_win_us": median_us(lambda: advise(game_of_two), 200),
 })
-`));
 """
 
 
 def test_bench_advice_in_the_pwas_pyodide_beside_best_score(tmp_path_factory):
     """The same figures in the PWA's own Python (its Pyodide and app.tar.gz, run by Node.js:
     the engine's work without the browser's drawing), reported, never asserted on time."""
-    import json
     import os
-    import shutil
-    import subprocess
 
-    import pytest
+    from tests.pwa_harness import run_in_pwa_pyodide
 
-    from tests.pwa_harness import load_build_module
-
-    if shutil.which("node") is None:
-        pytest.skip("Node.js is not installed")
-    site = tmp_path_factory.mktemp("pwa") / "site"
-    load_build_module().build(out=site, quiet=True)
-    script = site.parent / "timings.mjs"
-    script.write_text(PYODIDE_TIMINGS, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(site)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = run_in_pwa_pyodide(tmp_path_factory, PYODIDE_TIMINGS, timeout_s=600)
     print(f"\nPyodide (Node.js), load {os.getloadavg()[0]:.1f}: house tables solved in {figures['solve_s']:.2f} s, "
           f"official's with the farkle streak in {figures['solve_official_s']:.2f} s; advice on two farkles under "
           f"official {figures['advise_official_us']:.0f} µs; "

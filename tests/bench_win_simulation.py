@@ -80,19 +80,8 @@ def test_bench_the_longest_pause_between_slices_for_a_new_rule_set_of_four(bench
     print(f"\nlongest pause {pause * 1000:.0f} ms, load {os.getloadavg()[0]:.1f}")
 
 
-PYODIDE_TIMINGS = r"""
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-const [site] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(site, "pyodide/pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: path.join(site, "pyodide") + "/", stdout: () => {}, stderr: console.error });
-pyodide.FS.writeFile("/app.tar.gz", fs.readFileSync(path.join(site, "app.tar.gz")));
-console.log(await pyodide.runPythonAsync(`
-import json, os, shutil, sys, time
-os.chdir("/home/pyodide")
-shutil.unpack_archive("/app.tar.gz", ".", "gztar")
-sys.path.insert(0, ".")
+PYODIDE_TIMINGS = """
+import json, time
 from engine import Game, Rules, prepare, win_chances, work_out_win_chances
 
 official = Rules.preset("official")
@@ -115,27 +104,14 @@ for players in (2, 4, 8):
     figures[players] = {"first_s": first, "warm_s": time.perf_counter() - started, "games": again.games,
                         "pause_ms": pause * 1000}
 json.dumps(figures)
-`));
 """
 
 
 def test_bench_the_chance_to_win_in_the_pwas_pyodide(tmp_path_factory):
     """The same in the PWA's own Python (its Pyodide and app.tar.gz, run by Node.js)."""
-    import json
-    import shutil
-    import subprocess
+    from tests.pwa_harness import run_in_pwa_pyodide
 
-    from tests.pwa_harness import load_build_module
-
-    if shutil.which("node") is None:
-        pytest.skip("Node.js is not installed")
-    site = tmp_path_factory.mktemp("pwa") / "site"
-    load_build_module().build(out=site, quiet=True)
-    script = site.parent / "timings.mjs"
-    script.write_text(PYODIDE_TIMINGS, encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(site)], capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = run_in_pwa_pyodide(tmp_path_factory, PYODIDE_TIMINGS, timeout_s=900)
     for players, figure in figures.items():
         print(f"\nPyodide (Node.js), load {os.getloadavg()[0]:.1f}, official, {players} players: first chance "
               f"{figure['first_s']:.2f} s (longest pause {figure['pause_ms']:.0f} ms), then {figure['warm_s']:.2f} s "

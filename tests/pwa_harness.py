@@ -227,3 +227,40 @@ def wait_precached(page: Any, site: Path, timeout_s: float = 90) -> None:
     page.wait_for_function(
         "async ([name, size]) => (await (await caches.open(name)).keys()).length >= size",
         arg=[FILES_CACHE, precache_size(site)], timeout=timeout_s * 1000, polling=250)
+
+
+PYODIDE_RUNNER = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [site] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(site, "pyodide/pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: path.join(site, "pyodide") + "/", stdout: () => {}, stderr: console.error });
+pyodide.FS.writeFile("/app.tar.gz", fs.readFileSync(path.join(site, "app.tar.gz")));
+console.log(await pyodide.runPythonAsync(`
+import os, shutil, sys
+os.chdir("/home/pyodide")
+shutil.unpack_archive("/app.tar.gz", ".", "gztar")
+sys.path.insert(0, ".")
+{python}
+`));
+"""
+
+
+def run_in_pwa_pyodide(tmp_path_factory: Any, python: str, timeout_s: float) -> Any:
+    """Run ``python`` in the PWA's own Python (its Pyodide, with app.tar.gz unpacked and on
+    sys.path, run by Node.js) and return the JSON its last expression gives; skips without Node.js."""
+    import json
+    import subprocess
+
+    import pytest
+
+    if shutil.which("node") is None:
+        pytest.skip("Node.js is not installed")
+    site = tmp_path_factory.mktemp("pwa") / "site"
+    load_build_module().build(out=site, quiet=True)
+    script = site.parent / "timings.mjs"
+    script.write_text(PYODIDE_RUNNER.replace("{python}", python.strip("\n")), encoding="utf-8")
+    done = subprocess.run(["node", str(script), str(site)], capture_output=True, text=True, timeout=timeout_s)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
