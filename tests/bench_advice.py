@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 
 from engine import Game, Rules, advise, best_score, costly_decisions, prepare
+from tests.game_play import ann_on_two_farkles
 
 HOUSE = Rules.preset("house")
 OFFICIAL = Rules.preset("official")
@@ -32,23 +33,9 @@ def test_bench_solving_the_tables_with_the_farkle_streak_for_a_new_rule_set(benc
     assert benchmark.pedantic(solve, rounds=3, iterations=1) == 1.0
 
 
-def ann_on_two_farkles_throws_3_3_3() -> Game:
-    game = Game(["Ann", "Bob"], OFFICIAL)
-    game.roll("1 1 1 2 3 4")
-    game.keep("1 1 1")
-    game.bank()
-    for ann_throws in ("2 2 3 3 4 6", "2 2 3 3 4 6", None):
-        game.roll("1 2 3 4 6 6")
-        game.keep("1")
-        game.bank()
-        if ann_throws:
-            game.roll(ann_throws)
-    game.roll("3 3 3 2 4 6")
-    return game
-
-
 def test_bench_advise_a_keep_on_warm_tables_on_two_farkles_under_official(benchmark):
-    game = ann_on_two_farkles_throws_3_3_3()
+    game = ann_on_two_farkles()
+    game.roll("3 3 3 2 4 6")
     list(prepare(OFFICIAL))
     assert advise(game).penalty == 1000
     assert benchmark(advise, game).action == "keep"

@@ -1,4 +1,5 @@
-"""Random but legal play through the public API, shared by property tests and benchmarks."""
+"""Random but legal play through the public API, shared by property tests and benchmarks, and
+scripted games several tests and benchmarks start from."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game, Rules, scoring_options
+
+OFFICIAL = Rules.preset("official")
 
 
 def throw(rng: random.Random, dice: int) -> list[int]:
@@ -40,6 +43,22 @@ def play_game(game: Game, rng: random.Random, max_turns: int = 2000) -> Game:
             game.roll_off({seat: rng.randint(1, 6) for seat in game.tied})
         else:
             play_turn(game, rng)
+    return game
+
+
+def ann_on_two_farkles() -> Game:
+    """At an official table Ann has banked 1,000 (three 1s) and farkled twice since; Bob banks 100 a turn."""
+    game = Game(["Ann", "Bob"], OFFICIAL)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    for ann_throws in ("2 2 3 3 4 6", "2 2 3 3 4 6", None):
+        game.roll("1 2 3 4 6 6")
+        game.keep("1")
+        game.bank()
+        if ann_throws:
+            game.roll(ann_throws)
+    assert game.state.current == 0 and game.state.farkle_streak[0] == 2 and game.scores[0] == 1000
     return game
 
 

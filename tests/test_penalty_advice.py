@@ -16,8 +16,9 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from engine import Game, InvalidInput, Rules, advise, bank_thresholds, best_score, judge_decisions, roll_value, \
+from engine import InvalidInput, Rules, advise, bank_thresholds, best_score, judge_decisions, roll_value, \
     scoring_options, turn_advice
+from tests.game_play import ann_on_two_farkles
 
 OFFICIAL = Rules.preset("official")
 BUSCHE = Rules(entry_threshold=0, n_of_a_kind="multiply", straight=1500, three_pairs=750, two_triplets=None,
@@ -171,22 +172,6 @@ def test_off_the_board_under_a_floor_of_0_the_streak_risks_nothing() -> None:
 
 
 # -- Ann at an official table -----------------------------------------------------------------------------------------
-
-def ann_on_two_farkles() -> Game:
-    """Ann has banked 1,000 (three 1s) and farkled twice since; Bob banks 100 a turn."""
-    game = Game(["Ann", "Bob"], OFFICIAL)
-    game.roll("1 1 1 2 3 4")
-    game.keep("1 1 1")
-    game.bank()
-    for ann_throws in ("2 2 3 3 4 6", "2 2 3 3 4 6", None):
-        game.roll("1 2 3 4 6 6")
-        game.keep("1")
-        game.bank()
-        if ann_throws:
-            game.roll(ann_throws)
-    assert game.state.current == 0 and game.state.farkle_streak[0] == 2 and game.scores[0] == 1000
-    return game
-
 
 def test_ann_on_two_farkles_keeps_3_3_3_and_banks_for_a_third_farkle_would_also_cost_1000() -> None:
     game = ann_on_two_farkles()
