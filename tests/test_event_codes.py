@@ -14,18 +14,15 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import flet as ft
 import pytest
 
 from app.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
-from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.client_address import ORGANIZER_ADDRESSES_ENV
 from app.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
 from app.event_document import COLLECTION, KeptEvent, event_document
-from app.main import app_on
 from app.organizer import Organizer
 from app.passphrase import MIN_PASSPHRASE
 from app.scorekeeper import Scorekeeper
@@ -35,27 +32,11 @@ from engine import Game, Tournament, decode_setup, encode_result, link_form, res
 from tests.access_support import PHONE, cheap_hash
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
+from tests.test_export import run_at
 
 LOOPBACK = "127.0.0.1"
 CODE = "HARBOUR-26"
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
-
-
-def run_at(address: str, store: Store, test: Callable[[FletHarness], Awaitable[Any]], route: str = "/",
-           **options: Any) -> Any:
-    """The app in a session whose client is at ``address``, as the server records it."""
-    inner = app_on(store)
-
-    async def main(page: ft.Page) -> None:
-        page.client_ip = address  # as Flet sets it when the websocket connects
-        remember_peer(page)
-        await inner(page)
-
-    async def session() -> Any:
-        async with FletHarness(main, route=route, **options) as ui:
-            return await test(ui)
-
-    return asyncio.run(session())
 
 
 def signed_in_prefs(store: Store, *tournament_ids: str) -> dict[str, Any]:
