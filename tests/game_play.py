@@ -46,6 +46,15 @@ def play_game(game: Game, rng: random.Random, max_turns: int = 2000) -> Game:
     return game
 
 
+def played(rules: Rules, *steps: str) -> Game:
+    """Ann and Bob's game under ``rules`` after steps such as "roll 1 5 2 3 3 6", "keep 5", "bank"."""
+    game = Game(["Ann", "Bob"], rules)
+    for step in steps:
+        verb, _, dice = step.partition(" ")
+        getattr(game, verb)(*([dice] if dice else []))
+    return game
+
+
 def ann_on_two_farkles() -> Game:
     """At an official table Ann has banked 1,000 (three 1s) and farkled twice since; Bob banks 100 a turn."""
     game = Game(["Ann", "Bob"], OFFICIAL)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, Rules
+from engine import Rules
 from tests.app_driver import keep, run, start_game, throw
 from tests.flet_harness import FletHarness
-from tests.game_play import play_turn
+from tests.game_play import play_turn, played
 from tests.test_game_properties import random_game, rules
 
 OFFICIAL = Rules.preset("official")
@@ -26,14 +26,6 @@ BANK_50 = ("roll 5 2 3 4 6 6", "keep 5", "bank")
 FARKLE = ("roll 2 2 3 3 4 6",)
 TWO_FARKLES_EACH = FARKLE * 4  # Bob, Ann, Bob, Ann: Bob is to throw, each has farkled twice
 HOLDING_300 = ("roll 3 3 3 2 4 6", "keep 3 3 3", "roll 2 2 4")
-
-
-def played(rules: Rules, *steps: str) -> Game:
-    game = Game(["Ann", "Bob"], rules)
-    for step in steps:
-        verb, _, dice = step.partition(" ")
-        getattr(game, verb)(*([dice] if dice else []))
-    return game
 
 
 @pytest.mark.parametrize(

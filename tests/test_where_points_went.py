@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CostlyDecision, Game, Rules, costliest, costly_decisions
+from engine import CostlyDecision, Rules, costliest, costly_decisions
 from engine.stats import player_stats
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
-from tests.game_play import play_game
+from tests.game_play import play_game, played
 from tests.test_decision_review import review_shown
 from tests.test_game_over import stored
 from tests.test_game_properties import random_game, rules
@@ -26,14 +26,6 @@ BANK_1050 = ("roll 1 1 1 5 2 3", "keep 1 1 1 5", "bank")
 # 1,050 in turn 3, farkles in turns 5, 7 and 9 (-1,000), and Bob reaches 2,000 in turn 10.
 OFFICIAL_GAME = ("roll 1 5 2 3 3 6", "keep 5", "bank", FARKLE, *BANK_1050, FARKLE, FARKLE, FARKLE, FARKLE,
                  *BANK_1050, FARKLE, *BANK_1050, FARKLE)
-
-
-def played(rules: Rules, *steps: str) -> Game:
-    game = Game(["Ann", "Bob"], rules)
-    for step in steps:
-        verb, _, dice = step.partition(" ")
-        getattr(game, verb)(*([dice] if dice else []))
-    return game
 
 
 @pytest.mark.parametrize(
