@@ -42,6 +42,16 @@ async def fill_names(ui: FletHarness, *names: str) -> None:
         await ui.type_text(f"player-name-{seat}", name)
 
 
+async def type_and_see_start_refused(ui: FletHarness, field: str, typed: str, message: str) -> None:
+    """Type into a field of the form: the summary says ``message``, and so does the form on
+    Start, which stays on /new."""
+    await ui.type_text(field, typed)
+    assert ui.text_of("rules-summary") == message
+    await ui.click("start-game")
+    assert ui.text_of("new-game-error") == message
+    assert ui.page.route == "/new"
+
+
 def test_bad_rule_settings_are_refused_on_the_form(data_dir: Path) -> None:
     async def test(ui: FletHarness) -> None:
         await ui.click("new-game")
@@ -130,11 +140,7 @@ def test_a_number_field_takes_only_one_to_six_ascii_digits_and_nothing_is_saved(
         await fill_names(ui, "Ann", "Bob")
         if field != "rule-target":
             await ui.click("rule-options")
-        await ui.type_text(field, typed)
-        assert ui.text_of("rules-summary") == message
-        await ui.click("start-game")
-        assert ui.text_of("new-game-error") == message
-        assert ui.page.route == "/new"
+        await type_and_see_start_refused(ui, field, typed, message)
 
     run(test, store=store)
     assert games_in(store) == []

@@ -12,30 +12,18 @@ import flet as ft
 import pytest
 
 from app.scorekeeper import Scorekeeper
-from app.storage import FileStore, MemoryStore, Store
+from app.storage import FileStore, MemoryStore
 from engine import Game, Rules
 from tests.app_driver import run
 from tests.flet_harness import FletHarness
+from tests.test_new_game import fill_names, game_in, games_in, started_id, type_and_see_start_refused
 from tests.test_rule_options import FACEBOOK
 
 
-def game_in(store: Store, game_id: str) -> Game:
-    game = asyncio.run(Scorekeeper(store).open_game(game_id))
-    assert game is not None
-    return game
-
-
 async def options_for(ui: FletHarness, *names: str) -> None:
-    await ui.click("new-game")
-    for seat, name in enumerate(names, start=1):
-        await ui.type_text(f"player-name-{seat}", name)
+    """The form with these players and the rule options open."""
+    await fill_names(ui, *names)
     await ui.click("rule-options")
-
-
-def started_id(ui: FletHarness) -> str:
-    route = str(ui.page.route)
-    assert route.startswith("/game/"), route
-    return route.removeprefix("/game/")
 
 
 def test_facebook_farkle_is_set_on_the_form_started_and_stored() -> None:
@@ -84,14 +72,10 @@ def test_a_bad_option_is_refused_in_words_and_nothing_is_started(field: str, typ
 
     async def test(ui: FletHarness) -> None:
         await options_for(ui, "Ann", "Bob")
-        await ui.type_text(field, typed)
-        assert ui.text_of("rules-summary") == message
-        await ui.click("start-game")
-        assert ui.text_of("new-game-error") == message
-        assert ui.page.route == "/new"
+        await type_and_see_start_refused(ui, field, typed, message)
 
     run(test, store=store)
-    assert asyncio.run(store.list_ids("games")) == []
+    assert games_in(store) == []
 
 
 def test_a_positive_lowest_total_is_refused_saying_it_must_be_0_or_below() -> None:
