@@ -36,6 +36,7 @@ from tests.flet_harness import FletHarness
 from tests.test_organizer import FakeClock, fake_clock
 from tests.test_storage_full import (ADVICE, WRITE_PATHS, Scene, WritePath, finished_game, game, keep, messages, roll,
                                      shown)
+from tests.test_store_folder import mount
 
 __all__ = ["fake_clock"]  # the camera's fixture
 
@@ -163,13 +164,6 @@ def test_a_save_the_disk_refuses_says_why_in_words_and_leaves_the_folder_as_it_w
 # -- where a file system can be mounted: a real full or read-only disk under the games ------------
 
 
-def _mount(*args: str) -> bool:
-    try:
-        return subprocess.run(["mount", *args], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
 class SmallDisk:
     """A 256 KB tmpfs mounted on a folder: filled up, or remounted read-only."""
 
@@ -190,15 +184,15 @@ class SmallDisk:
         (self.folder / FILLER).unlink()
 
     def read_only(self) -> None:
-        assert _mount("-o", "remount,ro", str(self.folder)), "could not remount the games' disk read-only"
+        assert mount("-o", "remount,ro", str(self.folder)), "could not remount the games' disk read-only"
 
     def writable(self) -> None:
-        assert _mount("-o", "remount,rw", str(self.folder))
+        assert mount("-o", "remount,rw", str(self.folder))
 
 
 def small_disk_on(folder: Path) -> Iterator[SmallDisk]:
     folder.mkdir(parents=True, exist_ok=True)
-    if os.name != "posix" or not _mount("-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)):
+    if os.name != "posix" or not mount("-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)):
         pytest.skip("cannot mount a file system here (needs root on Linux)")
     try:
         yield SmallDisk(folder)

@@ -391,7 +391,8 @@ def test_a_full_disk_does_not_keep_the_app_from_opening_its_folder_and_leaves_no
 # --- read-only and missing folders ------------------------------------------------------
 
 
-def _mount(*args: str) -> bool:
+def mount(*args: str) -> bool:
+    """Run ``mount`` with these arguments: whether it worked (not without the right to mount)."""
     try:
         return subprocess.run(["mount", *args], capture_output=True, timeout=10).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
@@ -403,13 +404,13 @@ def read_only_disk(tmp_path: Path) -> Iterator[Path]:
     """A real read-only file system (tmpfs) with a leftover temp file and a game, or a skip."""
     mount_point = tmp_path / "ro"
     mount_point.mkdir()
-    if os.name != "posix" or not _mount("-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)):
+    if os.name != "posix" or not mount("-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)):
         pytest.skip("cannot mount a file system here (needs root)")
     try:
         (mount_point / "games").mkdir()
         (mount_point / "games" / "g1.json").write_text('{"n": 1}')
         (mount_point / "games" / ".g1.json.0a1b2c3d.tmp").write_text('{"n": 2, "ev')
-        assert _mount("-o", "remount,ro", str(mount_point))
+        assert mount("-o", "remount,ro", str(mount_point))
         yield mount_point
     finally:
         subprocess.run(["umount", str(mount_point)], capture_output=True, timeout=10)
