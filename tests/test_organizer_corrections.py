@@ -27,6 +27,17 @@ async def end_of_event(ui: FletHarness, desk: Desk) -> dict[str, Any]:
     return seen
 
 
+async def round_2_drawn(ui: FletHarness, desk: Desk) -> None:
+    """Eight players at 2 tables: both results in, round 1 closed and round 2 drawn (seed 2)."""
+    t = await drawn_event(ui, desk, 8)
+    await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
+    await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
+    await ui.click("close-round")
+    await ui.click("nav-seating")
+    await ui.type_text("draw-seed", "2")
+    await ui.click("draw-seats")
+
+
 def flag_lines(ui: FletHarness) -> list[str]:
     return [ui.text_of(f"flagged-{index}") for index in range(10) if ui.exists(f"flagged-{index}")]
 
@@ -127,13 +138,7 @@ def test_a_void_of_a_round_the_next_was_drawn_from_is_flagged_on_the_event_seati
     desk = Desk()
 
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, desk, 8)
-        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
-        await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
-        await ui.click("close-round")
-        await ui.click("nav-seating")
-        await ui.type_text("draw-seed", "2")
-        await ui.click("draw-seats")
+        await round_2_drawn(ui, desk)
         seating = (await desk.now()).seating()
         await ui.click("nav-results")
         assert not ui.exists("void-1")  # round 2 has no result yet
@@ -161,13 +166,7 @@ def test_cancelling_the_next_draw_after_a_void_opens_the_round_before_for_its_re
     desk = Desk()
 
     async def test(ui: FletHarness) -> None:
-        t = await drawn_event(ui, desk, 8)
-        await import_typed(ui, signed_code(t, 1, (10_000, 8_000, 7_000, 6_000)))
-        await import_typed(ui, signed_code(t, 2, (10_000, 9_000, 5_000, 1_000)))
-        await ui.click("close-round")
-        await ui.click("nav-seating")
-        await ui.type_text("draw-seed", "2")
-        await ui.click("draw-seats")
+        await round_2_drawn(ui, desk)
         await ui.click("nav-results")
         await ui.set_value("correcting-round", "1", event="select")
         await ui.type_text("void-reason", "wrong rules at that table")
