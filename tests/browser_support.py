@@ -342,8 +342,16 @@ class FlutterPage:
             # A focused field names itself by its label and its hint: click it only when it is not focused.
             if attempt == 0 or not self.page.evaluate(focused, name):
                 self.page.get_by_role("textbox", name=name, exact=True).click(timeout=timeout_ms)
-            # The focus must have moved to this field, not stayed on the one typed into before.
-            self.page.wait_for_function(focused, arg=name, timeout=timeout_ms)
+            # The focus must have moved to this field, not stayed on the one typed into before. A tap
+            # that came before Flutter listened to the field focuses nothing: tap it again, as a
+            # person would (the next attempt clicks, the field not being focused).
+            try:
+                self.page.wait_for_function(focused, arg=name,
+                                            timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
+            except PlaywrightTimeoutError:
+                if attempt + 1 == TYPING_ATTEMPTS:
+                    raise
+                continue
             if replace:
                 self.page.keyboard.press("Control+A")
                 self.page.keyboard.press("Delete")
