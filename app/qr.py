@@ -157,4 +157,7 @@ def read_qr_texts(picture: bytes) -> list[str]:
         image.load()
     except (UnidentifiedImageError, OSError, ValueError):
         return []
-    return [str(found.text) for found in zxingcpp.read_barcodes(image) if found.text]
+    # QR only, as the PWA's worker asks zxing-wasm: the finder patterns of a QR code can also
+    # read as a short ITF barcode, a second "code" no card carries.
+    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))
+    return [str(code.text) for code in found if code.text]

@@ -14,9 +14,8 @@ import random
 
 import pytest
 import qrcode
-import zxingcpp
-from PIL import Image
 
+from app.qr import read_qr_texts
 from engine import Game, IllegalAction, Rules, scoring_options
 from engine.codec import (
     CodeAltered,
@@ -47,10 +46,9 @@ def qr_png(text: str) -> tuple[bytes, int]:
 
 
 def scan(png: bytes) -> str:
-    """What a camera pointed at the PNG reads (zxing-cpp)."""
-    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
-    assert len(found) == 1, "exactly one QR code in the picture"
-    return str(found[0].text)
+    """What the app's camera reader reads from the PNG: exactly one code."""
+    [text] = read_qr_texts(png)
+    return text
 
 
 def through_qr(text: str, versions: list[int] | None = None) -> str:
