@@ -415,7 +415,8 @@ def seconds(value: Optional[float]) -> str:
 
 
 def markdown_table(results: dict[str, dict[str, Samples]]) -> str:
-    """The README table: per engine and start, the medians of this build / flet publish's."""
+    """The table in docs/measurements.md: per engine and start, the medians of this build /
+    flet publish's."""
     both = ("tti", "python_start", "wasm", "imports", "first_frame_at")
     lines = ["| Engine | Start | Ready (s) | Ratio | Python start (s) | of which wasm (+ snapshot read) (s) | App imports (s) "
              "| Flutter first frame (s) | Python snapshot | Load (1 min) |",

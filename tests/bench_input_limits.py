@@ -1,6 +1,7 @@
 """Home on a second device while the organizer's device previews a huge paste or opens a huge
-copy of an event: the commit before the input limits against this tree, in one run (README,
-"Organizer access on a venue network"). Loopback only; a few minutes:
+copy of an event: the commit before the input limits against this tree, in one run
+(docs/threat-model.md, "What bounds every device"; figures in docs/measurements.md).
+Loopback only; a few minutes:
 
     .venv/bin/python -m tests.bench_input_limits [--before 073a412^] [--samples 7]   # or: make bench
 

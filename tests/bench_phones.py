@@ -1,4 +1,5 @@
-"""Benchmarks of an event run with phones alone (README, "An event with phones alone").
+"""Benchmarks of an event run with phones alone (README, "With phones alone";
+figures in docs/measurements.md).
 
     .venv/bin/python tests/bench_phones.py [--runs 3] [--scans 2] [--blank 4] [--json FILE]
 

@@ -1,5 +1,6 @@
-"""What a crowd costs the local server, and what a passphrase brute force gets (README, "Organizer
-access on a venue network"). Loopback only; a script, not a test (it takes a few minutes):
+"""What a crowd costs the local server, and what a passphrase brute force gets
+(docs/threat-model.md; figures in docs/measurements.md). Loopback only; a script, not a test
+(it takes a few minutes):
 
     .venv/bin/python tests/bench_sessions.py [--cycles 1000] [--concurrent 200] [--brute-seconds 60] [--json FILE]
 
