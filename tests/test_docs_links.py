@@ -24,7 +24,9 @@ LINK = re.compile(r"!?\[(?:[^\]]|\][^(])*\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6}) +(.+?) *$", re.MULTILINE)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 # A path in the repository written as code: `engine/advice/win.py`, `tests/bench_pwa.py`.
-NAMED_PATH = re.compile(r"`((?:app|engine|tests|build|assets|docs)/[\w./-]*\.(?:py|md|txt|js|json|png|toml))`")
+NAMED_PATH = re.compile(r"`((?:app|engine|tests|build|assets|docs)/(?:[\w./-]*\.(?:py|md|txt|js|json|png|toml)|[\w/-]*/))`")
+MAP_ROW = re.compile(r"^\| `([\w/]+/)` \| (.*) \|$", re.MULTILINE)
+MAP_NAME = re.compile(r"`([\w.]+/?)`")
 GENERATED = ("build/out/", "build/cache/")
 
 
@@ -86,6 +88,18 @@ def test_every_relative_link_on_a_page_leads_to_a_file_and_heading_that_exist(pa
 def test_every_file_a_page_names_in_the_repository_exists(page: Path) -> None:
     named = set(NAMED_PATH.findall(page.read_text(encoding="utf-8")))
     missing = sorted(path for path in named if not path.startswith(GENERATED) and not (ROOT / path).exists())
+    assert missing == []
+
+
+def test_every_module_the_readme_map_names_is_in_the_folder_of_its_row() -> None:
+    rows = MAP_ROW.findall(section(README, "Where things are in the code"))
+    assert rows
+    missing = [
+        f"{folder}{name}"
+        for folder, text in rows
+        for name in MAP_NAME.findall(text)
+        if not any((ROOT / folder / candidate).exists() for candidate in (name, f"{name}.py"))
+    ]
     assert missing == []
 
 
