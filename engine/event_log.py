@@ -19,6 +19,7 @@ is written back unchanged. A value with a log form of its own says how in a
 from __future__ import annotations
 
 import dataclasses
+import logging
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from engine.errors import InvalidInput
 from engine.rules import Rules
 
 __all__ = ["Logged", "Codec", "Damaged", "EventLog", "record", "kind_of", "RULES", "HEX", "MAX_TEXT", "MAX_ITEMS"]
+
+logger = logging.getLogger(__name__)
 
 
 class Logged(Protocol):
@@ -283,6 +286,7 @@ class EventLog(Generic[E]):
         except InvalidInput as refusal:
             raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {refusal}") from refusal
         except Exception as error:  # noqa: BLE001 - a damaged entry may fail any way: a refusal, not a crash
+            logger.warning("A %s entry of the %s log failed to read (damaged, or a bug)", logged, self.name, exc_info=True)
             raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {error!r}.") from error
 
 

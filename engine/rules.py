@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -59,6 +59,8 @@ class Rules:
     lowest_total: int | None = 0
     """How far the three-farkle penalty may take a total: 0 or below, None for no floor."""
     end_rule: EndRule = "final_round"
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What the engine worked out once for these rules (the scoring table): never part of their value."""
 
     def __post_init__(self) -> None:
         self._check()
@@ -212,7 +214,7 @@ def _whole(name: str, value: object, minimum: int) -> None:
         raise InvalidInput(f"{name.replace('_', ' ')} must be at least {minimum}, not {value!r}.")
 
 
-_SETTINGS: Final = tuple(field.name for field in dataclasses.fields(Rules))
+_SETTINGS: Final = tuple(setting.name for setting in dataclasses.fields(Rules) if setting.init)
 """The names of a rule set's settings, in the order they are written."""
 
 _LATER_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(

@@ -89,10 +89,10 @@ class _ScoreTable:
 
 
 def _table(rules: Rules) -> _ScoreTable:
-    """The table for these rules, cached on the frozen instance (as ``cached_property`` does)."""
-    cached: _ScoreTable | None = rules.__dict__.get("_score_table")
+    """The table for these rules, kept in their memo (hashing a rule set on every score costs more than scoring)."""
+    cached: _ScoreTable | None = rules.memo.get("score_table")
     if cached is None:
-        cached = rules.__dict__["_score_table"] = _build_table(rules)
+        cached = rules.memo["score_table"] = _build_table(rules)
     return cached
 
 

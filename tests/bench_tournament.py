@@ -113,7 +113,7 @@ def event_waiting_for_one_result(players: int, fmt: TournamentFormat | None) -> 
     t.draw_seats(seed=1)
     tables = len(t.seating())
     for table in range(1, tables):
-        t.record_result(table, totals_for(t.seating()[table - 1], rng))
+        t.record_result(table, totals_for(t.seating()[table - 1], rng), reason="paper score sheet")
     last = result_for(t, tables, rng)
     return t.events, encode_result(last, t.card_key(tables))
 
@@ -142,7 +142,7 @@ def whole_event_log(players: int, fmt: TournamentFormat) -> list[dict[str, Any]]
     while t.champion is None:
         t.draw_seats(seed=t.round + 1)
         for table, numbers in enumerate(t.seating(), 1):
-            t.record_result(table, totals_for(numbers, rng))
+            t.record_result(table, totals_for(numbers, rng), reason="paper score sheet")
         while pending := t.pending_roll_offs():
             for tie in pending:
                 t.record_roll_off(tie.table, {n: rng.randint(1, 6) for n in tie.numbers})

@@ -112,7 +112,8 @@ async def _seed(store: FileStore, base: str, tables: int) -> Seeded:
     seated = await _seated_event(organizer, "Big cup", "BIG-26", 4 * tables, base)
     t: Tournament = organizer.open_tournament
     for table in (3, 5):
-        await organizer.act(lambda t, table=table: t.record_result(table, _winning_totals(t.seating()[table - 1])))
+        await organizer.act(lambda t, table=table: t.record_result(table, _winning_totals(t.seating()[table - 1]),
+                                                                   reason="paper score sheet"))
     code = t.setup_code(1, base)
     setup = decode_setup(code)
     handover = await keeper.start_game(list(setup.names), setup.rules, 0, meta=tournament_meta(setup, code))
@@ -130,7 +131,7 @@ async def _seed(store: FileStore, base: str, tables: int) -> Seeded:
     finished = await organizer.create("Final night", event_id="FINAL-26", link_base=base)
     await organizer.act(lambda t: [t.check_in(t.sign_up(player)) for player in ("Ann", "Bob", "Cy", "Di")])
     await organizer.act(lambda t: t.draw_seats(1))
-    await organizer.act(lambda t: t.record_result(1, _winning_totals(t.seating()[0])))
+    await organizer.act(lambda t: t.record_result(1, _winning_totals(t.seating()[0]), reason="paper score sheet"))
     await organizer.act(lambda t: t.close_round())
     payload = link[link.upper().rindex("/IMPORT/") + len("/IMPORT/"):]
     return Seeded(in_play, tied, over, handover, seated, signing_up, finished, payload)

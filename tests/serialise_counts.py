@@ -26,7 +26,7 @@ __all__ = ["counting"]
 @contextmanager
 def counting() -> Iterator[Counter[str]]:
     """Counts what is serialised and parsed meanwhile (json, logs to dicts, replays)."""
-    import engine.game.facade as game_module
+    import engine.game.game as game_module
     from engine import Game, Tournament
 
     counts: Counter[str] = Counter()

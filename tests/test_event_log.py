@@ -90,7 +90,7 @@ def test_a_roll_off_is_logged_as_each_seats_face() -> None:
 def test_a_replayed_game_undoes_every_event_without_replaying_its_log(monkeypatch: pytest.MonkeyPatch) -> None:
     played = play_game(Game(["Ann", "Bob", "Cy"]), random.Random(19))
     game = Game.from_events(played.events)
-    monkeypatch.setattr("engine.game.facade.event_from_dict", lambda data: pytest.fail("undo read the log back"))
+    monkeypatch.setattr("engine.game.game.event_from_dict", lambda data: pytest.fail("undo read the log back"))
     for _ in range(len(played.events) - 1):
         assert game.undo().text.startswith("Undone: ")
     with pytest.raises(IllegalAction, match="Nothing to undo"):

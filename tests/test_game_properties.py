@@ -11,7 +11,10 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import N_OF_A_KIND_MODELS, Game, Rules, best_score, farkle_chance, score, scoring_options
+from engine import N_OF_A_KIND_MODELS, Game, IllegalAction, Rules, best_score, farkle_chance, score, scoring_options
+from engine.events import Built, GameStarted, event_from_dict
+from engine.game import apply
+from engine.game.state import start
 from tests.game_play import play_game, play_turn
 
 dice = st.lists(st.integers(1, 6), min_size=1, max_size=6)
@@ -100,3 +103,21 @@ def test_a_game_replayed_from_its_log_equals_the_game(seed, rule_set):
     game, rng = random_game(seed, rule_set, 4)
     play_game(game, rng, max_turns=rng.randint(0, 60))
     assert Game.from_events(game.events) == game
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), rules, st.integers(2, 4))
+def test_an_offer_is_open_exactly_when_the_engine_accepts_building_on_it(seed, rule_set, players):
+    game, rng = random_game(seed, dataclasses.replace(rule_set, target=min(rule_set.target, 4000)), players)
+    play_game(game, rng)
+    first = event_from_dict(game.events[0])
+    assert isinstance(first, GameStarted)
+    state = start(first)
+    for entry in game.events[1:]:
+        try:
+            apply(state, Built())
+        except IllegalAction:
+            assert state.open_offer is None
+        else:
+            assert state.open_offer is state.offer is not None
+        state = apply(state, event_from_dict(entry))

@@ -7,6 +7,7 @@ import dataclasses
 import gc
 import pickle
 import random
+from collections.abc import Hashable
 
 import pytest
 from hypothesis import given
@@ -116,3 +117,28 @@ def test_a_log_that_breaks_a_rule_is_refused_and_replay_leaves_collection_on() -
     with pytest.raises(IllegalAction, match="Ann has not thrown yet: enter the throw first"):
         Game.from_events(broken)
     assert gc.isenabled()
+
+
+def test_the_collector_runs_while_a_long_log_is_replayed() -> None:
+    """A replay leaves the process's garbage collector alone (another thread may need it meanwhile)."""
+    log = long_game(1_000).events
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        Game.from_events(log)
+    finally:
+        gc.callbacks.remove(count)
+    assert collections, f"no collection ran while {len(log)} events were replayed"
+
+
+def test_a_game_says_it_cannot_be_hashed_as_python_values_do() -> None:
+    """Equal by its log, changed by every throw: never a set member or a dict key."""
+    game = long_game(3)
+    assert not isinstance(game, Hashable)
+    with pytest.raises(TypeError, match="unhashable"):
+        {game}

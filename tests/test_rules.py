@@ -2,7 +2,7 @@ import dataclasses
 
 import pytest
 
-from engine import InvalidInput, Rules
+from engine import InvalidInput, Rules, score
 
 
 def test_presets_keep_the_game_settings_of_rules_md():
@@ -57,3 +57,11 @@ def test_each_preset_knows_its_name_and_a_variant_is_custom():
     assert variant.preset_name is None
     assert variant.describe().startswith("Custom: to 4,000, 500 to get on the board")
     assert "progressive passing" in Rules.preset("progressive").describe()
+
+
+def test_scoring_under_a_rule_set_writes_nothing_beside_its_declared_fields() -> None:
+    """The scoring table is kept in the rule set's declared memo, outside its value."""
+    rules = dataclasses.replace(Rules.preset("house"), target=7_500)
+    assert score("1 1 1 5", rules) == 1_050
+    assert set(vars(rules)) == {setting.name for setting in dataclasses.fields(rules)}
+    assert rules == dataclasses.replace(Rules.preset("house"), target=7_500) and "memo" not in rules.to_dict()

@@ -226,7 +226,7 @@ def test_a_changed_planner_does_not_change_a_logged_cut(monkeypatch: pytest.Monk
     t = event(23)
     t.draw_seats(seed=3)
     for table, numbers in enumerate(t.seating(), 1):
-        t.record_result(table, default_totals(numbers))
+        t.record_result(table, default_totals(numbers), reason="paper score sheet")
     log = t.events
     monkeypatch.setattr(TournamentFormat, "scaled_cut", lambda self, spec_index, players: Cut.overall(2))
     again = Tournament.from_events(log)
@@ -268,7 +268,7 @@ def test_a_second_draw_while_a_round_is_played_is_refused() -> None:
 def test_a_draw_with_results_cannot_be_cancelled() -> None:
     t = event(6)
     t.draw_seats(seed=1)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     with pytest.raises(IllegalAction, match="already has results"):
         t.cancel_draw()
 
@@ -279,8 +279,8 @@ def test_a_draw_with_results_cannot_be_cancelled() -> None:
 def test_a_tie_at_the_overall_cut_waits_for_the_organizers_roll_off() -> None:
     t = event(6)
     (a1, a2, a3), (b1, b2, b3) = t.draw_seats(seed=1)
-    t.record_result(1, [10_500, 8_000, 6_000])
-    t.record_result(2, [10_000, 6_000, 2_000])
+    t.record_result(1, [10_500, 8_000, 6_000], reason="paper score sheet")
+    t.record_result(2, [10_000, 6_000, 2_000], reason="paper score sheet")
     (needed,) = t.pending_roll_offs()
     assert (needed.table, needed.numbers, needed.total, needed.places) == (0, tuple(sorted((a3, b2))), 6_000, (4, 5))
     with pytest.raises(IllegalAction, match="Nothing goes on while a tie is open.*tied on 6,000 over all tables for places 4 to 5"):
@@ -302,8 +302,8 @@ def test_a_tie_for_second_place_at_a_table_waits_for_its_roll_off() -> None:
     t = event(8, TWO_ROUNDS)
     t.draw_seats(seed=4)
     first, second = t.seating()
-    t.record_result(1, [10_000, 7_000, 7_000, 500])
-    t.record_result(2, default_totals(second))
+    t.record_result(1, [10_000, 7_000, 7_000, 500], reason="paper score sheet")
+    t.record_result(2, default_totals(second), reason="paper score sheet")
     (needed,) = t.pending_roll_offs()
     assert needed.table == 1 and needed.places == (2, 3) and set(needed.numbers) == {first[1], first[2]}
     with pytest.raises(InvalidInput, match="not a die face"):
@@ -316,7 +316,7 @@ def test_a_tie_for_a_tables_win_entered_by_hand_waits_for_its_roll_off() -> None
     t = event(8, TWO_ROUNDS)
     play_round(t, seed=4)
     (final,) = t.draw_seats(seed=5)
-    t.record_result(1, [10_200, 10_200, 9_000, 700])
+    t.record_result(1, [10_200, 10_200, 9_000, 700], reason="paper score sheet")
     (needed,) = t.pending_roll_offs()
     assert needed.places == (1, 2)
     t.record_roll_off(1, {final[0]: 3, final[1]: 6})
@@ -329,7 +329,7 @@ def test_no_roll_off_is_taken_where_there_is_no_tie() -> None:
     t = event(6)
     t.draw_seats(seed=1)
     for table, numbers in enumerate(t.seating(), 1):
-        t.record_result(table, default_totals(numbers))
+        t.record_result(table, default_totals(numbers), reason="paper score sheet")
     with pytest.raises(IllegalAction, match="has no tie to roll off over all tables"):
         t.record_roll_off(0, {1: 3, 2: 4})
 
@@ -362,7 +362,7 @@ def test_the_prize_and_an_agreed_split_are_recorded_with_the_champion() -> None:
         t.award_prize(500)
     play_round(t, seed=4)
     finalists = t.draw_seats(seed=5)[0]
-    t.record_result(1, default_totals(finalists))
+    t.record_result(1, default_totals(finalists), reason="paper score sheet")
     (champion,) = t.close_round()
     assert t.lookup(champion)[0].status == "champion"
     with pytest.raises(IllegalAction, match="add up to 400, not the prize of 500"):
@@ -412,7 +412,7 @@ def test_standings_and_results_export_as_csv() -> None:
     assert len(standings) == 7
     results = list(csv.reader(io.StringIO(t.results_csv())))
     assert results[0][:6] == ["Round", "Table", "Seat", "Number", "Name", "Total"]
-    assert len(results) == 7 and results[1][7:] == ["entered", "counted", ""]
+    assert len(results) == 7 and results[1][7:] == ["entered", "counted", "paper score sheet"]
 
 
 @pytest.mark.parametrize("players", range(2, 41))
@@ -439,7 +439,7 @@ def test_any_event_with_ties_everywhere_settles_by_roll_offs_and_replays_equal(p
         for table, numbers in enumerate(t.seating(), 1):
             totals = data.draw(st.lists(st.sampled_from([0, 500, 9_000, 10_000]), min_size=len(numbers), max_size=len(numbers)))
             totals[0] = 10_000
-            t.record_result(table, totals)
+            t.record_result(table, totals, reason="paper score sheet")
         while pending := t.pending_roll_offs():
             tie = pending[0]
             faces = data.draw(st.lists(st.integers(1, 6), min_size=len(tie.numbers), max_size=len(tie.numbers)))

@@ -207,7 +207,7 @@ def test_a_log_whose_cut_taken_again_no_action_records_is_refused_as_damaged(
 def test_a_log_taking_the_cut_again_of_a_round_still_open_is_refused_as_damaged() -> None:
     t = event(4)
     t.draw_seats(seed=3)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     t.void_result(1, 1, "wrong sheet")
     events = t.events[:-1] + [{**t.events[-1], "recut": []}]
     with pytest.raises(InvalidInput, match="only a closed round drawn last has"):

@@ -4,6 +4,7 @@ and a damaged log or an impossible event id refused."""
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_undo_takes_back_the_last_action_only() -> None:
     t = event(6)
     t.draw_seats(seed=1)
     before = t.events
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     t.undo()
     assert t.events == before and t.missing_tables() == (1, 2)
     t.undo()
@@ -61,3 +62,11 @@ def test_a_log_not_starting_with_the_creation_is_refused() -> None:
 def test_an_event_id_with_characters_a_code_cannot_carry_is_refused() -> None:
     with pytest.raises(InvalidInput, match="cannot be an event id"):
         Tournament("Cup", event_id="spring cup!", secret=SECRET)
+
+
+def test_a_tournament_says_it_cannot_be_hashed_as_python_values_do() -> None:
+    """Equal by its log, changed by every action: never a set member or a dict key."""
+    t = event(3)
+    assert not isinstance(t, Hashable)
+    with pytest.raises(TypeError, match="unhashable"):
+        {t}

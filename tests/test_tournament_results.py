@@ -64,7 +64,7 @@ def test_a_different_result_for_a_table_with_one_is_held_and_blocks_the_round() 
     assert report.status == "held" and "held for the organizer to choose" in report.message
     assert t.results()[1].totals == tuple(default_totals(seated))
     assert t.import_result(result_code(t, 1, [10_500, 600, 700])).status == "duplicate"
-    t.record_result(2, default_totals(t.seating()[1]))
+    t.record_result(2, default_totals(t.seating()[1]), reason="paper score sheet")
     with pytest.raises(IllegalAction, match="held results for table 1: choose which counts first"):
         t.close_round()
     t.settle_held(1, take=True, reason="the table confirmed the second game")
@@ -170,15 +170,15 @@ def test_a_hand_entered_result_needs_a_total_per_seat() -> None:
     t = event(6)
     t.draw_seats(seed=1)
     with pytest.raises(InvalidInput, match="enter 3 totals, not 2"):
-        t.record_result(1, [10_000, 600])
+        t.record_result(1, [10_000, 600], reason="paper score sheet")
 
 
 def test_a_hand_entered_result_for_a_table_with_one_is_refused() -> None:
     t = event(6)
     t.draw_seats(seed=1)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     with pytest.raises(IllegalAction, match="already has a result: replace it with a reason"):
-        t.record_result(1, default_totals(t.seating()[0]))
+        t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
 
 
 def test_a_paper_result_is_checked_like_a_code_and_kept_as_entered_by_hand_with_its_reason() -> None:
@@ -210,9 +210,9 @@ def test_a_paper_result_is_checked_like_a_code_and_kept_as_entered_by_hand_with_
 def test_a_log_written_before_results_kept_a_reason_still_replays() -> None:
     t = event(6)
     t.draw_seats(seed=1)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     log = t.events
-    assert log[-1]["reason"] == ""
+    assert log[-1]["reason"] == "paper score sheet"
     del log[-1]["reason"]
     again = Tournament.from_events(log)
     assert again.results() == t.results() and again.result_source(1, 1) == ("entered", "")
@@ -258,7 +258,7 @@ def test_a_log_changing_the_format_after_a_draw_is_refused_as_damaged() -> None:
 def test_a_round_waits_for_every_table() -> None:
     t = event(10)
     t.draw_seats(seed=1)
-    t.record_result(2, default_totals(t.seating()[1]))
+    t.record_result(2, default_totals(t.seating()[1]), reason="paper score sheet")
     with pytest.raises(IllegalAction, match="waits for the results of tables 1, 3"):
         t.close_round()
 
@@ -269,7 +269,7 @@ def test_a_round_waits_for_every_table() -> None:
 def test_a_correction_needs_a_reason() -> None:
     t = event(6)
     t.draw_seats(seed=1)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     with pytest.raises(InvalidInput, match="Give a reason"):
         t.void_result(1, 1, " ")
 
@@ -277,7 +277,7 @@ def test_a_correction_needs_a_reason() -> None:
 def test_voiding_a_result_before_the_cut_reopens_the_table_and_keeps_the_reason() -> None:
     t = event(6)
     t.draw_seats(seed=1)
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     t.void_result(1, 1, "scores were swapped")
     assert t.missing_tables() == (1, 2)
     assert [(c.kind, c.reason, c.after_close) for c in t.corrections()] == [("voided", "scores were swapped", False)]
@@ -306,3 +306,13 @@ def test_replacing_with_a_code_for_another_table_is_refused() -> None:
     play_round(t, seed=1)
     with pytest.raises(WrongTable, match="That code is for round 1, table 2, not round 1, table 1"):
         t.replace_result(1, 1, "rescanned", code=result_code(t, 2, round_=1))
+
+
+@pytest.mark.parametrize("reason", ["", "   ", "\n\t"])
+def test_a_paper_result_without_a_reason_is_refused_in_words_and_changes_nothing(reason: str) -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    events = len(t.events)
+    with pytest.raises(InvalidInput, match=r"Give a reason: a result entered by hand is kept with why \(device lost"):
+        t.record_result(1, default_totals(t.seating()[0]), reason=reason)
+    assert len(t.events) == events and t.missing_tables() == (1, 2)

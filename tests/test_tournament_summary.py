@@ -13,9 +13,9 @@ def test_the_event_says_where_it_stands_in_one_line_from_sign_up_to_its_champion
         t.check_in(number)
     t.draw_seats(seed=1)
     assert t.state_line() == "Round 1 is being played: waiting for tables 1, 2."
-    t.record_result(1, default_totals(t.seating()[0]))
+    t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet")
     assert t.state_line() == "Round 1 is being played: waiting for table 2."
-    t.record_result(2, default_totals(t.seating()[1]))
+    t.record_result(2, default_totals(t.seating()[1]), reason="paper score sheet")
     assert t.state_line() == "Round 1 is being played: every table has a result."
     t.close_round()
     assert t.state_line() == "Round 1 is closed: draw the next round."
@@ -28,7 +28,7 @@ def test_a_table_result_reads_in_one_line_by_place_with_its_totals() -> None:
     t = event(6)
     t.draw_seats(seed=1)
     first, second, third = t.seating()[0]
-    result = t.record_result(1, [7_500, 10_050, 4_000])
+    result = t.record_result(1, [7_500, 10_050, 4_000], reason="paper score sheet")
     assert t.result_summary(result) == (
         f"1. Player {second:02} 10,050, 2. Player {first:02} 7,500, 3. Player {third:02} 4,000"
     )

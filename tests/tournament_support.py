@@ -34,7 +34,7 @@ def default_totals(numbers: Sequence[int]) -> list[int]:
 def play_round(t: Tournament, seed: int = 1) -> tuple[int, ...]:
     t.draw_seats(seed=seed)
     for table, numbers in enumerate(t.seating(), 1):
-        t.record_result(table, default_totals(numbers))
+        t.record_result(table, default_totals(numbers), reason="paper score sheet")
     return t.close_round()
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.advisor import prepare_advice
+from app.table_advice import prepare_advice
 from app.context import use_keys, use_model, use_services
 from app.number_entry import parse_number
 from app.views.widgets import (big_button, die_button, icon_button, labelled_dropdown, on, preset_label,

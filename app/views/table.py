@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.advisor import prepare_advice, work_out_chances
+from app.table_advice import prepare_advice, work_out_chances
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.scorekeeper import GameChangedElsewhere, Scorekeeper
 from app.storage import StoreError

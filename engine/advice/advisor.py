@@ -190,8 +190,9 @@ def _advise(state: GameState) -> Advice:
     if phase == "keep":
         return throw_advice(rules, state.turn_points, state.last_throw or (), on_board, player=player, need=need,
                             streak=streak, total=total)
-    if phase == "throw" and state.offer is not None and not state.building:
-        return _offer_advice(rules, state.offer.points, state.offer.dice, on_board, player, need, streak, total)
+    offer = state.open_offer
+    if offer is not None:
+        return _offer_advice(rules, offer.points, offer.dice, on_board, player, need, streak, total)
     bankable = phase == "choose" and bank_refusal(state) is None
     return turn_advice(rules, state.turn_points, state.dice_to_throw or MAX_DICE, on_board,
                        player=player, need=need, may_bank=bankable, streak=streak, total=total)

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import hmac
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeVar
@@ -55,6 +56,8 @@ __all__ = [
     "describe_confirmations",
 ]
 
+logger = logging.getLogger(__name__)
+
 _MAX_EVENT_ID: Final = 24
 _NOT_STARTED: Final = "Nothing was started: ask the organizer for this table's card."
 
@@ -85,6 +88,7 @@ def _read_safely(what: str, read: Callable[[], _Read]) -> _Read:
     except InvalidInput as error:
         raise CodeDamaged(f"{what.capitalize()} reads, but makes no sense ({error}): it is damaged.") from error
     except Exception as error:  # noqa: BLE001 - any failure on untrusted bytes is a refusal, not a crash
+        logger.warning("%s failed to read in an unexpected way (a damaged code, or a bug)", what, exc_info=True)
         raise CodeDamaged(
             f"{what.capitalize()} cannot be read: it is damaged, or not made by Farkle Table. "
             "Scan it again or check each character."

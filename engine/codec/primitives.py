@@ -405,7 +405,8 @@ def _nesting(text: str) -> int:
 
 
 def _rules_diff(rules: Rules, base: Rules) -> dict[str, Any]:
-    return {key: value for key, value in dataclasses.asdict(rules).items() if getattr(base, key) != value}
+    settings = (setting.name for setting in dataclasses.fields(rules) if setting.init)  # not the memo
+    return {key: getattr(rules, key) for key in settings if getattr(base, key) != getattr(rules, key)}
 
 
 def seal(writer: Writer) -> bytes:

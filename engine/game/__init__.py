@@ -3,10 +3,10 @@
 * :mod:`~engine.game.state`: the values a game is made of, :class:`GameState`, and
   :func:`apply`, the state one event leads to;
 * :mod:`~engine.game.trail`: the append-only sequence that keeps replay linear;
-* :mod:`~engine.game.facade`: :class:`Game`, the actions, the log, undo and replay.
+* :mod:`~engine.game.game`: :class:`Game`, the actions, the log, undo and replay.
 """
 
-from engine.game.facade import Game
+from engine.game.game import Game
 from engine.game.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,

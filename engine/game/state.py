@@ -136,6 +136,11 @@ class GameState:
         return "keep" if not self.throws[-1].kept else "choose"
 
     @property
+    def open_offer(self) -> Offer | None:
+        """The offer the player to throw may build on now (None: none, or already built on)."""
+        return self.offer if self.phase == "throw" and not self.building else None
+
+    @property
     def dice_to_throw(self) -> int | None:
         """How many dice the next throw must have, or None when no throw is allowed now."""
         phase = self.phase
@@ -228,8 +233,9 @@ def _roll(state: GameState, dice: Dice) -> GameState:
     wanted = state.dice_to_throw
     if len(dice) != wanted:
         hint = ""
-        if phase == "throw" and state.offer and not state.building and len(dice) == state.offer.dice:
-            hint = f" To throw the {state.offer.dice} passed, choose Build first."
+        offer = state.open_offer
+        if offer is not None and len(dice) == offer.dice:
+            hint = f" To throw the {offer.dice} passed, choose Build first."
         raise IllegalAction(
             f"{format_dice(dice)} is {len(dice)} {'die' if len(dice) == 1 else 'dice'}, "
             f"but {state.name(state.current)} throws {wanted} now.{hint}"
@@ -444,15 +450,16 @@ def _decide(state: GameState, notices: list[Notice]) -> GameState:
 def _build(state: GameState) -> GameState:
     _playable(state)
     who = state.name(state.current)
-    if state.offer is None or state.phase != "throw" or state.building:
+    offer = state.open_offer
+    if offer is None:
         raise IllegalAction(f"There is nothing for {who} to build on: throw six fresh dice.")
     return _evolve(
         state,
         building=True,
-        turn_points=state.offer.points,
-        points_before_throw=state.offer.points,
-        dice_in_hand=state.offer.dice,
-        notices=(Notice("built", f"{who} builds on {state.offer}."),),
+        turn_points=offer.points,
+        points_before_throw=offer.points,
+        dice_in_hand=offer.dice,
+        notices=(Notice("built", f"{who} builds on {offer}."),),
     )
 
 

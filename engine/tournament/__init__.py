@@ -20,7 +20,7 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.describe`: what an action was, in words (Undo);
 * :mod:`~engine.tournament.summary`: a table's result and where the event stands, in a line;
 * :mod:`~engine.tournament.history`: the log and its replay: created, rebuilt, undone, copied;
-* :mod:`~engine.tournament.facade`: :class:`Tournament`, the organizer's actions.
+* :mod:`~engine.tournament.tournament`: :class:`Tournament`, the organizer's actions.
 
 >>> t = Tournament("Club night", event_id="CLUB-1", secret=bytes(16))
 >>> for name in ("Ann", "Bob", "Cy"):
@@ -43,7 +43,7 @@ from engine.tournament.checks import (
     WrongTable,
     check_possible,
 )
-from engine.tournament.facade import Tournament
+from engine.tournament.tournament import Tournament
 from engine.tournament.format import Cut, RoundPlan, RoundSpec, TournamentFormat, table_sizes
 from engine.tournament.corrections import Flag
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow

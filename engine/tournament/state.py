@@ -6,7 +6,7 @@ round's results) is a :class:`~engine.shared_map.SharedMap` the next state share
 copies, so replaying a log takes time in proportion to its length.
 
 ``apply`` trusts the event: the checks were made when the organizer's action was
-recorded (:mod:`engine.tournament.facade`), so replaying a log never refuses what was
+recorded (:mod:`engine.tournament.tournament`), so replaying a log never refuses what was
 allowed then. It reads nothing but the state and the event: a seat draw carries its
 tables, its round of the format and its cut, and a format read from the log is not
 checked again by today's planner. Logs from before draws kept their round and cut ask
@@ -21,13 +21,14 @@ Player(number=1, name='Ann', checked_in=False, withdrawn=False, reason='')
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
 from engine.codec import TableResult, key_for
-from engine.errors import InvalidInput
+from engine.errors import IllegalAction, InvalidInput
 from engine.rules import PRESET_NAMES
 from engine.shared_map import SharedMap
 from engine.tournament.events import (
@@ -57,6 +58,8 @@ __all__ = [
     "Player", "Prize", "WithdrawnPrize", "Correction", "Recorded", "Revocation", "Voided", "RoundState",
     "TournamentState", "apply", "replay", "clock",
 ]
+
+logger = logging.getLogger(__name__)
 
 _Value = TypeVar("_Value")
 
@@ -261,6 +264,29 @@ class TournamentState:
         if final is not None and final.closed and final.complete and final.cut.kind == "final":
             return final.advancing[0] if final.advancing else None
         return None
+
+    def drawn_round(self, number: int | None) -> RoundState:
+        """Round ``number`` as drawn (None: the last one drawn); refused when there is none such."""
+        if not self.rounds:
+            raise IllegalAction("No round has been drawn yet.")
+        if number is None:
+            return self.rounds[-1]
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.rounds):
+            raise InvalidInput(f"There is no round {number!r}: rounds 1 to {len(self.rounds)} have been drawn.")
+        return self.rounds[number - 1]
+
+    def open_round(self) -> RoundState:
+        """The round being played; refused between rounds."""
+        if not self.round_open:
+            raise IllegalAction("No round is being played now: draw the next round first.")
+        return self.rounds[-1]
+
+    def missing_tables(self) -> tuple[int, ...]:
+        """Tables of the round being played still without a result (none while no round is open)."""
+        if not self.round_open:
+            return ()
+        round_ = self.rounds[-1]
+        return tuple(table for table in range(1, len(round_.tables) + 1) if table not in round_.results)
 
     def entrants(self) -> tuple[int, ...]:
         """Who would be seated in the next round, in number order."""
@@ -532,6 +558,8 @@ def replay(events: Iterable[Event]) -> list[TournamentState]:
         except InvalidInput as refusal:
             raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
         except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
+            logger.warning("Tournament log entry %d (%s) failed to apply (damaged, or a bug)", position, event.TYPE,
+                           exc_info=True)
             raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
         states.append(state)
     if not states:

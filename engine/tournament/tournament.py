@@ -43,7 +43,7 @@ from engine.tournament.history import TournamentHistory
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
-from engine.tournament.state import Correction, Player, Prize, Revocation, RoundState
+from engine.tournament.state import Correction, Player, Prize, Revocation
 from engine.tournament.summary import result_summary, state_line
 
 __all__ = ["Tournament"]
@@ -249,7 +249,7 @@ class Tournament(TournamentHistory):
 
     def rerun_draw(self, round_number: int) -> Tables:
         """Re-run a recorded draw from its seed, to show the room it was not arranged."""
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         entrants = tuple(sorted(round_.seats))
         before = self._spread_from(round_.number, round_.spec_index)
         return draw_tables(entrants, round_.table_sizes, round_.seed, before)[0]
@@ -262,32 +262,32 @@ class Tournament(TournamentHistory):
 
     def cancel_draw(self) -> str:
         """Undo the current round's draw (nothing recorded for it yet); what it did to the round before, in words."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         if round_.results or round_.held or round_.roll_offs:
             raise IllegalAction(f"Round {round_.number} already has results: its draw can no longer be cancelled.")
         return self._correct(DrawCancelled(round_.number))
 
     def seating(self, round_number: int | None = None) -> Tables:
         """Player numbers at each table (table 1 first), in seat order."""
-        return self._round(round_number).tables
+        return self._state.drawn_round(round_number).tables
 
     def round_advancing(self, round_number: int | None = None) -> tuple[int, ...] | None:
         """Who went on from a round, as recorded when it closed (None while it is played)."""
-        return self._round(round_number).advancing
+        return self._state.drawn_round(round_number).advancing
 
     def draw_info(self, round_number: int | None = None) -> tuple[int, int]:
         """(seed, clashes) of a round's draw: shown so anyone can re-run it."""
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         return round_.seed, round_.clashes
 
     def rules_for(self, round_number: int | None = None) -> Rules:
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         spec = self.format.rounds[round_.spec_index]
         return Rules.preset(round_.rules_switched or spec.rules)
 
     def switch_rules(self) -> None:
         """The organizer switches the final to its alternative rules (engine/RULES.md §5.7: progressive)."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         spec = self.format.rounds[round_.spec_index]
         if spec.switch_to is None:
             raise IllegalAction(f"Round {round_.number} is played under {spec.rules} rules throughout: no switch allowed.")
@@ -297,7 +297,7 @@ class Tournament(TournamentHistory):
 
     def setup(self, table: int, link_base: str = "") -> TableSetup:
         """What the table's device needs for the current round (see :func:`engine.codec.encode_setup`)."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         return table_setup(self._state, round_, table, seated_at(round_, table), link_base)
 
     def setup_code(self, table: int, link_base: str = "") -> str:
@@ -310,7 +310,7 @@ class Tournament(TournamentHistory):
     def revoke_card(self, table: int, reason: str, *, at: datetime | None = None) -> int:
         """A table's card no longer signs (a lost phone): its results are refused from now on, saying so
         (one counted before stays counted). Returns the new card's issue; print its :meth:`setup_code`."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         seated_at(round_, table)
         self._need_reason(reason)
         self._push(CardRevoked(round_.number, table, " ".join(reason.split()), stamp(at)))
@@ -318,15 +318,15 @@ class Tournament(TournamentHistory):
 
     def card_issue(self, table: int, round_number: int | None = None) -> int:
         """Which printing of its card a table signs with: 0, then 1 after its first revocation..."""
-        return self._round(round_number).issue(table)
+        return self._state.drawn_round(round_number).issue(table)
 
     def revocations(self, table: int, round_number: int | None = None) -> tuple[Revocation, ...]:
         """A table's revoked cards in a round, first to last."""
-        return tuple(self._round(round_number).revoked.get(table, ()))
+        return tuple(self._state.drawn_round(round_number).revoked.get(table, ()))
 
     def card_key(self, table: int, round_number: int | None = None) -> bytes:
         """The key a table's current card signs with (the key in its :meth:`setup`)."""
-        return self._state.card_key(self._round(round_number), table)
+        return self._state.card_key(self._state.drawn_round(round_number), table)
 
     # -- results -------------------------------------------------------------------------
 
@@ -366,25 +366,27 @@ class Tournament(TournamentHistory):
         )
 
     def record_result(
-        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str = ""
+        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str
     ) -> TableResult:
         """The organizer enters a table's result by hand (totals in seat order), e.g. from a paper score sheet.
 
         It is checked as a result code is (the players seated there, totals and places
-        possible under the round's rules) and kept as entered by hand, with ``reason``.
+        possible under the round's rules) and kept as entered by hand, with ``reason``: why
+        it was not scanned, required, as a correction's is (a code carries its own proof).
         A tie for the win without a roll-off is accepted here: the roll-off is then
         recorded with :meth:`record_roll_off` before the round can close.
         """
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         if table in round_.results:
             raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
         result = typed_result(self._state, round_, table, totals, roll_offs)
+        self._need_reason(reason, "a result entered by hand is kept with why (device lost, paper sheet...)")
         self._push(ResultRecorded(round_.number, table, result, "", " ".join(reason.split())))
         return result
 
     def result_source(self, round_number: int, table: int) -> tuple[str, str]:
         """How a counted result arrived: ("code" or "entered" by hand, the reason kept with it)."""
-        recorded = self._round(round_number).results.get(table)
+        recorded = self._state.drawn_round(round_number).results.get(table)
         if recorded is None:
             raise IllegalAction(f"Round {round_number}, table {table} has no result.")
         return ("code" if recorded.code else "entered"), recorded.reason
@@ -393,7 +395,7 @@ class Tournament(TournamentHistory):
         """How the players confirmed a counted result at their table: ``confirmed by 4 of 4``,
         ``confirmed by 3 of 4 · Bob declined``, ``not confirmed (older table app)`` for a code
         made before tables asked, ``entered by hand`` for a result the organizer typed in."""
-        recorded = self._round(round_number).results.get(table)
+        recorded = self._state.drawn_round(round_number).results.get(table)
         if recorded is None:
             raise IllegalAction(f"Round {round_number}, table {table} has no result.")
         return recorded.confirmation_line(self._state.players)
@@ -405,7 +407,7 @@ class Tournament(TournamentHistory):
     def void_result(self, round_number: int, table: int, reason: str, *, at: datetime | None = None) -> str:
         """Strike a table's result out for good (its code is refused again, with when and why); what
         depended on it follows or is flagged (:mod:`~engine.tournament.corrections`), as the words returned say."""
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         self._need_reason(reason)
         if table not in round_.results:
             raise IllegalAction(f"Round {round_.number}, table {table} has no result to void.")
@@ -422,7 +424,7 @@ class Tournament(TournamentHistory):
         roll_offs: Sequence[Mapping[int, int]] = (),
     ) -> str:
         """Put another result in a table's place, from a code or typed totals, as :meth:`void_result` does."""
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         self._need_reason(reason)
         if (code is None) == (totals is None):
             raise InvalidInput("Replace a result with either a result code or the totals, not both or neither.")
@@ -447,7 +449,7 @@ class Tournament(TournamentHistory):
 
     def settle_held(self, table: int, take: bool, reason: str, index: int = 0) -> None:
         """Choose between the counted result and a held one (``take=True``: the held one counts)."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         self._need_reason(reason)
         items = round_.held.get(table, ())
         if not 0 <= index < len(items):
@@ -456,23 +458,20 @@ class Tournament(TournamentHistory):
 
     def missing_tables(self) -> tuple[int, ...]:
         """Tables of the current round still without a result."""
-        if not self.round_open:
-            return ()
-        round_ = self._state.rounds[-1]
-        return tuple(table for table in range(1, len(round_.tables) + 1) if table not in round_.results)
+        return self._state.missing_tables()
 
     def result_summary(self, result: TableResult) -> str:
         """A table's result in one line, by place: ``1. Bob 10,050, 2. Ann 7,500`` (the words of
         :func:`engine.tournament.summary.result_summary`, as the import and the screens say it)."""
-        return result_summary(self, result)
+        return result_summary(self._state, result)
 
     def state_line(self) -> str:
         """Where the event stands, in one line: ``Round 1 is being played: waiting for table 2.``
         (the words of :func:`engine.tournament.summary.state_line`)."""
-        return state_line(self)
+        return state_line(self._state)
 
     def results(self, round_number: int | None = None) -> dict[int, TableResult]:
-        round_ = self._round(round_number)
+        round_ = self._state.drawn_round(round_number)
         return {table: recorded.result for table, recorded in sorted(round_.results.items())}
 
     def corrections(self) -> tuple[Correction, ...]:
@@ -482,11 +481,11 @@ class Tournament(TournamentHistory):
 
     def pending_roll_offs(self, round_number: int | None = None) -> tuple[RollOffNeeded, ...]:
         """Ties at the cut that block the round from closing (only once every table has a result)."""
-        return cut_of(self._state, self._round(round_number))[1]
+        return cut_of(self._state, self._state.drawn_round(round_number))[1]
 
     def record_roll_off(self, table: int, faces: Mapping[int, int]) -> None:
         """The die each tied player threw at a cut (``table`` 0: a tie over all tables)."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         for number, face in faces.items():
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
                 raise InvalidInput(f"{face!r} for player {number} is not a die face: a die shows 1 to 6.")
@@ -504,7 +503,7 @@ class Tournament(TournamentHistory):
 
     def close_round(self) -> tuple[int, ...]:
         """Apply the cut and record who goes on (the champion, after the final)."""
-        round_ = self._open_round()
+        round_ = self._state.open_round()
         missing = self.missing_tables()
         if missing:
             raise IllegalAction(f"Round {round_.number} waits for the results of table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
@@ -579,25 +578,10 @@ class Tournament(TournamentHistory):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _round(self, number: int | None) -> RoundState:
-        rounds = self._state.rounds
-        if not rounds:
-            raise IllegalAction("No round has been drawn yet.")
-        if number is None:
-            return rounds[-1]
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(rounds):
-            raise InvalidInput(f"There is no round {number!r}: rounds 1 to {len(rounds)} have been drawn.")
-        return rounds[number - 1]
-
-    def _open_round(self) -> RoundState:
-        if not self.round_open:
-            raise IllegalAction("No round is being played now: draw the next round first.")
-        return self._state.rounds[-1]
-
     @staticmethod
-    def _need_reason(reason: str) -> None:
+    def _need_reason(reason: str, why: str = "corrections are kept with their reason") -> None:
         if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput("Give a reason: corrections are kept with their reason.")
+            raise InvalidInput(f"Give a reason: {why}.")
 
 
 def _sentence(words: str) -> str:

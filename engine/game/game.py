@@ -8,7 +8,6 @@ takes time in proportion to its length.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -54,22 +53,16 @@ class Game:
     @classmethod
     def from_events(cls, events: Iterable[Mapping[str, Any]]) -> Game:
         """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
-        collecting = gc.isenabled()
-        gc.disable()  # a replay makes no reference cycles: the collector would walk the growing log over and over
-        try:
-            items = [event_from_dict(data) for data in events]
-            if not items or not isinstance(items[0], GameStarted):
-                raise InvalidInput("A game log must begin with the start of the game.")
-            first = items[0]
-            game = cls(first.players, first.rules, first.first)
-            state = game._states[0]
-            states = game._states
-            for event in items[1:]:
-                state = apply(state, event)
-                states.append(state)
-        finally:
-            if collecting:
-                gc.enable()
+        items = [event_from_dict(data) for data in events]
+        if not items or not isinstance(items[0], GameStarted):
+            raise InvalidInput("A game log must begin with the start of the game.")
+        first = items[0]
+        game = cls(first.players, first.rules, first.first)
+        state = game._states[0]
+        states = game._states
+        for event in items[1:]:
+            state = apply(state, event)
+            states.append(state)
         game._events = [game._events[0], *items[1:]]
         return game
 
@@ -249,9 +242,8 @@ class Game:
     def throw_builds_on_offer(self, count: int) -> bool:
         """Whether a throw of ``count`` dice can only mean building on the offer: the offer
         passes that many dice and a fresh throw is of six."""
-        state = self.state
-        return (state.phase == "throw" and state.offer is not None and not state.building
-                and count == state.offer.dice != state.dice_to_throw)
+        offer = self.state.open_offer
+        return offer is not None and count == offer.dice != self.state.dice_to_throw
 
     def set_aside_refusal(self, dice: Iterable[int]) -> str | None:
         """Why these dice of the last throw cannot be set aside together in any keep (some
@@ -285,8 +277,6 @@ class Game:
             return NotImplemented
         return self._events == other._events and self.state == other.state
 
-    def __hash__(self) -> int:
-        raise TypeError("A game changes as it is played; it cannot be hashed.")
-
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played: equal by value, never a key
     def __repr__(self) -> str:
         return f"<Game {', '.join(self.players)}: {self.scores} after {len(self._events) - 1} actions>"
