@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.documents.events import event_summaries
 from app.i18n import tr
 from app.storage import Store
-from engine import FarkleError, InvalidInput, Tournament
+from engine import InvalidInput
 
 __all__ = ["CodeHolder", "CodeTaken", "SharedCode", "code_holders", "refuse_taken_code"]
 
@@ -40,28 +41,22 @@ class SharedCode(LookupError):
         self.holders = tuple(holders)
 
 
-async def code_holders(store: Store, collection: str, event_id: str) -> list[CodeHolder]:
-    """The events stored in ``collection`` (the organizer's, :data:`app.event_document.COLLECTION`) whose code
-    is ``event_id`` (readable ones; by name), whatever their number."""
+async def code_holders(store: Store, event_id: str) -> list[CodeHolder]:
+    """The stored events whose code is ``event_id`` (readable ones; by name), whatever their
+    number: found in the events' index, no event replayed."""
     wanted = event_id.strip().upper()
-    holders: list[CodeHolder] = []
-    for doc_id, document in (await store.load_all(collection)).items():
-        try:
-            tournament = Tournament.from_events(document["events"])
-        except (FarkleError, KeyError, TypeError):
-            continue
-        if tournament.event_id == wanted:
-            holders.append(CodeHolder(doc_id, tournament.name))
+    holders = [CodeHolder(summary.id, summary.name) for summary in await event_summaries(store)
+               if summary.event_id == wanted]
     return sorted(holders, key=lambda holder: (holder.name.casefold(), holder.id))
 
 
-async def refuse_taken_code(store: Store, collection: str, event_id: str, keeping: str | None = None) -> None:
+async def refuse_taken_code(store: Store, event_id: str, keeping: str | None = None) -> None:
     """Refuse ``event_id`` for an event being added when another stored event holds it (``keeping``:
     the stored id of the event being brought up to date, which may keep its own code).
 
     :raises CodeTaken: naming the event that holds the code.
     """
-    others = [holder for holder in await code_holders(store, collection, event_id) if holder.id != keeping]
+    others = [holder for holder in await code_holders(store, event_id) if holder.id != keeping]
     if others:
         raise CodeTaken(tr("The event code {code} is already the code of {event} on this device: choose another "
                            "code (or leave it empty for a new one).", code=event_id.strip().upper(),

@@ -25,10 +25,10 @@ from datetime import datetime
 from itertools import accumulate
 from typing import Any, Final
 
+from app.documents.events import COLLECTION, KIND, CopyMark, KeptEvent, copy_kept, event_document, read_event
 from app.event_codes import code_holders
-from app.event_document import COLLECTION, CopyMark, KeptEvent, event_document, read_event
 from app.i18n import ntr, tr
-from app.storage import Store
+from app.storage import Store, keep_beside
 from app.storage.base import off_the_loop
 from app.storage.documents import is_usable_id, revision_of
 from app.storage.limits import MAX_DOCUMENT_BYTES, MAX_EVENTS
@@ -213,14 +213,15 @@ async def open_copy(store: Store, data: bytes | None, link_base: str = "") -> Co
     copy = await off_the_loop(read_copy, data)
     stored = await store.load(COLLECTION, copy.tournament_id)
     if stored is None:
-        others = await code_holders(store, COLLECTION, copy.tournament.event_id)
+        others = await code_holders(store, copy.tournament.event_id)
         if others:
             raise CopyRefused(tr("This copy holds the event {code}, and {event} on this device already has that code: "
                                  "the copy was not opened (open it on another device, or delete that event first).",
                                  code=copy.tournament.event_id, event=" / ".join(other.name for other in others)))
-        copied = CopyMark(copy.saved, copy.actions) if copy.saved else None
-        kept = KeptEvent(copy.tournament, link_base.strip().rstrip("/"), copied=copied)
+        kept = KeptEvent(copy.tournament, link_base.strip().rstrip("/"))
         await store.save(COLLECTION, copy.tournament_id, event_document(copy.tournament_id, kept), expect_revision=0)
+        if copy.saved:
+            await keep_beside(store, KIND, copy.tournament_id, copy_kept(CopyMark(copy.saved, copy.actions)))
         return CopyOpened(copy.tournament_id, tr("Opened the copy of {name} ({actions}).",
                                                  name=copy.name, actions=_actions(copy.actions)))
     held = await off_the_loop(read_event, stored)

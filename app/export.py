@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.access import DeviceAccess
-from app.organizer import Organizer
+from app.documents.events import COLLECTION, event_summaries, read_event
 from app.storage import Document, Store, utc_now_iso
 from app.tournament_table import KEY_WITHHELD
 from engine import FarkleError, Tournament, decode_setup
@@ -71,10 +71,14 @@ async def signing_events(store: Store, access: DeviceAccess) -> KeyPolicy:
     passphrase of (a setup code that cannot be read goes without: it may still hold a key)."""
     if access.organizer:
         return lambda table: True
-    organizer = Organizer(store)
-    unlocked = await access.unlocked(await organizer.passphrase_hashes())
-    opened = [await organizer.open(tournament_id) for tournament_id in sorted(unlocked)]
-    events: list[Tournament] = [tournament for tournament in opened if tournament is not None]
+    unlocked = await access.unlocked({event.id: event.passphrase_hash for event in await event_summaries(store)})
+    events: list[Tournament] = []
+    for tournament_id in sorted(unlocked):
+        document = await store.load(COLLECTION, tournament_id)
+        try:
+            events += [read_event(document).tournament] if document is not None else []
+        except (FarkleError, KeyError, TypeError):
+            continue  # an event that cannot be read unlocks no key
 
     def printed_by_an_unlocked_event(table: Mapping[str, Any]) -> bool:
         try:

@@ -2,9 +2,9 @@
 
 Like :class:`app.scorekeeper.Scorekeeper` for a game: screens call this and render what
 it holds; every rule is the engine's (:class:`engine.Tournament`), every write the
-store's (one document per event holding its event log, :mod:`app.event_document`). An
-action is shown only after the store has kept it; a refused action raises the engine's
-error and changes nothing.
+event's :class:`~app.storage.DocumentSession` (what an event's document is:
+:mod:`app.documents.events`). An action is shown only after the store has kept it; a
+refused action raises the engine's error and changes nothing.
 
 Beside it: the format being edited (:mod:`app.format_draft`), a sign-up file's text
 (:mod:`app.sign_up_file`) and the numbers the organizer types (:mod:`app.number_entry`).
@@ -16,15 +16,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from app.documents import CHECKS
+from app.documents.events import (
+    KIND,
+    CopyMark,
+    KeptEvent,
+    Refusal,
+    TournamentSummary,
+    copy_kept,
+    copy_mark,
+    event_summaries,
+    refusals,
+    refusals_kept,
+)
 from app.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
 from app.event_codes import SharedCode, code_holders, refuse_taken_code
-from app.event_document import COLLECTION, REFUSALS_KEPT, CopyMark, KeptEvent, Refusal, event_document, read_event
 from app.format_draft import FormatDraft
 from app.number_entry import ORGANIZER_DIGITS, parse_number
-from app.storage import Document, DocumentChanged, DocumentSession, Store, StoreError, new_id, utc_now_iso
+from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.base import off_the_loop
 from app.storage.errors import failure_in_words
-from app.i18n import ntr, tr
+from app.i18n import tr
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
 from engine import (
@@ -41,34 +53,9 @@ from engine import (
     read_sealed_result,
 )
 
-__all__ = ["Organizer", "TournamentSummary", "ListChanged", "DrawCheck", "EventChangedElsewhere", "describe_error"]
+__all__ = ["Organizer", "TournamentSummary", "ListChanged", "DrawCheck", "describe_error"]
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class TournamentSummary:
-    """One line of the organizer's list of events."""
-
-    id: str
-    name: str
-    event_id: str
-    players: int
-    round: int
-    champion: str | None
-    updated: str
-
-    @property
-    def line(self) -> str:
-        if self.champion:
-            state = tr("champion {name}", name=self.champion)
-        elif self.round:
-            state = tr("round {number}", number=self.round)
-        else:
-            state = tr("sign-up")
-        return ntr("{name} ({event_id}) · {players} player · {state}",
-                   "{name} ({event_id}) · {players} players · {state}", self.players,
-                   name=self.name, event_id=self.event_id, players=self.players, state=state)
 
 
 @dataclass(frozen=True)
@@ -85,16 +72,6 @@ class DrawCheck:
         return tr("Re-run from seed {seed} gives another seating: the recorded draw was changed.", seed=self.seed)
 
 
-class EventChangedElsewhere(Exception):
-    """The stored event moved on since this screen read it (another tab or device acted)."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            tr("This event was changed on another screen meanwhile. It now shows that screen's latest state: "
-               "check it, then enter your action again.")
-        )
-
-
 class ListChanged(IllegalAction):
     """A previewed sign-up list would now add other players than shown: :attr:`preview` is the new one."""
 
@@ -107,14 +84,14 @@ class ListChanged(IllegalAction):
 class Organizer:
     """Holds the open tournament and keeps the store in step with it (a :class:`DocumentSession`).
 
-    It remembers the revision of the stored document it holds and saves only over that
-    revision: when another screen saved the event meanwhile, it takes that screen's
-    event and raises :class:`EventChangedElsewhere`, writing nothing.
+    When another screen saved the event meanwhile, it takes that screen's event and raises
+    :class:`~app.storage.ChangedElsewhere`, writing nothing.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.session = DocumentSession(store, COLLECTION, read_event, event_document)
+        store.check_with(CHECKS)
+        self.session = DocumentSession(store, KIND)
 
     @property
     def tournament(self) -> Tournament | None:
@@ -136,7 +113,8 @@ class Organizer:
 
     @property
     def refusals(self) -> tuple[Refusal, ...]:
-        return self.session.value.refusals if self.session.value is not None else ()
+        """The result codes refused lately on this device, newest first (kept beside the event)."""
+        return refusals(self.session.beside)
 
     @property
     def passphrase_hash(self) -> str:
@@ -146,21 +124,8 @@ class Organizer:
     # -- the list of events -------------------------------------------------------------
 
     async def summaries(self) -> list[TournamentSummary]:
-        """Every readable tournament, most recently changed first."""
-        documents = await self.store.load_all(COLLECTION)
-        out: list[TournamentSummary] = []
-        for doc_id, document in documents.items():
-            try:
-                tournament = Tournament.from_events(document["events"])
-            except (FarkleError, KeyError, TypeError):
-                continue
-            out.append(
-                TournamentSummary(
-                    doc_id, tournament.name, tournament.event_id, len(tournament.players), tournament.round,
-                    tournament.champion_name, str(document.get("updated", "")),
-                )
-            )
-        return sorted(out, key=lambda summary: summary.updated, reverse=True)
+        """Every readable tournament, most recently changed first (from the events' index)."""
+        return await event_summaries(self.store)
 
     async def create(
         self, name: str, cap: int | None = None, event_id: str | None = None, link_base: str = "",
@@ -175,9 +140,9 @@ class Organizer:
         if cap is not None and cap != fmt.cap:
             fmt = TournamentFormat(fmt.name, cap, fmt.rounds)
         tournament = Tournament(name, fmt, event_id=event_id or None)
-        await refuse_taken_code(self.store, COLLECTION, tournament.event_id)
+        await refuse_taken_code(self.store, tournament.event_id)
         tournament_id = new_id()
-        await self.session.create(tournament_id, KeptEvent(tournament, link_base.strip().rstrip("/"), (), passphrase_hash))
+        await self.session.create(tournament_id, KeptEvent(tournament, link_base.strip().rstrip("/"), passphrase_hash))
         return tournament_id
 
     async def open(self, tournament_id: str) -> Tournament | None:
@@ -192,22 +157,13 @@ class Organizer:
             return None
         return kept.tournament if kept is not None else None
 
-    def _adopt(self, tournament_id: str, document: Document) -> bool:
-        """Hold the stored document's tournament; False if it cannot be read."""
-        try:
-            self.session.adopt(tournament_id, document)
-        except (FarkleError, KeyError, TypeError):
-            return False
-        return True
-
     async def passphrase_hashes(self) -> dict[str, str]:
         """Every stored event's organizer passphrase hash by id ("" where none is set yet)."""
-        documents = await self.store.load_all(COLLECTION)
-        return {doc_id: str(document.get("passphrase_hash", "") or "") for doc_id, document in documents.items()}
+        return {summary.id: summary.passphrase_hash for summary in await event_summaries(self.store)}
 
     async def set_passphrase_hash(self, passphrase_hash: str) -> None:
         """Keep a new organizer passphrase (its hash) with the open event."""
-        await self._save(replace(self._kept(), passphrase_hash=passphrase_hash))
+        await self.session.act(lambda kept: (replace(kept, passphrase_hash=passphrase_hash), None))
 
     async def event_for_code(self, text: str) -> str | None:
         """The stored event a result code (any form) would be imported into, without opening it.
@@ -221,7 +177,7 @@ class Organizer:
             unique): which one is meant is the person's to choose, never guessed.
         """
         event_id = self.event_of(text)
-        holders = await code_holders(self.store, COLLECTION, event_id)
+        holders = await code_holders(self.store, event_id)
         if len(holders) > 1:
             raise SharedCode(event_id, holders)
         tournament_id = holders[0].id if holders else self.tournament_id
@@ -244,9 +200,7 @@ class Organizer:
         return tournament_id
 
     async def delete(self, tournament_id: str) -> None:
-        await self.store.delete(COLLECTION, tournament_id)
-        if self.tournament_id == tournament_id:
-            self.session.close()
+        await self.session.delete(tournament_id)
 
     # -- acting -------------------------------------------------------------------------
 
@@ -266,14 +220,18 @@ class Organizer:
         check in everyone): a refused action raises the engine's error and changes
         nothing, a failed write keeps the tournament held before and raises the store's
         error; another screen's save in between shows that screen's event
-        (:class:`EventChangedElsewhere`).
+        (:class:`~app.storage.ChangedElsewhere`).
         """
-        kept = self._kept()
-        trial = kept.tournament.copy()
-        value = action(trial)
-        if len(trial) != len(kept.tournament):  # every action that changes the event logs or takes back events
-            await self._save(replace(kept, tournament=trial))
-        return value
+        self._kept()
+
+        def play(kept: KeptEvent) -> tuple[KeptEvent, T]:
+            trial = kept.tournament.copy()
+            answer = action(trial)
+            if len(trial) == len(kept.tournament):  # every action that changes the event logs or takes back events
+                return kept, answer
+            return replace(kept, tournament=trial), answer
+
+        return await self.session.act(play)
 
     async def undo(self) -> str:
         """Take back the last organizer action, stored before it returns; what it took back, in words."""
@@ -395,12 +353,13 @@ class Organizer:
         if text and not (text.startswith("http://") or text.startswith("https://")):
             raise CodeDamaged(tr("{link_base!r} is not an address: it starts with http:// or https://.",
                                  link_base=link_base))
-        await self._save(replace(self._kept(), link_base=text))
+        await self.session.act(lambda kept: (replace(kept, link_base=text), None))
 
     async def import_code(self, text: str) -> ImportReport:
         """Check a result code (any form) and count, hold or report it as a duplicate.
 
-        A refusal raises the engine's error after being kept in the refused list.
+        A refusal raises the engine's error after being kept in the refused list, beside the
+        event (another screen's next action is not refused as "changed elsewhere" for it).
         """
         try:
             return await self.act(lambda tournament: tournament.import_result(text))
@@ -413,14 +372,13 @@ class Organizer:
             code = read_code(text)
         except CodeDamaged:  # kept as typed, up to what a code can be: a pasted novel is not stored 30 times
             code = " ".join(str(text)[:MAX_CODE_CHARS].split())
-        kept = self._kept()
         try:
-            await self._save(replace(kept, refusals=(Refusal(utc_now_iso(), code, reason), *kept.refusals)[:REFUSALS_KEPT]))
-        except (StoreError, EventChangedElsewhere):
+            await self.session.keep_beside(**refusals_kept((Refusal(utc_now_iso(), code, reason), *self.refusals)))
+        except StoreError:
             pass  # the refusal is still shown; only its memory is lost
 
     async def clear_refusals(self) -> None:
-        await self._save(replace(self._kept(), refusals=()))
+        await self.session.keep_beside(**refusals_kept(()))
 
     @staticmethod
     def event_of(text: str) -> str:
@@ -431,7 +389,9 @@ class Organizer:
 
     @property
     def last_copy(self) -> CopyMark | None:
-        return self._kept().copied
+        """When a copy of the open event was last saved on this device (kept beside the event)."""
+        self._kept()
+        return copy_mark(self.session.beside)
 
     def event_copy(self) -> EventCopy:
         """The open event as a file to keep off the device (nothing is stored until :meth:`copy_saved`)."""
@@ -442,7 +402,8 @@ class Organizer:
 
     async def copy_saved(self, copy: EventCopy) -> None:
         """Remember that ``copy`` was saved: the event page says when, and offers the next after the next round."""
-        await self._save(replace(self._kept(), copied=CopyMark(copy.saved, copy.actions)))
+        self._kept()
+        await self.session.keep_beside(**copy_kept(CopyMark(copy.saved, copy.actions)))
 
     async def open_copy(self, data: bytes | None, link_base: str = "") -> CopyOpened:
         """Add (or bring up to date) the event a copy file holds, then open it; see :func:`app.event_copy.open_copy`
@@ -460,24 +421,10 @@ class Organizer:
         tournament = self.open_tournament
         return tournament.standings_csv() if what == "standings" else tournament.results_csv()
 
-    # -- persistence --------------------------------------------------------------------
-
-    async def _save(self, kept: KeptEvent) -> None:
-        """Write ``kept`` as the open event over the revision it was read at, then hold it;
-        another screen's newer save wins (it is held instead, and nothing is written)."""
-        try:
-            await self.session.save(kept)
-        except DocumentChanged as changed:
-            tournament_id = self.session.doc_id
-            self.session.close()  # whatever is stored now is read in full
-            if tournament_id is not None and changed.stored is not None:
-                self._adopt(tournament_id, changed.stored)
-            raise EventChangedElsewhere() from changed
-
 
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
-    if isinstance(error, (FarkleError, EventChangedElsewhere, CopyRefused)):
+    if isinstance(error, (FarkleError, ChangedElsewhere, CopyRefused)):
         return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n.py)
     if isinstance(error, StoreError):
         return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))

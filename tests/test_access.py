@@ -25,7 +25,7 @@ from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
 from app.passphrase import PassphraseRefused, hash_passphrase, verify_passphrase
 from app.sign_in_guard import SignInGuard
 from app.main import app_on
-from app.event_document import COLLECTION
+from app.documents.events import COLLECTION
 from app.organizer import Organizer
 from app.storage import MemoryPrefs, MemoryStore
 from engine import CodeDamaged, Tournament, link_form

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import pytest
 
 from app.organizer import Organizer
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
-from app.storage import DocumentChanged, DocumentSession, MemoryStore, Store, StoreWriteError
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, MemoryStore, Store, StoreWriteError
 from engine import FarkleError, Game, Rules
 from engine.events import Event as GameEvent, Rolled
 from tests.bench_tournament import event_waiting_for_one_result
@@ -38,27 +38,60 @@ async def a_game_under_way(store: Store, throws: int = 20) -> Scorekeeper:
 # --- the session itself ---------------------------------------------------------------
 
 
+NUMBERS = DocumentKind("settings", lambda document: int(document["n"]), lambda _, n: {"n": n},
+                       lambda: "The number was changed on another screen.")
+
+
 def numbers(store: Store) -> DocumentSession[int]:
-    return DocumentSession(store, "settings", lambda document: int(document["n"]), lambda _, n: {"n": n})
+    return DocumentSession(store, NUMBERS)
+
+
+def to(number: int) -> Callable[[int], tuple[int, None]]:
+    return lambda _: (number, None)
 
 
 def test_a_session_saves_each_value_over_the_revision_it_read(open_store: OpenStore) -> None:
     session = numbers(open_store())
     run(session.create("app", 1))
-    run(session.save(2))
+    run(session.act(to(2)))
     again = numbers(open_store())
     assert run(again.open("app")) == 2 and again.revision == session.revision == 2
 
 
-def test_a_save_refused_as_changed_elsewhere_keeps_the_value_held_before(open_store: OpenStore) -> None:
+def test_a_save_over_another_screens_holds_theirs_and_says_so_in_the_kinds_words(open_store: OpenStore) -> None:
     mine, theirs = numbers(open_store()), numbers(open_store())
     run(mine.create("app", 1))
     run(theirs.open("app"))
-    run(theirs.save(5))
-    with pytest.raises(DocumentChanged) as changed:
-        run(mine.save(2))
-    assert (mine.value, mine.revision) == (1, 1) and changed.value.stored is not None
-    assert mine.adopt("app", changed.value.stored) == 5 and mine.revision == 2
+    run(theirs.act(to(5)))
+    with pytest.raises(ChangedElsewhere, match="The number was changed on another screen."):
+        run(mine.act(to(2)))
+    assert (mine.value, mine.revision) == (5, 2)
+    assert run(numbers(open_store()).open("app")) == 5
+
+
+def test_a_refusal_judged_on_a_value_another_screen_moved_on_from_holds_theirs(open_store: OpenStore) -> None:
+    mine, theirs = numbers(open_store()), numbers(open_store())
+    run(mine.create("app", 1))
+    run(theirs.open("app"))
+    run(theirs.act(to(5)))
+
+    def refuse(number: int) -> tuple[int, None]:
+        raise ValueError(f"{number} is too small")
+
+    with pytest.raises(ChangedElsewhere) as changed:
+        run(mine.act(refuse))
+    assert isinstance(changed.value.__cause__, ValueError) and mine.value == 5
+    with pytest.raises(ValueError, match="5 is too small"):  # judged again on theirs: the refusal itself
+        run(mine.act(refuse))
+
+
+def test_a_value_deleted_on_another_screen_meanwhile_is_stored_again(open_store: OpenStore) -> None:
+    store = open_store()
+    mine, theirs = numbers(store), numbers(store)
+    run(mine.create("app", 1))
+    run(theirs.delete("app"))
+    run(mine.act(to(2)))
+    assert run(numbers(store).open("app")) == 2
 
 
 def test_a_failed_write_keeps_the_value_held_before(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,15 +104,15 @@ def test_a_failed_write_keeps_the_value_held_before(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(store, "_write", refuse)
     with pytest.raises(StoreWriteError):
-        run(session.save(2))
+        run(session.act(to(2)))
     assert (session.value, session.revision) == (1, 1)
 
 
 def test_opening_the_revision_held_again_keeps_the_value_without_reading_it_again() -> None:
     store = MemoryStore()
     reads: list[str] = []
-    session = DocumentSession(store, "settings", lambda document: reads.append("read") or int(document["n"]),
-                              lambda _, n: {"n": n})
+    session = DocumentSession(store, DocumentKind("settings", lambda document: reads.append("read") or int(document["n"]),
+                                                  lambda _, n: {"n": n}, NUMBERS.changed_elsewhere))
     run(session.create("app", 1))
     assert run(session.open("app")) == 1 and reads == []
 
@@ -143,7 +176,7 @@ def test_a_game_changed_elsewhere_is_adopted_from_what_the_refused_save_read(ope
     theirs = Scorekeeper(open_store())
     run(theirs.open_game(mine.game_id))
     run(theirs.act(lambda game: game.roll("2 2 3 3 4 6")))
-    with pytest.raises(GameChangedElsewhere):
+    with pytest.raises(ChangedElsewhere):
         run(mine.act(lambda game: game.roll("2 2 3 3 4 6")))
     assert mine.game == theirs.game and mine.revision == theirs.revision
 
@@ -168,10 +201,19 @@ def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(o
     assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
 
 
-def test_a_refused_import_serialises_the_event_log_once_to_remember_the_refusal(open_store: OpenStore) -> None:
+def test_an_import_opens_its_code_once(open_store: OpenStore) -> None:
+    organizer, code = an_event_waiting_for_one_result(open_store())
+    with counting() as counts:
+        run(organizer.import_code(code))
+    assert counts["code opened"] == 1
+
+
+def test_a_refused_import_opens_its_code_once_and_keeps_the_refusal_beside_the_event_log(
+        open_store: OpenStore) -> None:
     organizer, code = an_event_waiting_for_one_result(open_store())
     altered = code[:-6] + ("A" if code[-6] != "A" else "B") + code[-5:]
+    revision = organizer.revision
     with counting() as counts, pytest.raises(FarkleError):
         run(organizer.import_code(altered))
-    assert len(organizer.refusals) == 1
-    assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
+    assert len(organizer.refusals) == 1 and organizer.revision == revision
+    assert (counts["code opened"], counts["log to dicts"], counts["replay"]) == (1, 0, 0)

@@ -22,7 +22,7 @@ import pytest
 from app.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
 from app.client_address import ORGANIZER_ADDRESSES_ENV
 from app.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
-from app.event_document import COLLECTION, KeptEvent, event_document
+from app.documents.events import COLLECTION, KeptEvent, event_document
 from app.organizer import Organizer
 from app.passphrase import MIN_PASSPHRASE
 from app.scorekeeper import Scorekeeper
@@ -59,7 +59,7 @@ async def plant(store: Store, name: str, code: str, passphrase: str) -> str:
     folder as the organizer writes events, whatever other event holds its code."""
     tournament = seated(Tournament(name, event_id=code))
     tournament_id = f"planted-{name.split()[0].lower()}"
-    kept = KeptEvent(tournament, "", (), cheap_hash(passphrase))
+    kept = KeptEvent(tournament, "", cheap_hash(passphrase))
     await store.save(COLLECTION, tournament_id, event_document(tournament_id, kept), expect_revision=0)
     return tournament_id
 
@@ -122,13 +122,13 @@ def test_the_organizer_too_is_refused_a_code_another_event_holds_however_it_is_t
 
     with pytest.raises(CodeTaken, match="already the code of Harbour cup"):
         asyncio.run(create())
-    assert [holder.id for holder in asyncio.run(code_holders(store, COLLECTION, CODE))] == [cup]
+    assert [holder.id for holder in asyncio.run(code_holders(store, CODE))] == [cup]
 
 
 def test_a_new_event_with_a_free_code_is_created_and_holds_it_alone(harbour: tuple[FileStore, str]) -> None:
     store, _ = harbour
     pier = asyncio.run(Organizer(store).create("Pier cup", event_id="PIER-26"))
-    assert [holder.id for holder in asyncio.run(code_holders(store, COLLECTION, "PIER-26"))] == [pier]
+    assert [holder.id for holder in asyncio.run(code_holders(store, "PIER-26"))] == [pier]
 
 
 # -- keys go by the card's key, not by the code ---------------------------------------------------

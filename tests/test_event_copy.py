@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import flet as ft
 from app.event_copy import COPY_DEEPEST, COPY_KIND, COPY_LARGEST, CopyRefused, copy_due, open_copy, read_copy
-from app.event_document import COLLECTION, CopyMark
+from app.documents.events import COLLECTION, CopyMark
 from app.organizer import Organizer
 from app.storage import MAX_EVENTS, MemoryStore
 from engine import CodeDamaged

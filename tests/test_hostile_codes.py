@@ -248,8 +248,8 @@ def test_a_pasted_text_far_longer_than_a_code_is_refused_and_kept_in_the_inbox_o
         else:
             raise AssertionError("imported")
         assert len(organizer.refusals[0].code) == MAX_CODE_CHARS
-        document = await store.load("tournaments", organizer.tournament_id or "")
-        assert document is not None and len(document["refused"][0]["code"]) == MAX_CODE_CHARS
+        beside = await store.load("beside", organizer.tournament_id or "")  # kept beside the event
+        assert beside is not None and len(beside["tournaments"]["refused"][0]["code"]) == MAX_CODE_CHARS
 
     asyncio.run(test())
 

@@ -22,9 +22,9 @@ import pytest
 from PIL import Image
 
 import flet as ft
-from app.event_document import COLLECTION
-from app.organizer import EventChangedElsewhere, Organizer
-from app.storage import FileStore, MemoryStore, StoreWriteError
+from app.documents.events import COLLECTION
+from app.organizer import Organizer
+from app.storage import ChangedElsewhere, FileStore, MemoryStore, StoreWriteError
 from app.camera import ScanTiming
 from app.qr import read_qr_texts
 from engine import (
@@ -177,6 +177,48 @@ def test_a_refused_code_is_kept_with_its_reason_and_survives_a_reopen():
     asyncio.run(test())
 
 
+def test_a_code_refused_on_one_organizer_screen_lets_the_next_action_on_another_screen_through():
+    async def test() -> None:
+        store = MemoryStore()
+        door = Organizer(store)
+        tournament_id = await door.create("Spring cup")
+        desk = Organizer(store)
+        await desk.open(tournament_id)
+        with pytest.raises(CodeDamaged):
+            await door.import_code("FR1-NOT A CODE")
+        await desk.act(lambda t: t.sign_up("Ann"))  # not "changed on another screen"
+        stored = await Organizer(store).open(tournament_id)
+        assert stored is not None and [p.name for p in stored.players] == ["Ann"]
+        await desk.open(tournament_id)
+        assert [r.code for r in desk.refusals] == ["FR1:NOTACODE"]  # both screens show the refusal
+
+    asyncio.run(test())
+
+
+@pytest.mark.parametrize("backend", ["memory", "file"])
+def test_refused_codes_and_the_copy_mark_an_earlier_version_kept_in_the_event_survive_its_next_action(
+        backend: str, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = MemoryStore() if backend == "memory" else FileStore(tmp_path / "data")
+        tournament = Tournament("Spring cup", event_id="SPRING-26")
+        refused = {"at": "2026-05-01T10:00:00+00:00", "code": "FR1:ABC", "reason": "This is not a result code."}
+        await store.save(COLLECTION, "cup", {"id": "cup", "events": tournament.events, "refused": [refused],
+                                             "last_copy": {"at": "2026-05-01T09:00:00+00:00", "actions": 1}},
+                         expect_revision=0)
+        organizer = Organizer(store)
+        await organizer.open("cup")
+        await organizer.act(lambda t: t.sign_up("Ann"))
+        again = Organizer(store)
+        await again.open("cup")
+        assert [(r.code, r.reason) for r in again.refusals] == [("FR1:ABC", "This is not a result code.")]
+        assert again.last_copy is not None and again.last_copy.actions == 1
+        assert "refused" not in (await store.load(COLLECTION, "cup") or {})  # kept beside it, not in it
+        await again.delete("cup")
+        assert await store.load("beside", "cup") is None
+
+    asyncio.run(test())
+
+
 def test_an_action_on_an_event_another_screen_changed_meanwhile_shows_that_screens_event_and_changes_nothing():
     async def test() -> None:
         store = MemoryStore()
@@ -185,7 +227,7 @@ def test_an_action_on_an_event_another_screen_changed_meanwhile_shows_that_scree
         there = Organizer(store)
         await there.open(tournament_id)
         await there.act(lambda t: t.sign_up("Ann"))
-        with pytest.raises(EventChangedElsewhere, match="This event was changed on another screen meanwhile. "
+        with pytest.raises(ChangedElsewhere, match="This event was changed on another screen meanwhile. "
                            "It now shows that screen's latest state: check it, then enter your action again."):
             await here.act(lambda t: t.sign_up("Bob"))
         assert [p.name for p in here.open_tournament.players] == ["Ann"]  # theirs, adopted
@@ -197,7 +239,7 @@ def test_an_action_on_an_event_another_screen_changed_meanwhile_shows_that_scree
         stale = Organizer(store)
         await stale.open(tournament_id)
         await there.act(lambda t: t.sign_up("Cy"))
-        with pytest.raises(EventChangedElsewhere):
+        with pytest.raises(ChangedElsewhere):
             await stale.set_link_base("http://10.0.0.5:8550")
         assert stale.link_base == "" and len(stale.open_tournament.players) == 3
 

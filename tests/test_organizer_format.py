@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from app.event_document import COLLECTION
+from app.documents.events import COLLECTION
 from app.format_draft import FormatDraft
 from app.organizer import Organizer
 from app.storage import MemoryStore

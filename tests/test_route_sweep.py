@@ -37,7 +37,7 @@ from flet.components.component import Component
 from app import access
 from app.access import SESSIONS_KEY, issue_token
 from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
-from app.event_document import COLLECTION
+from app.documents.events import COLLECTION
 from app.main import app_on
 from app.organizer import Organizer
 from app.routes import Screen, parse_route

@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
-from app.storage import DocumentChanged, Store
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere, DocumentChanged, Store
 from engine import FarkleError, Game, Rules
 
 T = TypeVar("T")
@@ -61,7 +61,7 @@ def test_an_action_on_a_game_another_screen_moved_on_is_refused_and_shows_theirs
         mine, theirs = await two_screens_on_one_game(*screens)
         await theirs.act(roll("2 2 3 3 4 6"))  # Ann farkles over there
 
-        with pytest.raises(GameChangedElsewhere, match=CHANGED_ELSEWHERE):
+        with pytest.raises(ChangedElsewhere, match=CHANGED_ELSEWHERE):
             await mine.act(roll("1 1 1 5 2 3"))
 
         assert mine.game is not None and theirs.game is not None
@@ -83,7 +83,7 @@ def test_an_action_refused_on_a_screen_another_moved_on_shows_theirs_instead_of_
         mine, theirs = await two_screens_on_one_game(*screens)
         await theirs.act(roll("1 1 1 2 3 4"))
 
-        with pytest.raises(GameChangedElsewhere, match=CHANGED_ELSEWHERE):
+        with pytest.raises(ChangedElsewhere, match=CHANGED_ELSEWHERE):
             await mine.act(lambda game: game.bank())  # nothing thrown yet on this screen
 
         assert mine.game is not None and mine.game.state.last_throw is not None
@@ -114,6 +114,41 @@ def test_an_action_on_a_game_deleted_on_another_screen_keeps_it_again(open_store
         await mine.act(roll("1 1 1 2 3 4"))
         stored = await elsewhere.load("games", mine.game_id or "")
         assert mine.game is not None and stored is not None and stored["events"] == mine.game.events
+
+    run(test())
+
+
+def test_switching_the_advice_on_lets_the_next_action_on_another_screen_through(open_store: OpenStore) -> None:
+    screens, elsewhere = (open_store(), open_store()), open_store()
+
+    async def test() -> None:
+        mine, theirs = await two_screens_on_one_game(*screens)
+        await mine.update_meta("advice", True)
+        await theirs.act(roll("1 1 1 2 3 4"))  # not "changed on another screen": the switch is the device's own
+        assert mine.revision == 1 and mine.meta["advice"] is True
+        reopened = Scorekeeper(elsewhere)
+        await reopened.open_game(mine.game_id or "")
+        assert reopened.meta["advice"] is True and reopened.game == theirs.game
+
+    run(test())
+
+
+def test_an_advice_switch_an_earlier_version_kept_in_the_game_is_still_on_after_its_next_action(
+        open_store: OpenStore) -> None:
+    store, earlier_on, again_on = open_store(), open_store(), open_store()
+
+    async def test() -> None:
+        keeper = Scorekeeper(store)
+        game_id = await keeper.start_game(["Ann", "Bob"], Rules.preset("house"))
+        stored = await store.load("games", game_id)
+        assert stored is not None
+        await store.save("games", game_id, {**stored, "advice": True}, expect_revision=1)  # as it was kept before
+        earlier = Scorekeeper(earlier_on)
+        await earlier.open_game(game_id)
+        await earlier.act(roll("1 1 1 2 3 4"))
+        again = Scorekeeper(again_on)
+        await again.open_game(game_id)
+        assert again.meta["advice"] is True and "advice" not in (await store.load("games", game_id) or {})
 
     run(test())
 

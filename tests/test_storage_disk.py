@@ -201,10 +201,12 @@ def small_disk_on(folder: Path) -> Iterator[SmallDisk]:
 
 
 @pytest.fixture
-def games_disk(data_dir: Path) -> Iterator[SmallDisk]:
-    """The games on a disk of their own (the data folder's lock file, held open for writing,
-    would keep a disk under it from being remounted read-only)."""
-    yield from small_disk_on(data_dir / "games")
+def games_disk(data_dir: Path, request: pytest.FixtureRequest) -> Iterator[SmallDisk]:
+    """The folder the action writes on a disk of its own: the games, or for the advice switch what
+    the device keeps beside them (the data folder's lock file, held open for writing, would keep a
+    disk under it from being remounted read-only)."""
+    params = getattr(request.node, "callspec", None)
+    yield from small_disk_on(data_dir / ("beside" if params and params.params.get("name") == "advice on" else "games"))
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ from app.storage.location import APP_DIR_NAME, DATA_DIR_ENV, FLET_DATA_DIR_ENV, 
 from app.storage.lock import FolderClaim, claim_folder
 from app.storage.memory import MemoryStore
 from app.storage.prefs import PREFS_QUOTA_ESTIMATE_BYTES, MemoryPrefs, PrefsLike, PrefsStore
-from app.storage.session import DocumentSession
+from app.storage.session import BESIDE, ChangedElsewhere, DocumentKind, DocumentSession, keep_beside, merge
 from app.storage.schema import (
     BOOLEAN,
     DOCUMENT_SCHEMAS,
@@ -100,6 +100,7 @@ from app.storage.schema import (
 
 __all__ = [
     "APP_DIR_NAME",
+    "BESIDE",
     "BOOLEAN",
     "INTEGER",
     "NULL",
@@ -116,6 +117,7 @@ __all__ = [
     "PREFS_QUOTA_ESTIMATE_BYTES",
     "REVISION_FIELD",
     "AtomicJSONStorage",
+    "ChangedElsewhere",
     "DataFolderError",
     "DataFolderInUse",
     "DataFolderReplaced",
@@ -123,6 +125,7 @@ __all__ = [
     "Document",
     "DocumentChanged",
     "DocumentCheck",
+    "DocumentKind",
     "DocumentSchema",
     "DocumentSession",
     "DocumentTooLarge",
@@ -147,7 +150,9 @@ __all__ = [
     "claim_folder",
     "default_data_dir",
     "encode_compact",
+    "keep_beside",
     "list_of",
+    "merge",
     "new_id",
     "revision_of",
     "seal",

@@ -34,7 +34,7 @@ __all__ = [
     "utc_now_iso",
 ]
 
-COLLECTIONS: Final = ("games", "tournaments", "settings")
+COLLECTIONS: Final = ("games", "tournaments", "settings", "beside")
 """Every collection a store holds; anything else is refused so a typo cannot
 silently create a new, never-read place."""
 

@@ -38,6 +38,7 @@ class FileStore(Store):
 
         games/<id>.json          one small file per game: written after every action
         tournaments/<id>.json    one small file per event: written after every result
+        beside/<id>.json         what the device keeps beside a game or event of that id
         farkle-table.json        TinyDB database, table "settings" (small, seldom written)
         .games-index.json        Home's list (:meth:`summaries`): a cache, rebuilt from the games
 
@@ -69,7 +70,7 @@ class FileStore(Store):
     """
 
     DATABASE_FILE_NAME: Final = "farkle-table.json"
-    PER_FILE_COLLECTIONS: Final = ("games", "tournaments")
+    PER_FILE_COLLECTIONS: Final = ("games", "tournaments", "beside")
 
     def __init__(self, data_dir: str | os.PathLike[str], *, faults: Optional[FaultHook] = None) -> None:
         super().__init__()

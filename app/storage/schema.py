@@ -23,6 +23,7 @@ from engine.event_log import kind_of
 
 __all__ = [
     "ANY",
+    "BESIDE_SCHEMA",
     "BOOLEAN",
     "DOCUMENT_SCHEMAS",
     "GAME_SCHEMA",
@@ -171,6 +172,8 @@ class DocumentSchema:
 
 
 _REVISION: Final = {REVISION_FIELD: INTEGER}
+_REFUSED: Final = list_of(object_with("a refused code", at=STRING, code=STRING, reason=STRING), at_most=1_000)
+_LAST_COPY: Final = object_with("the last copy saved", at=STRING, actions=INTEGER) | NULL
 
 GAME_SCHEMA: Final = DocumentSchema(
     "game",
@@ -204,8 +207,8 @@ TOURNAMENT_SCHEMA: Final = DocumentSchema(
         "champion": STRING | NULL,
         "link_base": STRING,
         "passphrase_hash": STRING,
-        "refused": list_of(object_with("a refused code", at=STRING, code=STRING, reason=STRING), at_most=1_000),
-        "last_copy": object_with("the last copy saved", at=STRING, actions=INTEGER) | NULL,
+        "refused": _REFUSED,  # kept beside the event since (BESIDE_SCHEMA); read once to move them there
+        "last_copy": _LAST_COPY,
         "updated": STRING,
     },
 )
@@ -219,9 +222,22 @@ SETTINGS_SCHEMA: Final = DocumentSchema(
 )
 """The app's settings: every field optional, so an empty document is the defaults."""
 
+BESIDE_SCHEMA: Final = DocumentSchema(
+    "device's own data",
+    optional={
+        **_REVISION,
+        "games": object_with("what the device keeps beside a game", advice=BOOLEAN),
+        "tournaments": object_with("what the device keeps beside an event", refused=_REFUSED, last_copy=_LAST_COPY),
+    },
+)
+"""What a device keeps beside a game or an event of the same id, outside its revision (a
+refused code saved on one screen does not make another screen's next action "changed elsewhere"):
+a section per collection."""
+
 DOCUMENT_SCHEMAS: Final[Mapping[str, DocumentSchema]] = {
     "games": GAME_SCHEMA,
     "tournaments": TOURNAMENT_SCHEMA,
     "settings": SETTINGS_SCHEMA,
+    "beside": BESIDE_SCHEMA,
 }
 """The shape of every collection, without the engine's deeper checks."""
