@@ -7,7 +7,7 @@ from typing import Any
 
 from app.scorekeeper import Scorekeeper
 from app.storage import DATA_DIR_ENV, FileStore, StoreWriteError
-from app.views.table import TableState
+from app.views.table_state import TableState
 from engine import Game, Rules
 from tests.app_driver import keep, run, saved_events, start_game, throw
 from tests.flet_harness import FletHarness

@@ -10,7 +10,7 @@ import dataclasses
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from app.tournament_table import tournament_meta
-from app.views.table import TableState
+from app.views.table_state import TableState
 from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value, win_chance
 from tests.app_driver import run, start_game, throw
 from tests.flet_harness import FletHarness
@@ -53,16 +53,20 @@ def test_advice_is_off_until_switched_on_then_marks_the_best_keep_and_stays_on(d
     run(test)
 
 
-def test_in_the_final_round_the_player_still_to_play_sees_the_chance_to_lead(data_dir):
+async def bob_in_the_final_round_with_advice(ui: FletHarness) -> None:
+    """Ann banks 1,050 of a target of 1,000 with advice on: Bob has the last turn."""
     list(prepare(HOUSE))
+    await start_game(ui, "Ann", "Bob", target="1000")
+    await ui.click("advice-switch")
+    await throw(ui, "1 1 1 5 2 3")
+    await ui.click("best-option")
+    await ui.click("bank")
+    await advice_shown(ui)
 
+
+def test_in_the_final_round_the_player_still_to_play_sees_the_chance_to_lead(data_dir):
     async def test(ui: FletHarness) -> None:
-        await start_game(ui, "Ann", "Bob", target="1000")
-        await ui.click("advice-switch")
-        await throw(ui, "1 1 1 5 2 3")
-        await ui.click("best-option")
-        await ui.click("bank")
-        await advice_shown(ui)
+        await bob_in_the_final_round_with_advice(ui)
         chance = catch_up_chance(dataclasses.replace(HOUSE, target=1000), 1100, 0, 6, on_board=False)
         assert ui.text_of("marks-1").endswith(f"{chance:.0%} chance to lead".replace("%", " %"))
         assert ui.text_of("advice-line").startswith("Advice: Bob needs 1,100 to lead: ")
@@ -120,7 +124,7 @@ def test_in_the_final_round_under_a_minimum_bank_the_chance_to_lead_needs_at_lea
             assert await table.act(lambda g: g.bank()), table.refusal
         # Bob reached 1,600; Ann, at 1,500, needs 150 to lead but may bank no less than 300.
         assert table.state is not None and table.state.final_round and table.state.scores == (1500, 1600)
-        assert table.lead_chances() == {0: catch_up_chance(rules, 300, 0, 6)}
+        assert table.lead_chances(table.advice()) == {0: catch_up_chance(rules, 300, 0, 6)}
         assert catch_up_chance(rules, 300, 0, 6) == catch_up_chance(HOUSE, 300, 0, 6) < catch_up_chance(HOUSE, 150)
 
     asyncio.run(test())

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from app.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
-from app.views.table import TableState
+from app.views.table_state import TableState
 from engine import Game, Rules
 from tests.app_driver import run
 from tests.flet_harness import FletHarness

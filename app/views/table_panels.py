@@ -6,30 +6,17 @@ Nothing here changes state: each control's handler calls a :class:`TableState` m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
-
 import flet as ft
 
+from app.i18n import tr
+from app.views.table_state import TableState, dice_words
 from app.views.widgets import FELT, big_button, die_button, on, section
-from app.i18n import tr, translatable
 from engine import Advice, GameState, WinChances, bank_refusal, format_dice, scoring_dice, scoring_options
 
-if TYPE_CHECKING:
-    from app.views.table import TableState
-
-__all__ = ["DICE_WORDS", "dice_words", "turn_card", "player_marks", "scoreboard", "turn_line", "throw_panel",
-           "keep_panel", "roll_off_panel"]
+__all__ = ["turn_card", "player_marks", "scoreboard", "turn_line", "throw_panel", "keep_panel", "roll_off_panel"]
 
 SCROLLBAR_ROOM = 14
 """Room right of the totals (px) for the scroll bar, which is drawn over the content."""
-
-DICE_WORDS = {1: translatable("one die"), 2: translatable("two dice"), 3: translatable("three dice"),
-              4: translatable("four dice"), 5: translatable("five dice"), 6: translatable("six dice")}
-
-
-def dice_words(count: int) -> str:
-    """``two dice``: a number of dice in words, in the session's language."""
-    return tr(DICE_WORDS[count])
 
 
 def turn_card(state: GameState, turn_total: int) -> ft.Control:
@@ -167,20 +154,21 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
     wanted = state.dice_to_throw or 0
     name = state.players[state.current]
     parts: list[ft.Control] = []
-    if state.offer and not state.building and state.phase == "throw":
+    offer = state.open_offer
+    if offer is not None:
         parts.append(
             ft.Container(
                 ft.Column(
                     [
                         ft.Text(tr("On offer to {name}: {offer}",
-                                   name=name, offer=state.offer), size=16, weight=ft.FontWeight.BOLD),
+                                   name=name, offer=offer), size=16, weight=ft.FontWeight.BOLD),
                         ft.Row(
                             [
-                                big_button(tr("Build on {points:,}", points=state.offer.points), on(table.build),
+                                big_button(tr("Build on {points:,}", points=offer.points), on(table.build),
                                            key="build", expand=True),
                                 ft.Text(tr("or enter the {dice} passed (builds on it), or six fresh dice",
-                                           dice=dice_words(state.offer.dice)), expand=True, key="offer-hint")
-                                if state.offer.dice < 6 else ft.Text(tr("or enter six fresh dice below"), expand=True),
+                                           dice=dice_words(offer.dice)), expand=True, key="offer-hint")
+                                if offer.dice < 6 else ft.Text(tr("or enter six fresh dice below"), expand=True),
                             ]
                         ),
                     ]
@@ -243,9 +231,13 @@ def advice_line(advice: Advice | str | None) -> list[ft.Control]:
     )]
 
 
-def keep_panel(table: TableState, state: GameState, advice: Advice | str | None = None) -> ft.Control:
+def keep_panel(table: TableState, state: GameState, preview: GameState | None, problem: str | None,
+               advice: Advice | str | None = None) -> ft.Control:
     """The last throw's dice to tap aside, the live preview, Roll and Bank, every option;
-    with advice on, the advised keep is marked and the advice said in one line."""
+    with advice on, the advised keep is marked and the advice said in one line.
+
+    ``preview``, ``problem``: :meth:`TableState.keep_preview`, as the screen worked it out
+    for this render (its turn card shows the same preview)."""
     throw = table.shown_throw()
     rules = state.rules
     scoring = list(scoring_dice(throw, rules))
@@ -263,7 +255,6 @@ def keep_panel(table: TableState, state: GameState, advice: Advice | str | None 
         )
     game = table.game
     kept = table.kept_dice()
-    preview, problem = table.keep_preview()
     if preview is not None:
         points = preview.turn_points - state.points_before_throw
         summary = tr("Set aside {dice}: {breakdown} = {points:,} · turn {turn_points:,}", dice=format_dice(kept),

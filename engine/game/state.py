@@ -300,6 +300,9 @@ def bank_refusal(state: GameState) -> str | None:
         except IllegalAction as refusal:
             return str(refusal)
     if not state.throws:
+        offer = state.open_offer
+        if offer is not None:
+            return f"{who} has nothing to bank yet: build on {offer.points:,}, or throw six fresh dice."
         return f"{who} has nothing to bank yet: throw the dice first."
     if not state.kept:
         return f"{who} must set aside scoring dice from {format_dice(state.throws[-1].dice)} before banking."
