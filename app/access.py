@@ -26,7 +26,6 @@ import asyncio
 import hashlib
 import hmac
 import json
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from urllib.parse import unquote
 from app.client_address import is_organizer_address, peer_of
 from app.event_codes import SharedCode
 from app.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
+from app.runtime import in_browser
 from app.sign_in_guard import GUARD, SignInGuard
 from app.i18n import tr
 from engine import CodeDamaged
@@ -108,7 +108,7 @@ class DeviceAccess:
     def of_page(cls, page: Any, prefs: Callable[[], Prefs] | None = None, **options: Any) -> DeviceAccess:
         """The access of the session ``page`` belongs to (the PWA runs on the device: no gate)."""
         address = peer_of(page)
-        organizer = sys.platform == "emscripten" or address is None or is_organizer_address(address)
+        organizer = in_browser() or address is None or is_organizer_address(address)
         return cls(address, organizer, prefs, **options)
 
     async def _tokens(self) -> dict[str, str]:

@@ -13,7 +13,6 @@ tapping stay the same controls between taps.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +25,7 @@ from app.desk import Desk
 from app.i18n import adopt_client_language, session_language, tr, use_language
 from app.organizer import Organizer
 from app.routes import Route, parse_route
+from app.runtime import in_browser
 from app.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
 from app.storage.tabs import CHANNEL_NAME, TabSharedPrefs
@@ -49,7 +49,7 @@ async def open_store(page: ft.Page) -> Store:
 
     One store per folder is shared by every browser tab the local server serves.
     """
-    if sys.platform == "emscripten":
+    if in_browser():
         prefs = ft.SharedPreferences()
         page.services.append(prefs)
         return await PrefsStore.open(_hearing_other_tabs(prefs))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -32,9 +31,10 @@ import qrcode.constants
 import qrcode.util
 from qrcode.image.pure import PyPNGImage
 
+from app.runtime import in_browser
 from engine import B45_ALPHABET
 
-__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "prepare_reader", "read_qr_texts", "in_browser",
+__all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "prepare_reader", "read_qr_texts",
            "ALPHANUMERIC"]
 
 ALPHANUMERIC: Final = frozenset(B45_ALPHABET)
@@ -73,11 +73,6 @@ def qr_image(text: str, box_size: int = 6, border: int = 4) -> QrImage:
     out = io.BytesIO()
     code.make_image().save(out)
     return QrImage(out.getvalue(), int(code.version), alphanumeric, text)
-
-
-def in_browser() -> bool:
-    """Whether Python runs in the browser (the offline PWA's Pyodide worker)."""
-    return sys.platform == "emscripten"
 
 
 def scanner_available() -> bool:

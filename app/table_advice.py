@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.tournament_table import static_site
+from app.runtime import in_browser
 from engine import (CostlyTurn, Game, GameState, Rules, WinChances, costliest, judge_decisions, prepare,
                     prepare_win_chance, prepared, win_chances, win_table_ready, work_out_win_chances)
 
@@ -27,7 +27,7 @@ async def prepare_advice(rules: Rules) -> None:
 
     :raises InvalidInput: the rules' tables are too large to work out here (an absurd target).
     """
-    if static_site():
+    if in_browser():
         if not prepared(rules):
             for _ in prepare(rules):
                 await asyncio.sleep(0)
@@ -48,7 +48,7 @@ async def review_decisions(game: Game) -> dict[int, tuple[CostlyTurn, ...]]:
     """Each seat's costliest turns of ``game`` (:func:`engine.costly_decisions`), judged
     off the tap path as :func:`prepare_advice` solves its tables."""
     await prepare_advice(game.rules)
-    if not static_site():
+    if not in_browser():
         return await asyncio.to_thread(_review, game)
     found = []
     for count, decision in enumerate(judge_decisions(game)):
@@ -67,7 +67,7 @@ async def work_out_chances(state: GameState) -> WinChances:
     """Each player's chance to win (:func:`engine.win_chances`: the engine picks the method)
     without holding up taps: in a worker thread on a host, a slice of games at a time in
     the browser. Needs the advice tables of the state's rules (:func:`prepare_advice`)."""
-    if not static_site():
+    if not in_browser():
         return await asyncio.to_thread(win_chances, state)
     work = work_out_win_chances(state)
     while True:

@@ -11,7 +11,6 @@ in: the QR text, the typing form and the deep link.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -36,7 +35,7 @@ from engine.codec import JOIN_ROUTE, describe_confirmations, log_digest
 
 __all__ = ["SignedResult", "table_title", "tournament_meta", "result_qr_text", "signed_result",
            "table_game_of", "GAMES", "JOIN_ROUTE", "site_link_base", "card_link_base", "join_link",
-           "link_qr_text", "static_site", "CONFIRMATIONS", "Answers", "answers_of", "with_answer",
+           "link_qr_text", "CONFIRMATIONS", "Answers", "answers_of", "with_answer",
            "all_answered", "KEY_WITHHELD"]
 
 GAMES: Final = "games"
@@ -51,11 +50,6 @@ key signs the table's results (:mod:`app.export`): a record of the game that sig
 Answers = tuple[bool | None, ...]
 """Each seat's answer in seat order: True confirmed, False declined, None not yet."""
 _ROUTE_HEADS: Final = frozenset({"join", "import", "game", "new", "lookup", "organizer", "player"})
-
-
-def static_site() -> bool:
-    """True in the offline PWA (Python in the browser, served by a plain static host)."""
-    return sys.platform == "emscripten"
 
 
 def site_link_base(page_url: str, static: bool) -> str:

@@ -12,7 +12,6 @@ screen's change) is shown and nothing changes.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -24,6 +23,7 @@ from app.context import Services, use_model, use_services
 from app.desk import Desk, Reply
 from app.event_copy import copy_due
 from app.organizer import Organizer, describe_error
+from app.runtime import in_browser
 from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
 from app.i18n import tr, translatable
 from engine import TableResult, Tournament
@@ -350,7 +350,7 @@ def passphrase_prompt(state: EventState) -> list[ft.Control]:
     organizer's own address) or with one set before the 8-character rule (it may be short, so
     easier to guess): a line asking for a new one, and once tapped the fields to set it."""
     stored = state.organizer.passphrase_hash
-    if state.page or (stored and meets_rule(stored)) or sys.platform == "emscripten":
+    if state.page or (stored and meets_rule(stored)) or in_browser():
         return []
 
     def show_fields() -> None:

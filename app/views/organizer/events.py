@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from dataclasses import dataclass, field
 
 import flet as ft
@@ -14,6 +13,7 @@ from app.desk import Reply
 from app.event_copy import CopyOpened, CopyRefused
 from app.format_draft import FormatDraft
 from app.organizer import TournamentSummary
+from app.runtime import in_browser
 from app.venue import link_base_of
 from app.views.organizer.common import (
     notices,
@@ -108,7 +108,7 @@ def page_link_base() -> str:
 
 def passphrase_fields(events: EventsState) -> list[ft.Control]:
     """The new event's organizer passphrase, twice (none in the offline PWA: everything stays on the device)."""
-    if sys.platform == "emscripten":
+    if in_browser():
         return []
     return [
         passphrase_field(events, "event_passphrase", tr("Organizer passphrase"), "event-passphrase"),

@@ -12,7 +12,8 @@ import flet as ft
 
 from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.qr import qr_image
-from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base, static_site
+from app.runtime import in_browser
+from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
 from app.views.organizer.common import EventState, event_view, text_field, use_event
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section
@@ -163,8 +164,8 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
     ink = ft.Colors.BLACK if plain else None
     # Links carry this site's folder: the address the app was opened from (ft.context.page).
     page_url = str(getattr(ft.context.page, "url", None) or "")
-    link_base = card_link_base(link_base, page_url, static_site())
-    join_base = link_base or site_link_base(page_url, static_site())
+    link_base = card_link_base(link_base, page_url, in_browser())
+    join_base = link_base or site_link_base(page_url, in_browser())
     rules = t.rules_for(round_number).describe()
     cards: list[ft.Control] = []
     for table, numbers in enumerate(t.seating(), 1):
