@@ -10,14 +10,15 @@ code asks which event is meant instead of picking one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.documents.events import event_summaries
+from app.documents.events import TournamentSummary, event_summaries
 from app.i18n import tr
 from app.storage import Store
 from engine import InvalidInput
 
-__all__ = ["CodeHolder", "CodeTaken", "SharedCode", "code_holders", "refuse_taken_code"]
+__all__ = ["CodeHolder", "CodeTaken", "SharedCode", "code_holders", "holders_among", "refuse_taken_code"]
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,13 @@ class SharedCode(LookupError):
 async def code_holders(store: Store, event_id: str) -> list[CodeHolder]:
     """The stored events whose code is ``event_id`` (readable ones; by name), whatever their
     number: found in the events' index, no event replayed."""
+    return holders_among(await event_summaries(store), event_id)
+
+
+def holders_among(events: Iterable[TournamentSummary], event_id: str) -> list[CodeHolder]:
+    """Those of ``events`` whose code is ``event_id``, by name."""
     wanted = event_id.strip().upper()
-    holders = [CodeHolder(summary.id, summary.name) for summary in await event_summaries(store)
-               if summary.event_id == wanted]
+    holders = [CodeHolder(event.id, event.name) for event in events if event.event_id == wanted]
     return sorted(holders, key=lambda holder: (holder.name.casefold(), holder.id))
 
 

@@ -30,7 +30,7 @@ from app.documents.events import (
     refusals_kept,
 )
 from app.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
-from app.event_codes import SharedCode, code_holders, refuse_taken_code
+from app.event_codes import SharedCode, holders_among, refuse_taken_code
 from app.format_draft import FormatDraft
 from app.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, new_id, utc_now_iso
@@ -176,15 +176,7 @@ class Organizer:
         :raises SharedCode: several stored events hold its code (data kept before codes were
             unique): which one is meant is the person's to choose, never guessed.
         """
-        event_id = self.event_of(text)
-        holders = await code_holders(self.store, event_id)
-        if len(holders) > 1:
-            raise SharedCode(event_id, holders)
-        tournament_id = holders[0].id if holders else self.tournament_id
-        if tournament_id is None:
-            summaries = await self.summaries()
-            tournament_id = summaries[0].id if summaries else None
-        return tournament_id
+        return (await self._event_for(text))[1]
 
     async def open_event_of(self, text: str) -> str:
         """Open the event a result code would be imported into (:meth:`event_for_code`); its id.
@@ -193,11 +185,24 @@ class Organizer:
         :raises SharedCode: several stored events hold its code.
         :raises LookupError: this device runs no tournament.
         """
-        tournament_id = await self.event_for_code(text)
+        event_id, tournament_id = await self._event_for(text)
         if tournament_id is None or await self.open(tournament_id) is None:
             raise LookupError(tr("This result is for event {event}, and this device runs no tournament.",
-                                 event=self.event_of(text)))
+                                 event=event_id))
         return tournament_id
+
+    async def _event_for(self, text: str) -> tuple[str, str | None]:
+        """The event code a result claims (its code read once) and the stored event it goes to,
+        from one listing of the events' index."""
+        event_id = self.event_of(text)
+        events = await event_summaries(self.store)
+        holders = holders_among(events, event_id)
+        if len(holders) > 1:
+            raise SharedCode(event_id, holders)
+        tournament_id = holders[0].id if holders else self.tournament_id
+        if tournament_id is None and events:
+            tournament_id = events[0].id
+        return event_id, tournament_id
 
     async def delete(self, tournament_id: str) -> None:
         await self.session.delete(tournament_id)

@@ -14,7 +14,7 @@ import pytest
 from app.organizer import Organizer
 from app.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, MemoryStore, Store, StoreWriteError
-from engine import FarkleError, Game, Rules
+from engine import FarkleError, Game, Rules, Tournament
 from engine.events import Event as GameEvent, Rolled
 from tests.bench_tournament import event_waiting_for_one_result
 from tests.serialise_counts import counting
@@ -217,3 +217,18 @@ def test_a_refused_import_opens_its_code_once_and_keeps_the_refusal_beside_the_e
         run(organizer.import_code(altered))
     assert len(organizer.refusals) == 1 and organizer.revision == revision
     assert (counts["code opened"], counts["log to dicts"], counts["replay"]) == (1, 0, 0)
+
+
+def test_a_result_link_finds_its_event_among_many_from_the_index_and_replays_that_one_alone(
+        open_store: OpenStore) -> None:
+    store = open_store()
+    _, code = an_event_waiting_for_one_result(store)
+    for number in range(1, 6):
+        other = Tournament(f"Cup {number}", event_id=f"CUP-{number}")
+        run(store.save("tournaments", f"cup-{number}", {"id": f"cup-{number}", "events": other.events},
+                       expect_revision=0))
+    run(Organizer(store).summaries())  # the events listed once, as the organizer's screen does
+    organizer = Organizer(store)
+    with counting() as counts:
+        assert run(organizer.open_event_of(code)) == "event"
+    assert (counts["code opened"], counts["replay"]) == (1, 1)

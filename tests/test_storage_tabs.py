@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere
 from app.storage import MemoryPrefs, PrefsStore
 from app.storage.tabs import TabSharedPrefs
 from engine import Rules
@@ -40,7 +41,7 @@ def test_a_tab_that_is_behind_is_refused_and_shown_the_other_tabs_game() -> None
     async def test() -> None:
         a, b = await two_tabs_on_one_game(hear_each_other=True)
         await b.act(lambda game: game.roll("2 2 3 3 4 6"))  # Ann farkles in tab B
-        with pytest.raises(GameChangedElsewhere, match="changed on another screen"):
+        with pytest.raises(ChangedElsewhere, match="changed on another screen"):
             await a.act(lambda game: game.roll("1 1 1 5 2 3"))
         assert a.game is not None and a.game.current == 1  # tab A now shows Bob's turn
         await a.act(lambda game: game.roll("1 1 1 5 2 3"))  # entered again, it counts
