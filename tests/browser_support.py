@@ -30,11 +30,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -53,6 +53,7 @@ __all__ = [
     "free_port",
     "launch_chromium",
     "start_app_server",
+    "wait_until",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +88,31 @@ BOOT_TIMEOUT_MS = 60_000
 """First paint of the Flutter client on 2 busy cores can take several seconds."""
 SERVER_READY_TIMEOUT_S = 60.0
 ACTION_TIMEOUT_MS = 30_000
+
+_Seen = TypeVar("_Seen")
+
+
+def wait_until(condition: Callable[[], _Seen], ceiling_s: float, reason: Callable[[], str], *,
+               pause: Callable[[float], None] = time.sleep, every_s: float = 0.1, required: bool = True) -> _Seen:
+    """``condition()`` once it is true, asked every ``every_s``; past ``ceiling_s`` (sized for
+    a machine other work keeps busy) ``reason()`` is printed with the load, and the test
+    fails with it (unless not ``required``: then the last answer is returned).
+
+    ``pause``: how to wait between two looks (:meth:`FlutterPage.pause` lets the page's
+    events arrive meanwhile, which ``time.sleep`` holds back)."""
+    deadline = time.monotonic() + ceiling_s
+    while True:
+        seen = condition()
+        if seen:
+            return seen
+        if time.monotonic() >= deadline:
+            why = f"{reason()} (after {ceiling_s:.0f} s, load average {os.getloadavg()[0]:.1f})"
+            print(why)
+            if required:
+                raise AssertionError(why)
+            return seen
+        pause(every_s)
+
 TYPING_ATTEMPTS = 3
 TYPING_LANDS_MS = 5_000
 """How long a tap, a field or a text may take to appear. Only a failing test waits this long,
@@ -388,6 +414,10 @@ class FlutterPage:
         """What a text field currently holds."""
         return self.page.get_by_role("textbox", name=name, exact=True).input_value()
 
+    def pause(self, seconds: float) -> None:
+        """Let ``seconds`` pass with the page's events arriving: :func:`wait_until`'s look between looks."""
+        self.page.wait_for_timeout(seconds * 1000)
+
     def wait_for_text(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
         """Wait until ``text`` is shown (a substring of a line unless ``exact``)."""
         self.page.get_by_text(text, exact=exact).first.wait_for(state="visible", timeout=timeout_ms)
@@ -395,23 +425,26 @@ class FlutterPage:
     def wait_for_text_gone(self, text: str, timeout_ms: int = ACTION_TIMEOUT_MS, exact: bool = False) -> None:
         self.page.get_by_text(text, exact=exact).first.wait_for(state="detached", timeout=timeout_ms)
 
-    def screenshot(self, path: Path, settle_s: float = 0.4, attempts: int = 15) -> Path:
+    def screenshot(self, path: Path, settle_s: float = 0.4, ceiling_s: float = 30) -> Path:
         """A PNG once painting has settled: two shots in a row alike, more than a few colours,
         and no "Working..." (a busy machine paints late, and headless Chromium may not paint
         a page it does not count as in front)."""
         from PIL import Image
 
         self.page.bring_to_front()
-        previous = shot = b""
-        for _ in range(attempts):
-            time.sleep(settle_s)
+        shots = [b""]
+
+        def settled() -> bool:
             busy = self.page.evaluate("() => (document.querySelector('flt-semantics-host') || {innerText: ''})"
                                       ".innerText.includes('Working...')")
-            shot = self.page.screenshot()
-            colours = Image.open(io.BytesIO(shot)).getcolors(maxcolors=4096)
-            if shot == previous and not busy and (colours is None or len(colours) > 8):
-                break
-            previous = shot
+            shots.append(self.page.screenshot())
+            colours = Image.open(io.BytesIO(shots[-1])).getcolors(maxcolors=4096)
+            return shots[-1] == shots[-2] and not busy and (colours is None or len(colours) > 8)
+
+        wait_until(settled, ceiling_s, lambda: f"{path.name}: the page never painted the same twice in a row with "
+                   "more than a few colours and no \"Working...\"; the last shot is kept", pause=self.pause,
+                   every_s=settle_s, required=False)  # a picture for a person to judge, never a verdict
+        shot = shots[-1]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(shot)
         return path

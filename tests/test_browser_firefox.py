@@ -36,6 +36,7 @@ from tests.firefox_support import (
     ensure_node_modules,
     firefox_missing_reason,
 )
+from tests.browser_support import wait_until
 from tests.fake_camera import SETUP_CARD_TABLE, setup_card_photo
 from tests.pwa_harness import FILES_CACHE, built_site, precache_size, serving
 from tests.test_browser_pwa_storage_full import ADVICE, EMPTY, FILL, FULL, STORED
@@ -115,10 +116,8 @@ def throw(page: FirefoxPage, faces: str) -> None:
     """Tap the faces in, each seen entered before the next, then enter the throw."""
     for count, face in enumerate(faces.split(), start=1):
         page.click_button(f"Face {face}")
-        deadline = time.monotonic() + 30
-        while entered(page) != count:
-            assert time.monotonic() < deadline, f"face {face}: {entered(page)} faces entered, not {count}"
-            time.sleep(0.1)
+        wait_until(lambda: entered(page) == count, 30,
+                   lambda: f"face {face}: {entered(page)} faces entered, not {count}")
     page.click_button("Enter throw")
 
 

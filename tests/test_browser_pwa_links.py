@@ -11,7 +11,6 @@ The site is built once per input hash (build/cache/, tests/pwa_harness.py).
 from __future__ import annotations
 
 import shutil
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine import safe_form
-from tests.browser_support import FlutterPage, new_game
+from tests.browser_support import FlutterPage, new_game, wait_until
 from tests.pwa_harness import (
     BOOT_TIMEOUT_MS, FILES_CACHE, Browser, app_ready, built_site, load_build_module, precache_size,
     time_to_interactive, wait_precached,
@@ -119,7 +118,9 @@ def test_a_new_deployment_is_offered_and_downloads_only_what_changed(
         reload.wait_for(timeout=90_000)
         assert b.page.inner_text("#farkle-update").startswith("A new version is ready:")
         assert sorted(set(host.downloads())) == ["python.js", "sw.js"], host.log  # nothing else again
-        time.sleep(1)  # nothing happens by itself: build A still runs the game
+        b.page.wait_for_function(  # nothing happens by itself: B waits for the tap, A still runs the game
+            "async () => { const r = await navigator.serviceWorker.getRegistration(); return !!(r && r.waiting); }",
+            timeout=60_000, polling=250)
         b.flutter.wait_for_text("Enter Ann's throw")
         assert "// build B" not in b.page.evaluate("fetch('python.js').then(r => r.text())")
 
@@ -151,8 +152,19 @@ def test_names_in_any_script_get_their_fonts_from_the_site(
         time_to_interactive(b, host.url)
         new_game(b.flutter, *names)
         b.flutter.wait_for_text(names[1])
-        time.sleep(2)
-        fonts = {(path.removeprefix(SUB_PATH), status) for path, status in host.log if "/assets/fonts/" in path}
+
+        def fetched() -> set[tuple[str, int]]:
+            return {(path.removeprefix(SUB_PATH), status) for path, status in host.log if "/assets/fonts/" in path}
+
+        def cjk_without_a_font() -> str:
+            cmaps = [TTFont(root / path).getBestCmap() for path, status in fetched()
+                     if bp.is_on_demand(path) and status in (200, 304)]
+            return "".join(char for char in "王小明김민준" if not any(ord(char) in cmap for cmap in cmaps))
+
+        wait_until(lambda: not cjk_without_a_font(), 90,  # the parts of the CJK fonts load after the first layout
+                   lambda: f"no font part fetched has {cjk_without_a_font()!r} (fetched: {sorted(fetched())})",
+                   pause=b.flutter.pause, every_s=0.25)
+        fonts = fetched()
         missing = {path for path, status in fonts if status not in (200, 304)}
         assert missing == set(), fonts
         assert {path for path, _ in fonts} & shipped, fonts

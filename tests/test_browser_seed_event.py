@@ -179,7 +179,7 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion(tm
             page.wait_for_text("Prize: $400")
             print(f"\nthe seed event, 40 players to the prize, took {time.monotonic() - started:.0f} s")
         except Exception:
-            page.screenshot(tmp_path / "seed-event-failed.png", attempts=2)
+            page.screenshot(tmp_path / "seed-event-failed.png", ceiling_s=1)
             print(f"screen at the failure: {page.texts()[:60]}\nserver: {server.log_tail()}")
             raise
         finally:
