@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -36,6 +37,8 @@ from engine import B45_ALPHABET
 
 __all__ = ["QrImage", "qr_image", "scanner_available", "read_qr", "prepare_reader", "read_qr_texts",
            "ALPHANUMERIC"]
+
+logger = logging.getLogger(__name__)
 
 ALPHANUMERIC: Final = frozenset(B45_ALPHABET)
 """What QR's alphanumeric mode holds (5.5 bits a character instead of 8)."""
@@ -117,8 +120,8 @@ async def prepare_reader() -> None:
                 await load()
         else:
             await asyncio.to_thread(scanner_available)
-    except Exception:  # noqa: BLE001 - read_qr says what went wrong, with the picture in hand
-        pass
+    except Exception:  # noqa: BLE001 - warming up only: read_qr says what went wrong, with the picture in hand
+        logger.info("The QR reader could not be made ready ahead of a scan", exc_info=True)
 
 
 async def _read_in_browser(picture: bytes) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -183,7 +184,8 @@ def test_every_game_exports_as_one_json_file(data_dir: Path) -> None:
     run(test, services={("FilePicker", "save_file"): save_file})
 
 
-def test_an_export_this_device_cannot_save_says_so_and_home_stays() -> None:
+def test_an_export_this_device_cannot_save_says_so_home_stays_and_the_log_keeps_why(
+        caplog: pytest.LogCaptureFixture) -> None:
     store = MemoryStore()
     stored_game(store, "Ann", "Bob")
 
@@ -195,7 +197,11 @@ def test_an_export_this_device_cannot_save_says_so_and_home_stays() -> None:
         assert ui.text_of("home-message") == "The export could not be saved here (no file dialog here)."
         assert "Ann 0, Bob 0" in ui.texts()
 
-    run(test, store=store, services={("FilePicker", "save_file"): no_dialog})
+    with caplog.at_level(logging.WARNING, logger="app.views.home"):
+        run(test, store=store, services={("FilePicker", "save_file"): no_dialog})
+    logged = [record for record in caplog.records if record.name == "app.views.home"]
+    assert [record.getMessage() for record in logged] == ["The export could not be saved on this device"]
+    assert logged[0].exc_info is not None and "no file dialog here" in str(logged[0].exc_info[1])
 
 
 def test_a_nearly_full_browser_store_warns_and_offers_export_and_clean_up() -> None:

@@ -5,6 +5,7 @@ A tournament table hands its signed result over here instead of offering a remat
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ from engine.stats import PlayerStats, player_stats, score_race
 
 __all__ = ["GameOver", "points_account", "result_text", "standing_lines"]
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass
 class ShareState(ft.Observable):
@@ -33,7 +36,8 @@ class ShareState(ft.Observable):
     async def copy_text(self, services: Services, text: str) -> None:
         try:
             await services.service(ft.Clipboard).set(text)
-        except Exception as problem:  # the browser may refuse the clipboard: say so, keep the text shown
+        except Exception as problem:  # noqa: BLE001 - a device service: the browser may refuse the clipboard
+            logger.warning("The clipboard refused the result", exc_info=True)
             self.refusal, self.done = tr("The clipboard refused the text ({problem}); it is shown above.",
                                          problem=problem), None
             return
@@ -43,7 +47,8 @@ class ShareState(ft.Observable):
         try:
             picture = await shot.capture(pixel_ratio=2)
             await services.service(ft.FilePicker).save_file(file_name=file_name, src_bytes=picture)
-        except Exception as problem:  # no canvas capture or no download on this device
+        except Exception as problem:  # noqa: BLE001 - a device service: no canvas capture or no download here
+            logger.warning("The result's picture could not be saved on this device", exc_info=True)
             self.refusal, self.done = tr("The picture could not be saved here: {problem}", problem=problem), None
             return
         self.refusal, self.done = None, tr("Saved the picture as {file_name}.", file_name=file_name)
@@ -61,6 +66,7 @@ class ReviewState(ft.Observable):
         try:
             self.decisions = await review_decisions(game)
         except Exception as problem:  # noqa: BLE001 - the review is a bonus: say it failed, keep the screen
+            logger.exception("The decisions of a finished game could not be looked over")
             self.refusal = tr("The decisions could not be looked over ({problem}).", problem=problem)
 
 

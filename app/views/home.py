@@ -7,6 +7,7 @@ delete is confirmed first, and the lists are read afresh after it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -21,6 +22,8 @@ from app.views.widgets import Handler, big_button, icon_button, notice_banner, o
 from app.i18n import ntr, tr
 
 __all__ = ["HomeScreen", "HomeState", "Confirmation", "FINISHED_SHOWN"]
+
+logger = logging.getLogger(__name__)
 
 FINISHED_SHOWN = 50
 EXPORT_FILE = "farkle-table-games.json"
@@ -166,7 +169,8 @@ class HomeState(ft.Observable):
             return
         try:
             saved = await save(export.data)
-        except Exception as error:  # noqa: BLE001 - no file dialog on this device
+        except Exception as error:  # noqa: BLE001 - a device service: no file dialog here, or it refused
+            logger.warning("The export could not be saved on this device", exc_info=True)
             self.refuse(tr("The export could not be saved here ({error}).", error=error))
             return
         told = tr("Every game saved as {file} ({size:,} bytes).", file=saved or EXPORT_FILE, size=len(export.data))

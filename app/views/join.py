@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.context import Services, use_model, use_services
+from app.storage import StoreError
 from app.storage.errors import failure_in_words
 from app.tournament_table import table_game_of, table_title, tournament_meta
 from app.camera import ScanOutcome, not_a_setup_code
@@ -69,7 +70,7 @@ class JoinState(ft.Observable):
         try:
             game_id = await services.keeper.start_game(list(setup.names), setup.rules,
                                                        meta=tournament_meta(setup, self.text))
-        except Exception as failure:  # noqa: BLE001 - shown, never a crash (store full, unreadable code)
+        except (FarkleError, StoreError) as failure:  # a code the engine refuses, a store full or unplugged
             self.refusal = tr("The table's game could not be started: {reason}",
                               reason=failure_in_words(failure, tr("start it again")))
             return

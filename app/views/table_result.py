@@ -12,6 +12,7 @@ signed into the code ("confirmed by 3 of 4 · Bob declined").
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ from app.i18n import tr
 from engine import FarkleError, Game
 
 __all__ = ["ResultHandover", "CodeActions", "ConfirmState", "confirm_panel"]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -100,7 +103,8 @@ def CodeActions(what: str, text: str, key: str) -> ft.Control:
     async def share() -> None:
         try:
             result = await services.service(ft.Share).share_text(text, subject=tr("Farkle Table {what}", what=what))
-        except Exception:  # noqa: BLE001 - no share sheet here (desktop browser, refused): copy
+        except Exception:  # noqa: BLE001 - a device service: no share sheet here (desktop browser, refused): copy
+            logger.info("No share sheet on this device: the %s is copied instead", what, exc_info=True)
             result = None
         if result is None or getattr(result.status, "value", "") == "unavailable":
             await copy()

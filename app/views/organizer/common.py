@@ -12,6 +12,7 @@ screen's change) is shown and nothing changes.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -32,6 +33,8 @@ __all__ = [
     "EventState", "PAGES", "use_model", "use_event", "event_view", "text_field", "notices", "notice_at", "nav_row",
     "waiting_view", "not_found_view",
 ]
+
+logger = logging.getLogger(__name__)
 
 StateT = TypeVar("StateT", bound="EventState")
 
@@ -144,7 +147,7 @@ class EventState(ft.Observable):
         nothing changes."""
         try:
             value = await action()
-        except Exception as error:  # noqa: BLE001 - every failure is shown (engine or store), none crashes
+        except Exception as error:  # noqa: BLE001 - the boundary of every organizer action: shown, never a crash
             self.refuse(describe_error(error), place=place)
             self.changed()
             return False
@@ -171,7 +174,8 @@ class EventState(ft.Observable):
             saved = await self.services.service(ft.FilePicker).save_file(
                 dialog_title=tr("Save a copy of the event"), file_name=copy.file_name(), src_bytes=data,
                 allowed_extensions=["json"])
-        except Exception as error:  # noqa: BLE001 - no file dialog on this device
+        except Exception as error:  # noqa: BLE001 - a device service: no file dialog here, or it refused
+            logger.warning("The event's copy could not be saved on this device", exc_info=True)
             self.refuse(tr("The copy could not be saved here ({error}): nothing changed.", error=error))
             self.changed()
             return

@@ -21,6 +21,7 @@ from app.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import TAP_HEIGHT, big_button, on, section
 from app.i18n import ntr, tr
+from engine import FarkleError
 from engine.tournament.signups import SignUpPreview
 
 __all__ = ["PlayersScreen", "PlayersPage", "players_count"]
@@ -72,8 +73,8 @@ class PlayersPage(EventState):
             except ListChanged as changed:
                 self.preview = changed.preview
                 raise
-            except Exception:
-                self.preview = None  # e.g. another screen's change, now shown: preview again
+            except Exception:  # noqa: BLE001 - any failure (shown by do()) leaves the preview behind: preview again
+                self.preview = None
                 raise
 
         def added(numbers: tuple[int, ...]) -> str:
@@ -91,7 +92,7 @@ class PlayersPage(EventState):
         picked = files[0]
         try:
             text = read_list_file(picked.bytes, picked.name)
-        except Exception as error:  # noqa: BLE001 - the file's refusal is shown beside the list
+        except FarkleError as error:  # the file's refusal (not text, too large, unreadable) beside the list
             self.refuse(str(error), place="list")
             self.changed()
             return

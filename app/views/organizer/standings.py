@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import flet as ft
@@ -12,6 +13,8 @@ from app.i18n import tr, translatable
 from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
+
+logger = logging.getLogger(__name__)
 
 EXPORTS = {"standings": translatable("standings"), "results": translatable("results")}
 """The event's CSV exports: what the organizer's export names, and its words."""
@@ -33,7 +36,8 @@ class StandingsPage(EventState):
                 dialog_title=tr("Save the {what} as CSV", what=tr(EXPORTS[what])), file_name=name,
                 src_bytes=text.encode("utf-8-sig"),
                 allowed_extensions=["csv"])
-        except Exception as error:  # noqa: BLE001 - e.g. no file dialog here: offer the text instead
+        except Exception as error:  # noqa: BLE001 - a device service: no file dialog here: offer the text instead
+            logger.warning("The %s CSV could not be saved on this device", what, exc_info=True)
             self.shown_csv = text
             self.refuse(tr("The file could not be saved ({error}); the CSV is shown below to copy.", error=error))
         else:
@@ -46,7 +50,8 @@ class StandingsPage(EventState):
         self.shown_csv = text
         try:
             await self.services.service(ft.Clipboard).set(text)
-        except Exception as error:  # noqa: BLE001 - no clipboard here: the text is shown
+        except Exception as error:  # noqa: BLE001 - a device service: no clipboard here: the text is shown
+            logger.warning("The clipboard refused the %s CSV", what, exc_info=True)
             self.refuse(tr("The clipboard is not available ({error}): the CSV is shown below.", error=error))
         else:
             self.tell(tr("The {what} CSV is on the clipboard ({rows} rows) and shown below.",
