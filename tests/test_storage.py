@@ -35,6 +35,7 @@ from app.storage import (
     default_data_dir,
     new_id,
 )
+from engine import Rules
 
 T = TypeVar("T")
 BACKENDS = ["memory", "file", "prefs"]
@@ -523,3 +524,44 @@ def test_new_ids_are_usable_unique_and_sort_by_time() -> None:
     for doc_id in ids:
         run(store.save("games", doc_id, {}))
     assert ids[0][:15] <= ids[-1][:15]
+
+
+class FourMethodStore(Store):
+    """The least a backend writes: read, write and remove one document, and list them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: dict[tuple[str, str], str] = {}
+
+    async def _read(self, collection: str, doc_id: str) -> dict[str, Any] | None:
+        text = self.texts.get((collection, doc_id))
+        return None if text is None else json.loads(text)
+
+    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+        self.texts[(collection, doc_id)] = text
+
+    async def _remove(self, collection: str, doc_id: str) -> bool:
+        return self.texts.pop((collection, doc_id), None) is not None
+
+    async def _stamps(self, collection: str) -> dict[str, str | None]:
+        return {doc_id: text for (kept_in, doc_id), text in self.texts.items() if kept_in == collection}
+
+
+def test_a_backend_of_four_methods_gets_revisions_listings_and_problems_from_the_store() -> None:
+    from app.documents import CHECKS
+    from app.scorekeeper import Scorekeeper
+    from app.storage import DocumentChanged
+
+    store = FourMethodStore()
+    store.check_with(CHECKS)
+    keeper = Scorekeeper(store)
+    game_id = run(keeper.start_game(["Ann", "Bob"], Rules.preset("house")))
+    run(keeper.act(lambda game: game.roll("1 5 2 3 4 6")))
+    with pytest.raises(DocumentChanged):
+        run(store.save("games", game_id, {"players": [], "events": []}, expect_revision=1))
+    store.texts[("games", "broken")] = json.dumps({"players": ["Cy"], "events": [{"type": "nonsense"}]})  # by hand
+    assert [summary.id for summary in run(keeper.summaries())] == [game_id]
+    assert run(store.load("games", "broken")) is None and run(store.list_ids("games")) == sorted([game_id, "broken"])
+    assert [problem.location for problem in store.problems] == ["games/broken"]  # left where it was, named once
+    run(keeper.summaries())
+    assert len(store.problems) == 1 and run(store.usage()) == StorageUsage(0, None)

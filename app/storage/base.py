@@ -1,9 +1,12 @@
 """The one interface every store has, and the one place revisions are checked.
 
-:class:`Store` implements ``save``/``load``/``list_ids``/``delete`` once, on top of
-small primitives a backend provides (``_read``, ``_write``, ``_remove``, ``_ids``, and
-for the index of :meth:`Store.summaries` ``_stamps`` and ``_read_index``/``_write_index``),
-the way TinyDB's ``Storage`` asks a backend for ``read``/``write`` only.
+:class:`Store` implements ``save``/``load``/``list_ids``/``delete``, revision checks, limits,
+problems and the index of :meth:`Store.summaries` once, on top of four primitives a backend
+provides: read, write and remove one document, and list them (``_read``, ``_write``,
+``_remove``, ``_stamps``), the way TinyDB's ``Storage`` asks a backend for ``read``/``write``
+only.  What a backend may do better than the shared way (read a revision off a text's
+start, keep a damaged document aside, keep the index across restarts, count its space) it
+overrides; :class:`~app.storage.MemoryStore` shows how little there is to write.
 """
 
 from __future__ import annotations
@@ -102,8 +105,8 @@ class Store(ABC):
     :meth:`check_with`.  One that fails is kept aside untouched
     (:meth:`_keep_aside`), named in :attr:`problems`, and reads as missing.
 
-    A backend implements the primitives below and :meth:`usage`; it never checks
-    a revision or a document's shape itself.
+    A backend implements the four primitives below (and overrides what it does better);
+    it never checks a revision or a document's shape itself.
     """
 
     def __init__(self) -> None:
@@ -116,6 +119,7 @@ class Store(ABC):
         back as a store sealed it skips them anyway: :class:`~app.storage.documents.Seal`.)"""
         self._indexes: dict[str, CollectionIndex] = {}
         self._index_locks: dict[str, asyncio.Lock] = {}
+        self._index_texts: dict[str, str] = {}
 
     @property
     def problems(self) -> tuple[StoreProblem, ...]:
@@ -301,7 +305,9 @@ class Store(ABC):
             return document
         async with self._exclusive():
             if await self._read(collection, doc_id) == document:
-                self._problems.append(await self._keep_aside(collection, doc_id, reason))
+                problem = await self._keep_aside(collection, doc_id, reason)
+                if problem not in self._problems:  # one left where it was is met again on the next read
+                    self._problems.append(problem)
         return None
 
     def _problem_with(self, collection: str, doc_id: str, document: Document, deep: bool = False) -> Optional[str]:
@@ -325,9 +331,10 @@ class Store(ABC):
             self._passed[(collection, doc_id)] = sealed.digest
         return reason
 
-    @abstractmethod
     async def usage(self) -> StorageUsage:
-        """Space used and available, so the app can warn before it runs out."""
+        """Space used and available, so the app can warn before it runs out (unknown
+        unless the backend can tell: then never nearly full)."""
+        return StorageUsage(0, None)
 
     async def bytes_used(self) -> int:
         """Shortcut for ``(await usage()).bytes_used``."""
@@ -367,30 +374,33 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def _ids(self, collection: str) -> list[str]:
-        """Ids of the readable documents in ``collection``, any order."""
-
-    @abstractmethod
     async def _stamps(self, collection: str) -> dict[str, Optional[str]]:
         """Every stored document of ``collection`` (readable or not) with a stamp that
         changes whenever its stored bytes do; ``None`` where none can be taken (the
         document is then read on every listing)."""
 
-    @abstractmethod
-    async def _read_index(self, collection: str) -> Optional[str]:
-        """The index text last written for ``collection``, ``None`` if there is none."""
+    # -- what a backend may do better -----------------------------------------------------
 
-    @abstractmethod
+    async def _ids(self, collection: str) -> list[str]:
+        """Ids of the readable documents in ``collection``, any order (those listed)."""
+        return list(await self._stamps(collection))
+
+    async def _read_index(self, collection: str) -> Optional[str]:
+        """The index text last written for ``collection``, ``None`` if there is none (kept
+        for this process unless the backend keeps it beside the documents)."""
+        return self._index_texts.get(collection)
+
     async def _write_index(self, collection: str, text: str) -> None:
         """Keep ``text`` as ``collection``'s index; never raises (an index that could
         not be kept is rebuilt from the documents next time)."""
+        self._index_texts[collection] = text
 
-    @abstractmethod
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
         """Move the stored document out of the collection with its bytes untouched
         (renamed, or moved to another key) and say where it went.  Called only inside
         :meth:`_exclusive`; never raises for a move that fails (the problem then says
-        it was left where it was)."""
+        it was left where it was, as for a backend that cannot move one)."""
+        return StoreProblem(f"{collection}/{doc_id}", reason)
 
     def _check_writable(self) -> None:
         """Before a save's revision check and a delete, inside :meth:`_exclusive`: a backend

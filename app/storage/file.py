@@ -168,10 +168,6 @@ class FileStore(Store):
         except OSError as error:
             raise self._refused(error, f"{collection}/{doc_id}", "delete", "deleted") from error
 
-    async def _ids(self, collection: str) -> list[str]:
-        with self._thread_lock:
-            return self._layout[collection].ids()
-
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
         if not self._claim.in_place(self.data_dir):  # a folder put in place of its own: not its to change
             return StoreProblem(f"{collection}/{doc_id}", reason)

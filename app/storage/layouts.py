@@ -125,10 +125,6 @@ class Layout(ABC):
         """Remove the document durably; ``False`` if there was none."""
 
     @abstractmethod
-    def ids(self) -> list[str]:
-        """Ids of the stored documents, any order."""
-
-    @abstractmethod
     def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
         """Move the document out of the way, bytes untouched; where it went."""
 
@@ -209,9 +205,6 @@ class OneFilePerDocument(Layout):
             return False
         fsync_directory(self.folder)
         return True
-
-    def ids(self) -> list[str]:
-        return [path.stem for path in self.folder.glob("*.json") if is_usable_id(path.stem)]
 
     def stamps(self) -> dict[str, Optional[str]]:
         """The file's inode, size and modification time: every save renames a new file

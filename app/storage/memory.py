@@ -22,7 +22,6 @@ class MemoryStore(Store):
         self._texts: dict[tuple[str, str], str] = {}
         self.kept_aside: dict[str, str] = {}
         """Documents that failed their checks, by the name they were kept as."""
-        self._index_texts: dict[str, str] = {}
 
     async def usage(self) -> StorageUsage:
         return StorageUsage(sum(len(text) for text in self._texts.values()), None)
@@ -41,18 +40,9 @@ class MemoryStore(Store):
     async def _remove(self, collection: str, doc_id: str) -> bool:
         return self._texts.pop((collection, doc_id), None) is not None
 
-    async def _ids(self, collection: str) -> list[str]:
-        return [doc_id for (kept_in, doc_id) in self._texts if kept_in == collection]
-
     async def _stamps(self, collection: str) -> dict[str, Optional[str]]:
         return {doc_id: hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
                 for (kept_in, doc_id), text in self._texts.items() if kept_in == collection}
-
-    async def _read_index(self, collection: str) -> Optional[str]:
-        return self._index_texts.get(collection)
-
-    async def _write_index(self, collection: str, text: str) -> None:
-        self._index_texts[collection] = text
 
     async def _keep_aside(self, collection: str, doc_id: str, reason: str) -> StoreProblem:
         text = self._texts.pop((collection, doc_id))
