@@ -25,6 +25,7 @@ from engine.events import (
     RolledOff,
     RulesChanged,
 )
+from engine.frozen import evolved
 from engine.game.trail import Trail
 from engine.rules import Rules
 from engine.scoring import best_score, score
@@ -243,14 +244,14 @@ def _roll(state: GameState, dice: Dice) -> GameState:
     fresh = phase == "throw" and not state.building
     if best_score(dice, state.rules) == 0:
         if fresh:
-            state = _evolve(state, offer=None, turn_points=0, points_before_throw=0)
+            state = evolved(state, offer=None, turn_points=0, points_before_throw=0)
         return _farkle(state, dice)
     if fresh:
-        return _evolve(
+        return evolved(
             state, offer=None, turn_points=0, throws=state.throws.then(Throw(dice)), points_before_throw=0,
             dice_in_hand=len(dice), notices=(),
         )
-    return _evolve(
+    return evolved(
         state,
         throws=state.throws.then(Throw(dice)),
         points_before_throw=state.turn_points,
@@ -282,7 +283,7 @@ def _keep(state: GameState, dice: Dice) -> GameState:
                 f"on {turn_points:,}.",
             ),
         )
-    return _evolve(
+    return evolved(
         state,
         throws=state.throws.but_last(Throw(throw.dice, dice)),
         turn_points=turn_points,
@@ -335,7 +336,7 @@ def _bank(state: GameState) -> GameState:
     if offer:
         notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
     record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
-    state = _evolve(
+    state = evolved(
         state,
         scores=_set(state.scores, seat, total),
         on_board=_set(state.on_board, seat, True),
@@ -343,7 +344,7 @@ def _bank(state: GameState) -> GameState:
     )
     if wins_now:
         notices.append(Notice("won", f"{who} is the first to bank {state.rules.target:,} and wins with {total:,}!"))
-        return _evolve(_end_turn(state, record, None, "progressive", notices), winner=seat)
+        return evolved(_end_turn(state, record, None, "progressive", notices), winner=seat)
     if not state.final_round and total >= state.rules.target:
         count = len(state.players)
         others = tuple((seat + step) % count for step in range(1, count))
@@ -353,7 +354,7 @@ def _bank(state: GameState) -> GameState:
                 f"{who} reached {total:,}. Final round: last turns for {_names(state, others)}.",
             )
         )
-        state = _evolve(state, final_round=True, last_turns=others)
+        state = evolved(state, final_round=True, last_turns=others)
     return _end_turn(state, record, offer, "progressive", notices)
 
 
@@ -371,7 +372,7 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
     if offer:
         notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {len(dice)} dice."))
     record = TurnRecord(seat, state.throws.then(Throw(dice)).as_tuple(), "farkled", lost, penalty, total, _built_on(state))
-    state = _evolve(
+    state = evolved(
         state,
         scores=_set(state.scores, seat, total),
         farkle_streak=_set(state.farkle_streak, seat, streak),
@@ -417,7 +418,7 @@ def _end_turn(
     rules = state.pending_rules or state.rules
     if offer and not getattr(rules, passing):
         offer = None
-    state = _evolve(
+    state = evolved(
         state,
         rules=rules,
         pending_rules=None,
@@ -432,9 +433,9 @@ def _end_turn(
         history=state.history.then(record),
     )
     if state.final_round and not last_turns:
-        state = _evolve(state, offer=None)
+        state = evolved(state, offer=None)
         return _decide(state, notices)
-    return _evolve(state, notices=tuple(notices))
+    return evolved(state, notices=tuple(notices))
 
 
 def _decide(state: GameState, notices: list[Notice]) -> GameState:
@@ -445,9 +446,9 @@ def _decide(state: GameState, notices: list[Notice]) -> GameState:
         notices.append(
             Notice("tie", f"{_names(state, leaders)} are tied at {top:,}: each throws one die, highest wins.")
         )
-        return _evolve(state, tied=leaders, notices=tuple(notices))
+        return evolved(state, tied=leaders, notices=tuple(notices))
     notices.append(Notice("won", f"{state.name(leaders[0])} wins with {top:,}!"))
-    return _evolve(state, winner=leaders[0], notices=tuple(notices))
+    return evolved(state, winner=leaders[0], notices=tuple(notices))
 
 
 def _build(state: GameState) -> GameState:
@@ -456,7 +457,7 @@ def _build(state: GameState) -> GameState:
     offer = state.open_offer
     if offer is None:
         raise IllegalAction(f"There is nothing for {who} to build on: throw six fresh dice.")
-    return _evolve(
+    return evolved(
         state,
         building=True,
         turn_points=offer.points,
@@ -472,7 +473,7 @@ def _change_rules(state: GameState, rules: Rules) -> GameState:
         raise IllegalAction("The final round has started: the target can no longer change.")
     if state.final_round and rules.end_rule != state.rules.end_rule:
         raise IllegalAction("The final round has started: how the game ends can no longer change.")
-    return _evolve(
+    return evolved(
         state,
         pending_rules=rules,
         notices=(Notice("rules", f"From the next turn: {rules.describe()}"),),
@@ -490,13 +491,13 @@ def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
     high = max(faces.values())
     still = tuple(seat for seat in state.tied if faces[seat] == high)
     round_ = tuple(sorted(faces.items()))
-    state = _evolve(state, roll_offs=state.roll_offs.then(round_))
+    state = evolved(state, roll_offs=state.roll_offs.then(round_))
     if len(still) > 1:
         notice = Notice("tie", f"{_names(state, still)} tied again with {high}s: throw again.")
-        return _evolve(state, tied=still, notices=(notice,))
+        return evolved(state, tied=still, notices=(notice,))
     winner = still[0]
     notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
-    return _evolve(state, tied=(), winner=winner, notices=(notice,))
+    return evolved(state, tied=(), winner=winner, notices=(notice,))
 
 
 def undone(event: Event, before: GameState, after: GameState) -> Notice:
@@ -523,19 +524,6 @@ def undone(event: Event, before: GameState, after: GameState) -> Notice:
     else:
         words = f"the last action ({event.TYPE})"
     return Notice("undone", f"Undone: {words}")
-
-
-def _evolve(state: GameState, **changes: Any) -> GameState:
-    """``state`` with ``changes``: :func:`dataclasses.replace` without its per-call checks.
-
-    Only :func:`apply` makes states, always from a valid one, so nothing needs checking;
-    this is the one copy a step makes.
-    """
-    new = object.__new__(GameState)
-    values = new.__dict__  # a dict sharing its keys with every state's: half the memory of a copy
-    values.update(state.__dict__)
-    values.update(changes)
-    return new
 
 
 def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:

@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeVar
 
 from engine.codec import TableResult, key_for
 from engine.errors import IllegalAction, InvalidInput
+from engine.frozen import evolved
 from engine.rules import PRESET_NAMES
 from engine.shared_map import SharedMap
 from engine.tournament.events import (
@@ -342,19 +343,10 @@ class TournamentState:
         return f"{label} (table {seat[0]})" if seat else label
 
 
-_State = TypeVar("_State", RoundState, TournamentState)
-
-
-def _evolve(value: _State, **changes: Any) -> _State:
-    """``value`` with ``changes``: :func:`dataclasses.replace` without its checks and
-    ``__post_init__`` (a round's seats are shared, not worked out again); a state's memo
-    starts empty."""
-    new = object.__new__(type(value))
-    new.__dict__.update(value.__dict__)
-    if isinstance(value, TournamentState):
-        new.__dict__["memo"] = {}
-    new.__dict__.update(changes)
-    return new
+def _next(state: TournamentState, **changes: Any) -> TournamentState:
+    """The state after ``state`` with ``changes``; its memo starts empty (what was worked out
+    for ``state`` may not hold for it)."""
+    return evolved(state, memo={}, **changes)
 
 
 _Item = TypeVar("_Item")
@@ -370,13 +362,13 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
     if isinstance(event, TournamentCreated):
         if state.applied:
             raise InvalidInput("A tournament is created once; the log has a second creation.")
-        state = _evolve(state, name=event.name, event_id=event.event_id, secret=event.secret, format=event.format)
+        state = _next(state, name=event.name, event_id=event.event_id, secret=event.secret, format=event.format)
     elif not state.applied:
         raise InvalidInput("A tournament log must begin with the tournament's creation.")
     elif isinstance(event, FormatChanged):
         if state.rounds:
             raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
-        state = _evolve(state, format=event.format)
+        state = _next(state, format=event.format)
     elif isinstance(event, (PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew)):
         state = _player(state, event)
     elif isinstance(event, SeatsDrawn):
@@ -384,14 +376,14 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
     elif isinstance(event, DrawCancelled):
         if not state.rounds:
             raise InvalidInput("The tournament log cancels a draw before any: it is damaged.")
-        state = _evolve(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
+        state = _next(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
         if event.recut is not None:
             if not state.rounds:
                 raise InvalidInput("The tournament log takes the cut of a round before round 1 again: it is damaged.")
             state = _with_round(state, _recut(state, state.rounds[-1], event.recut))
     elif isinstance(event, PrizeAwarded):
         prize = Prize(state.champion or 0, event.amount, event.currency, event.split, event.note)
-        state = _evolve(state, prize=prize, withdrawn_prize=None)
+        state = _next(state, prize=prize, withdrawn_prize=None)
     else:
         round_ = state.rounds[event.round - 1]
         state = _prize_after(_with_round(state, _round_after(state, round_, event)), event)
@@ -401,19 +393,19 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
 
 def _with_round(state: TournamentState, round_: RoundState) -> TournamentState:
     index = round_.number - 1
-    return _evolve(state, rounds=state.rounds[:index] + (round_,) + state.rounds[index + 1 :])
+    return _next(state, rounds=state.rounds[:index] + (round_,) + state.rounds[index + 1 :])
 
 
 def _player(state: TournamentState, event: PlayerSignedUp | PlayerCheckedIn | PlayerWithdrew) -> TournamentState:
     if isinstance(event, PlayerSignedUp):
         _check_sign_up(state, event)
-        return _evolve(state, players=state.players.set(event.number, Player(event.number, event.name)),
+        return _next(state, players=state.players.set(event.number, Player(event.number, event.name)),
                        active=state.active + 1)
     player = state.players[event.number]
     if isinstance(event, PlayerCheckedIn):
-        return _evolve(state, players=state.players.set(event.number, dataclasses.replace(player, checked_in=True)))
+        return _next(state, players=state.players.set(event.number, dataclasses.replace(player, checked_in=True)))
     changed = dataclasses.replace(player, withdrawn=True, reason=event.reason)
-    return _evolve(state, players=state.players.set(event.number, changed),
+    return _next(state, players=state.players.set(event.number, changed),
                    active=state.active - (not player.withdrawn))
 
 
@@ -451,8 +443,8 @@ def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
         key_scheme=event.keys or 1, draw=event.draw or "",
     )
     if len(state.rounds) >= event.round:  # drawn again: the draw before is cancelled
-        state = _evolve(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
-    return _evolve(state, rounds=state.rounds + (drawn,))
+        state = _next(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
+    return _next(state, rounds=state.rounds + (drawn,))
 
 
 def _round_after(state: TournamentState, round_: RoundState, event: Event) -> RoundState:
@@ -460,16 +452,16 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
     if isinstance(event, RulesSwitched):
         if event.rules not in PRESET_NAMES:
             raise InvalidInput(f"Round {event.round} is switched to rules {event.rules[:40]!r}, which are no preset.")
-        return _evolve(round_, rules_switched=event.rules)
+        return evolved(round_, rules_switched=event.rules)
     if isinstance(event, RoundClosed):
         strangers = [n for n in event.advancing if n not in round_.seats]
         if strangers:
             raise InvalidInput(f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it.")
-        return _evolve(round_, advancing=event.advancing, cut_corrections=len(round_.corrections))
+        return evolved(round_, advancing=event.advancing, cut_corrections=len(round_.corrections))
     if isinstance(event, RollOffRecorded):
-        return _evolve(round_, roll_offs=_appended(round_.roll_offs, event.table, event.faces))
+        return evolved(round_, roll_offs=_appended(round_.roll_offs, event.table, event.faces))
     if isinstance(event, CardRevoked):
-        return _evolve(round_, revoked=_appended(round_.revoked, event.table, Revocation(event.table, event.reason, event.at)))
+        return evolved(round_, revoked=_appended(round_.revoked, event.table, Revocation(event.table, event.reason, event.at)))
     if not isinstance(event, (ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced)):
         raise InvalidInput(f"{event!r} is not a tournament event.")
     table = event.table
@@ -477,17 +469,17 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
     if isinstance(event, ResultRecorded):
         recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
-        return _evolve(round_, results=round_.results.set(table, recorded))
+        return evolved(round_, results=round_.results.set(table, recorded))
     if isinstance(event, ResultHeld):
         held = Recorded(_result_at(round_, table, event.result), event.code, "", round_.issue(table))
-        return _evolve(round_, held=_appended(round_.held, table, held))
+        return evolved(round_, held=_appended(round_.held, table, held))
     if isinstance(event, HeldResultSettled):
         items = round_.held[table]
         taken, left = items[event.index], items[: event.index] + items[event.index + 1 :]
         kind: Literal["held result taken", "held result dismissed"] = (
             "held result taken" if event.taken else "held result dismissed"
         )
-        return _evolve(
+        return evolved(
             round_,
             held=round_.held.set(table, left) if left else round_.held.without(table),
             results=round_.results.set(table, taken) if event.taken else round_.results,
@@ -495,7 +487,7 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         )
     if isinstance(event, ResultVoided):
         voided = Voided(round_.results[table], event.reason, event.at)
-        corrected = _evolve(
+        corrected = evolved(
             round_,
             results=round_.results.without(table),
             voided=_appended(round_.voided, table, voided),
@@ -503,7 +495,7 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         )
     else:
         recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
-        corrected = _evolve(
+        corrected = evolved(
             round_,
             results=round_.results.set(table, recorded),
             corrections=round_.corrections + (Correction(round_.number, table, "replaced", event.reason, round_.closed),),
@@ -525,7 +517,7 @@ def _recut(state: TournamentState, round_: RoundState, recut: tuple[int, ...] | 
         raise InvalidInput(
             f"Round {round_.number}'s cut is taken again with number {strangers[0]}, who was not seated in it."
         )
-    return _evolve(round_, advancing=recut or None, cut_corrections=len(round_.corrections))
+    return evolved(round_, advancing=recut or None, cut_corrections=len(round_.corrections))
 
 
 def _prize_after(state: TournamentState, event: Event) -> TournamentState:
@@ -535,7 +527,7 @@ def _prize_after(state: TournamentState, event: Event) -> TournamentState:
         return state
     kind: Literal["voided", "replaced"] = "voided" if isinstance(event, ResultVoided) else "replaced"
     withdrawn = WithdrawnPrize(prize, event.round, event.table, kind, event.reason)
-    return _evolve(state, prize=None, withdrawn_prize=withdrawn)
+    return _next(state, prize=None, withdrawn_prize=withdrawn)
 
 
 def _result_at(round_: RoundState, table: int, result: TableResult) -> TableResult:
