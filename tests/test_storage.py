@@ -537,7 +537,7 @@ class FourMethodStore(Store):
         text = self.texts.get((collection, doc_id))
         return None if text is None else json.loads(text)
 
-    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+    async def _write(self, collection: str, doc_id: str, text: str, document: dict[str, Any]) -> None:
         self.texts[(collection, doc_id)] = text
 
     async def _remove(self, collection: str, doc_id: str) -> bool:

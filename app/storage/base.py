@@ -27,7 +27,7 @@ from app.storage.documents import (
     check_collection,
     check_key,
     revision_of,
-    seal,
+    sealed,
 )
 from app.storage.errors import DocumentChanged, DocumentTooLarge, StoreWriteError
 from app.storage.index import CollectionIndex, Listing, Summary
@@ -173,7 +173,7 @@ class Store(ABC):
             if not isinstance(expect_revision, int) or isinstance(expect_revision, bool) or expect_revision < 0:
                 raise ValueError(f"expect_revision must be a revision (0 or more), not {expect_revision!r}")
             document = {**document, REVISION_FIELD: expect_revision + 1}
-        text = _encode_for_save(document)
+        text, written = _encode_for_save(document)
         too_much = limit_problem(document, len(text))
         if too_much is not None:
             raise DocumentTooLarge(f"Not saved: {collection}/{doc_id} is {too_much}.")
@@ -188,7 +188,7 @@ class Store(ABC):
                     revision = revision_of(stored)
                 changed = revision != expect_revision
             if not changed:
-                await self._write(collection, doc_id, text)
+                await self._write(collection, doc_id, text, written)
         if changed:
             assert expect_revision is not None
             if stored is None:
@@ -358,8 +358,9 @@ class Store(ABC):
         return None
 
     @abstractmethod
-    async def _write(self, collection: str, doc_id: str, text: str) -> None:
-        """Durably replace the document with ``text`` (compact JSON of an object).
+    async def _write(self, collection: str, doc_id: str, text: str, document: Document) -> None:
+        """Durably replace the document with ``text`` (compact JSON of an object; ``document``
+        is the same as an object, for a backend that keeps objects).
         Called only inside :meth:`_exclusive`, right after any revision check.
 
         :raises StoreWriteError: if it could not be.
@@ -425,9 +426,9 @@ async def off_the_loop(function: Callable[..., T], *args: Any) -> T:
     return await asyncio.to_thread(function, *args)
 
 
-def _encode_for_save(document: Mapping[str, Any]) -> str:
+def _encode_for_save(document: Mapping[str, Any]) -> tuple[str, Document]:
     try:
-        return seal(document)
+        return sealed(document)
     except RecursionError as error:
         raise StoreWriteError("Document cannot be stored as JSON: it is nested too deeply") from error
     except (TypeError, ValueError) as error:

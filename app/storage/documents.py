@@ -31,6 +31,7 @@ __all__ = [
     "revision_in_head",
     "revision_of",
     "seal",
+    "sealed",
     "utc_now_iso",
 ]
 
@@ -155,11 +156,21 @@ def seal(document: Mapping[str, Any]) -> str:
 
     :raises ValueError: for NaN or infinities; :raises TypeError: for what is not JSON.
     """
+    return sealed(document)[0]
+
+
+def sealed(document: Mapping[str, Any]) -> tuple[str, Document]:
+    """:func:`seal`'s text, and the same document as an object, its digest in place (for a
+    backend that keeps objects, TinyDB's table, so it encodes the document once, not a decoded
+    copy of the text)."""
     if REVISION_FIELD not in document:  # kept as given (a first creation, a test's fixture)
-        return encode_compact(document)
+        return encode_compact(document), dict(document)
     head = _head_of(document)
-    body = encode_compact({key: value for key, value in document.items() if key not in (REVISION_FIELD, DIGEST_FIELD)})
-    return "{" + head + f',"{DIGEST_FIELD}":"{_digest(head, body)}"' + ("," + body[1:] if body != "{}" else "}")
+    rest = {key: value for key, value in document.items() if key not in (REVISION_FIELD, DIGEST_FIELD)}
+    body = encode_compact(rest)
+    digest = _digest(head, body)
+    text = "{" + head + f',"{DIGEST_FIELD}":"{digest}"' + ("," + body[1:] if body != "{}" else "}")
+    return text, {REVISION_FIELD: document[REVISION_FIELD], DIGEST_FIELD: digest, **rest}
 
 
 class Seal:

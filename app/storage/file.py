@@ -124,7 +124,7 @@ class FileStore(Store):
         for doc_id in legacy.ids():
             document = legacy.read(doc_id)
             if document is not None and target.read(doc_id) is None:
-                target.write(doc_id, encode_compact(document))
+                target.write(doc_id, encode_compact(document), document)
         legacy.drop()
 
     @asynccontextmanager
@@ -139,9 +139,9 @@ class FileStore(Store):
     async def _stored_revision(self, collection: str, doc_id: str) -> Optional[int]:
         return self._layout[collection].stored_revision(doc_id)
 
-    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+    async def _write(self, collection: str, doc_id: str, text: str, document: Document) -> None:
         try:  # under _exclusive, like _remove, after _check_writable
-            self._layout[collection].write(doc_id, text)
+            self._layout[collection].write(doc_id, text, document)
         except OSError as error:
             raise self._refused(error, f"{collection}/{doc_id}", "save", "saved") from error
 

@@ -117,8 +117,8 @@ class Layout(ABC):
         return None
 
     @abstractmethod
-    def write(self, doc_id: str, text: str) -> None:
-        """Replace the document atomically with ``text`` (compact JSON)."""
+    def write(self, doc_id: str, text: str, document: Document) -> None:
+        """Replace the document atomically with ``text`` (compact JSON of ``document``)."""
 
     @abstractmethod
     def remove(self, doc_id: str) -> bool:
@@ -194,7 +194,7 @@ class OneFilePerDocument(Layout):
             return None
         return revision_in_head(head.decode("ascii", errors="replace"))
 
-    def write(self, doc_id: str, text: str) -> None:
+    def write(self, doc_id: str, text: str, document: Document) -> None:
         atomic_write_bytes(self._path(doc_id), text.encode("ascii"), self._faults)
 
     def remove(self, doc_id: str) -> bool:
@@ -280,13 +280,13 @@ class TinyDBTable(Layout):
     def keep_aside(self, doc_id: str, reason: str) -> StoreProblem:
         return keep_aside(self.path, f"{self.name}/{doc_id}: {reason}; the defaults are used")
 
-    def write(self, doc_id: str, text: str) -> None:
-        stored = decode_document(text)
+    def write(self, doc_id: str, text: str, document: Document) -> None:
+        """The document itself into the table (the database file is encoded whole, once)."""
         table = self._table()
         if table.contains(doc_id=_tinydb_id(doc_id)):
-            table.update(_replace_with(stored), doc_ids=[_tinydb_id(doc_id)])
+            table.update(_replace_with(document), doc_ids=[_tinydb_id(doc_id)])
         else:
-            table.insert(TinyDocument(stored, doc_id=_tinydb_id(doc_id)))
+            table.insert(TinyDocument(document, doc_id=_tinydb_id(doc_id)))
 
     def remove(self, doc_id: str) -> bool:
         table = self._table()

@@ -34,7 +34,7 @@ class MemoryStore(Store):
         text = self._texts.get((collection, doc_id))
         return 0 if text is None else revision_in_head(text[:HEAD_CHARS])
 
-    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+    async def _write(self, collection: str, doc_id: str, text: str, document: Document) -> None:
         self._texts[(collection, doc_id)] = text
 
     async def _remove(self, collection: str, doc_id: str) -> bool:

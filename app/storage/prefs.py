@@ -299,7 +299,7 @@ class PrefsStore(Store):
         key = self._key(collection, doc_id)
         return await self._move_aside(key, await self.prefs.get(key), reason)
 
-    async def _write(self, collection: str, doc_id: str, text: str) -> None:
+    async def _write(self, collection: str, doc_id: str, text: str, document: Document) -> None:
         key = self._key(collection, doc_id)
         value = _encode_for_prefs(text)
         size = _stored_chars(key, value)
