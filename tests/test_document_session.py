@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
 from app.organizer import Organizer
 from app.scorekeeper import Scorekeeper
-from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, MemoryStore, Store, StoreWriteError
+from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, FileStore, MemoryStore, Store, StoreWriteError
 from engine import FarkleError, Game, Rules, Tournament
 from engine.events import Event as GameEvent, Rolled
 from tests.bench_tournament import event_waiting_for_one_result
@@ -111,8 +112,9 @@ def test_a_failed_write_keeps_the_value_held_before(monkeypatch: pytest.MonkeyPa
 def test_opening_the_revision_held_again_keeps_the_value_without_reading_it_again() -> None:
     store = MemoryStore()
     reads: list[str] = []
-    session = DocumentSession(store, DocumentKind("settings", lambda document: reads.append("read") or int(document["n"]),
-                                                  lambda _, n: {"n": n}, NUMBERS.changed_elsewhere))
+    counted = DocumentKind("settings", lambda document: reads.append("read") or int(document["n"]),
+                           lambda _, n: {"n": n}, NUMBERS.changed_elsewhere)
+    session = DocumentSession(store, counted)
     run(session.create("app", 1))
     assert run(session.open("app")) == 1 and reads == []
 
@@ -232,3 +234,14 @@ def test_a_result_link_finds_its_event_among_many_from_the_index_and_replays_tha
     with counting() as counts:
         assert run(organizer.open_event_of(code)) == "event"
     assert (counts["code opened"], counts["replay"]) == (1, 1)
+
+
+def test_a_settings_save_hands_the_settings_table_the_document_not_a_decoded_copy_of_its_text(
+        tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "data")
+    revision = run(store.save("settings", "app", {"theme": "dark"}, expect_revision=0))
+    with counting() as counts:
+        run(store.save("settings", "app", {"theme": "light"}, expect_revision=revision))
+    assert counts["json.loads"] == 3  # TinyDB reading its file: the revision check, then contains and update
+    assert counts["json.dumps"] == 2  # the sealed text (its size and digest), and TinyDB writing its file
+    store.close()

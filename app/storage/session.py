@@ -248,7 +248,8 @@ class DocumentSession(Generic[V]):
         raise ChangedElsewhere(self.kind.changed_elsewhere()) from cause
 
 
-async def keep_beside(store: Store, kind: DocumentKind[Any], doc_id: str, changes: Mapping[str, Any]) -> Mapping[str, Any]:
+async def keep_beside(store: Store, kind: DocumentKind[Any], doc_id: str,
+                      changes: Mapping[str, Any]) -> Mapping[str, Any]:
     """Keep ``changes`` beside document ``doc_id`` of ``kind`` (merged with what is kept there);
     all that is kept beside it now.
 
