@@ -15,13 +15,10 @@ from app.documents import CHECKS
 from app.documents.games import KIND, LISTING, GameSummary, KeptGame, summary_of
 from app.documents.settings import change_settings, read_settings, remember_names
 from app.export import GameExport, KeyPolicy, export_games
-from app.storage import ChangedElsewhere, Document, DocumentSession, Store, StoreError, new_id, utc_now_iso
+from app.storage import Document, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from engine import Game, Rules
 
-__all__ = ["Scorekeeper", "GameChangedElsewhere", "GameSummary"]
-
-GameChangedElsewhere = ChangedElsewhere
-"""The name the table's screens catch (:class:`app.storage.ChangedElsewhere`)."""
+__all__ = ["Scorekeeper", "GameSummary"]
 
 
 class Scorekeeper:

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from app.qr import qr_image
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
-from app.storage import MemoryStore, StoreWriteError
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere, MemoryStore, StoreWriteError
 from app.tournament_table import CONFIRMATIONS, answers_of, signed_result, tournament_meta, with_answer
 from engine import Game, IllegalAction, InvalidInput, Rules, Tournament, decode_setup
 from engine.codec import (
@@ -261,7 +261,7 @@ def test_the_scorekeeper_saves_meta_over_the_revision_it_read_and_restores_it_on
         other = Scorekeeper(store)
         await other.open_game(game_id)
         await other.update_meta("title", "elsewhere")
-        with pytest.raises(GameChangedElsewhere):
+        with pytest.raises(ChangedElsewhere):
             await keeper.update_meta("tournament", {**keeper.meta["tournament"], "note": 3})
         stored = await store.load("games", game_id) or {}
         assert stored["tournament"]["note"] == 1 and keeper.meta["title"] == "elsewhere"

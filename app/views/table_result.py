@@ -21,8 +21,8 @@ import flet as ft
 
 from app.context import use_model, use_services
 from app.qr import qr_image
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
-from app.storage import StoreError
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere, StoreError
 from app.storage.errors import failure_in_words
 from app.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
 from app.views.widgets import big_button, notice_banner, on
@@ -47,7 +47,7 @@ class ConfirmState(ft.Observable):
         try:
             await keeper.update_meta("tournament", with_answer(game, tournament, seat, confirmed))
             self.refusal = None
-        except GameChangedElsewhere as changed:
+        except ChangedElsewhere as changed:
             self.refusal = tr("{changed} Open the game again to see it.", changed=changed)
         except (FarkleError, StoreError) as failure:
             self.refusal = tr("The answer was not saved: {reason}",

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from app.i18n import tr, translatable
-from app.scorekeeper import GameChangedElsewhere, Scorekeeper
-from app.storage import StoreError
+from app.scorekeeper import Scorekeeper
+from app.storage import ChangedElsewhere, StoreError
 from app.storage.errors import failure_in_words
 from app.table_advice import prepare_advice, work_out_chances
 from engine import (Advice, FarkleError, Game, GameState, Notice, WinChances, advise, catch_up_chance, format_dice,
@@ -95,7 +95,7 @@ class TableState(ft.Observable):
             await self.keeper.act(action)
         except FarkleError as refusal:
             self.refusal = str(refusal)  # the engine says why, in English (see app/i18n.py)
-        except GameChangedElsewhere as changed:
+        except ChangedElsewhere as changed:
             self.entry.clear()
             self.selection.clear()
             self.undone.clear()
@@ -130,7 +130,7 @@ class TableState(ft.Observable):
             return
         try:
             await self.keeper.update_meta("advice", not self.advice_on)
-        except GameChangedElsewhere as changed:
+        except ChangedElsewhere as changed:
             self.refusal = str(changed)
         except StoreError as failure:
             self.refusal = tr("Not saved, so not switched: {reason}",
