@@ -60,8 +60,9 @@ class HomeState(ft.Observable):
     confirmation: Confirmation | None = None
 
     @property
-    def in_browser(self) -> bool:
-        """Whether the games live in this browser's storage (the PWA), not in a data folder."""
+    def games_in_browser(self) -> bool:
+        """Whether the games live in this browser's storage (the PWA), not in a data folder: the
+        store says so (:func:`app.runtime.in_browser` is where Python runs)."""
         return isinstance(self.keeper.store, PrefsStore)
 
     @property
@@ -90,7 +91,7 @@ class HomeState(ft.Observable):
         if self.usage is None:
             return tr("{games} kept", games=games)
         size = _amount(self.usage.bytes_used)
-        if self.in_browser:
+        if self.games_in_browser:
             if self.usage.quota_bytes:
                 size += (tr(" of about {amount} this browser allows ({fraction_used:.0%})",
                             amount=_amount(self.usage.quota_bytes), fraction_used=self.usage.fraction_used))
@@ -117,11 +118,12 @@ class HomeState(ft.Observable):
     # -- deleting, after a yes -------------------------------------------------------
 
     def ask_delete(self, game: GameSummary) -> None:
+        here = self.games_in_browser
         if game.finished:
-            text = (tr("The finished game {line} will be gone from this device.", line=game.line) if self.in_browser
+            text = (tr("The finished game {line} will be gone from this device.", line=game.line) if here
                     else tr("The finished game {line} will be gone from the app's data folder.", line=game.line))
         else:
-            text = (tr("The unfinished game {line} will be gone from this device.", line=game.line) if self.in_browser
+            text = (tr("The unfinished game {line} will be gone from this device.", line=game.line) if here
                     else tr("The unfinished game {line} will be gone from the app's data folder.", line=game.line))
         self.confirmation = Confirmation(tr("Delete this game?"), text, tr("Delete"), "confirm-delete", game.id)
 
