@@ -22,17 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
-import statistics
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.bench_documents import PLAYERS, timed
+from tests.bench_documents import PLAYERS, compare as compare_trees, timed
 
 BEFORE_THE_LAYER = "990d381^"
 """The last commit before :mod:`app.documents` and what a device keeps beside a document."""
@@ -129,31 +125,7 @@ def measure(rounds: int) -> dict[str, Any]:
 
 def compare(against: str, rounds: int) -> dict[str, dict[str, Any]]:
     """Both trees, one process each; the figures printed, and returned by tree."""
-    from tests.baseline_app import WORKING_TREE, export_commit
-    from tests.bench_documents import _counts
-
-    results: dict[str, dict[str, Any]] = {}
-    for source in (export_commit(against), WORKING_TREE):
-        env = {**os.environ, **source.env}
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(WORKING_TREE.root)]))
-        out = subprocess.run([sys.executable, "-m", "tests.bench_document_layer", "--measure", "--rounds", str(rounds)],
-                             cwd=source.root, env=env, check=True, capture_output=True, text=True).stdout
-        results[source.label] = {**json.loads(out.strip().splitlines()[-1]), "load": os.getloadavg()}
-    before, after = results.values()
-    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    print(f"\nOne document layer: {against} (before) against the working tree (after), FileStore, "
-          f"median seconds of the rounds; `uptime`: {uptime}")
-    for name in after:
-        if name == "load":
-            continue
-        then, now = statistics.median(before[name]["seconds"]), statistics.median(after[name]["seconds"])
-        print(f"  {name:>48}: before {then * 1000:8.2f} ms · after {now * 1000:8.2f} ms · "
-              f"{then / now:5.1f}x ({len(after[name]['seconds'])} rounds)")
-        print(f"  {'':>48}  before {_counts(before[name]['counts'])}")
-        print(f"  {'':>48}  after  {_counts(after[name]['counts'])}")
-    for label, figures in results.items():
-        print(f"  load during {label}: {' '.join(f'{value:.2f}' for value in figures['load'])}")
-    return results
+    return compare_trees(against, rounds, module="tests.bench_document_layer", title="One document layer")
 
 
 def test_bench_one_document_layer_against_the_commit_before() -> None:

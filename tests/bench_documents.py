@@ -197,20 +197,22 @@ def measure(rounds: int) -> dict[str, Any]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def compare(against: str, rounds: int) -> dict[str, dict[str, Any]]:
-    """Both trees, one process each; the figures printed, and returned by tree."""
+def compare(against: str, rounds: int, *, module: str = "tests.bench_documents",
+            title: str = "One document session") -> dict[str, dict[str, Any]]:
+    """Both trees, one process each (``module``'s ``--measure``); the figures printed under
+    ``title``, and returned by tree."""
     from tests.baseline_app import WORKING_TREE, export_commit
 
     results: dict[str, dict[str, Any]] = {}
     for source in (export_commit(against), WORKING_TREE):
         env = {**os.environ, **source.env}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(WORKING_TREE.root)]))
-        out = subprocess.run([sys.executable, "-m", "tests.bench_documents", "--measure", "--rounds", str(rounds)],
+        out = subprocess.run([sys.executable, "-m", module, "--measure", "--rounds", str(rounds)],
                              cwd=source.root, env=env, check=True, capture_output=True, text=True).stdout
         results[source.label] = {**json.loads(out.strip().splitlines()[-1]), "load": os.getloadavg()}
     before, after = results.values()
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    print(f"\nOne document session: {against} (before) against the working tree (after), FileStore, "
+    print(f"\n{title}: {against} (before) against the working tree (after), FileStore, "
           f"median seconds of the rounds; `uptime`: {uptime}")
     for name in after:
         if name == "load":
