@@ -20,7 +20,7 @@ from app.i18n_template import (TEMPLATE, TranslationCallError, app_messages, cat
 APP = Path(__file__).resolve().parent.parent / "app"
 # The screens, and the app modules whose words reach them.
 CHECKED = sorted([*APP.glob("views/**/*.py"), *(APP / name for name in (
-    "main.py", "scorekeeper.py", "camera.py", "event_copy.py", "export.py", "player_record.py", "advisor.py",
+    "main.py", "scorekeeper.py", "camera.py", "event_copy.py", "export.py", "player_record.py", "table_advice.py",
     "desk.py", "organizer.py", "access.py", "format_draft.py", "documents/events.py", "documents/games.py", "sign_up_file.py",
     "passphrase.py", "sign_in_guard.py", "number_entry.py"))])
 # Not checked: tournament_table.py names a table's game in the game's stored title (data, kept in English);
