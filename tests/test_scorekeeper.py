@@ -249,3 +249,18 @@ def test_summaries_list_each_stored_game_most_recent_first(open_store: OpenStore
         assert [(s.id, s.players, s.finished) for s in summaries] == [(first, ("Ann", "Bob"), False)]
 
     run(test())
+
+
+def test_a_game_is_deleted_even_when_what_the_device_kept_beside_it_cannot_be_cleared() -> None:
+    from tests.app_driver import FailingStore
+
+    async def test() -> None:
+        store = FailingStore()
+        keeper = Scorekeeper(store)
+        game_id = await keeper.start_game(["Ann", "Bob"], Rules.preset("house"))
+        await keeper.update_meta("advice", True)
+        store.fail = True  # saves fail from now on; a delete still goes through
+        await keeper.delete_game(game_id)
+        assert await store.load("games", game_id) is None and keeper.game is None
+
+    run(test())

@@ -147,15 +147,18 @@ class DocumentSession(Generic[V]):
     async def delete(self, doc_id: str) -> None:
         """Remove a stored document and what the device keeps beside it; closed if it is the open one.
 
-        :raises StoreWriteError: it was not removed.
+        :raises StoreWriteError: the document was not removed.
         """
         await self.store.delete(self.kind.collection, doc_id)
         if self.doc_id == doc_id:
             self.close()
-        if self.kind.beside and await self.store.load(BESIDE, doc_id) is not None:
-            kept = await merge(self.store, BESIDE, doc_id, lambda beside: beside.pop(self.kind.collection, None))
-            if set(kept) <= {REVISION_FIELD}:
-                await self.store.delete(BESIDE, doc_id)
+        try:
+            if self.kind.beside and await self.store.load(BESIDE, doc_id) is not None:
+                kept = await merge(self.store, BESIDE, doc_id, lambda beside: beside.pop(self.kind.collection, None))
+                if not kept:
+                    await self.store.delete(BESIDE, doc_id)
+        except StoreError:
+            pass  # the document is gone; what was kept beside it is only the device's, and read by no one now
 
     async def keep_beside(self, **changes: Any) -> None:
         """Keep these fields beside the open document (merged with what another screen kept),
