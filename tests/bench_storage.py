@@ -82,7 +82,7 @@ def test_bench_prefs_store_bytes_per_finished_four_player_game(
     store = loop.run_until_complete(PrefsStore.open(prefs))
     game = synthetic_game(event_count, players=4)
     benchmark(lambda: loop.run_until_complete(store.save("games", "g1", game)))
-    stored = loop.run_until_complete(store.bytes_used())
+    stored = loop.run_until_complete(store.usage()).bytes_used
     plain_json = len(json.dumps(json.dumps(game, separators=(",", ":"))))
     info: dict[str, Any] = {
         "events": event_count,
@@ -117,7 +117,7 @@ def test_bench_prefs_store_bytes_per_engine_played_game(
         }
         store = loop.run_until_complete(PrefsStore.open(MemoryPrefs()))
         loop.run_until_complete(store.save("games", "g1", document))
-        sizes.append((len(game.events), loop.run_until_complete(store.bytes_used())))
+        sizes.append((len(game.events), loop.run_until_complete(store.usage()).bytes_used))
         documents.append(document)
     largest = max(range(len(sizes)), key=lambda i: sizes[i][1])
     store = loop.run_until_complete(PrefsStore.open(MemoryPrefs()))

@@ -51,7 +51,7 @@ def make_main(data_dir: Path):  # type: ignore[no-untyped-def]
             game = await reopened.load("games", "g1")
             ids = await reopened.list_ids("games")
             ok = game is not None and game["events"] == events and ids == ["g1"]
-            browser_report.value = f"Browser store {'ok' if ok else 'BROKEN'}: {await reopened.bytes_used()} bytes"
+            browser_report.value = f"Browser store {'ok' if ok else 'BROKEN'}: {(await reopened.usage()).bytes_used} bytes"
 
         page.add(
             count_text,

@@ -174,9 +174,9 @@ def test_changing_a_dict_after_saving_it_does_not_change_the_store(store: Store)
 
 
 def test_usage_grows_with_what_is_stored(store: Store) -> None:
-    empty = run(store.bytes_used())
+    empty = run(store.usage()).bytes_used
     run(store.save("games", "g1", synthetic_game(100)))
-    assert run(store.bytes_used()) > empty
+    assert run(store.usage()).bytes_used > empty
 
 
 json_values = st.recursive(
@@ -392,10 +392,10 @@ def test_prefs_usage_counts_what_localstorage_holds_and_follows_saves_and_delete
     store = run(PrefsStore.open(prefs))
     run(store.save("games", "g1", synthetic_game(600)))
     run(store.save("games", "g2", synthetic_game(400, seed=2)))
-    assert run(store.bytes_used()) == prefs.stored_chars()
+    assert run(store.usage()).bytes_used == prefs.stored_chars()
     run(store.delete("games", "g1"))
-    assert run(store.bytes_used()) == prefs.stored_chars()
-    assert run(run(PrefsStore.open(prefs)).bytes_used()) == prefs.stored_chars()
+    assert run(store.usage()).bytes_used == prefs.stored_chars()
+    assert run(run(PrefsStore.open(prefs)).usage()).bytes_used == prefs.stored_chars()
     usage = run(store.usage())
     assert usage.quota_bytes == PREFS_QUOTA_ESTIMATE_BYTES and not usage.nearly_full
 
@@ -420,11 +420,11 @@ def test_a_full_browser_storage_raises_storage_full_and_keeps_the_old_version() 
     prefs = MemoryPrefs(quota_bytes=3000)
     store = run(PrefsStore.open(prefs))
     run(store.save("games", "g1", {"n": 1}))
-    used = run(store.bytes_used())
+    used = run(store.usage()).bytes_used
     with pytest.raises(StorageFullError, match=r"Browser storage is full: could not save games/g1"):
         run(store.save("games", "g1", {"n": 2, "blob": os.urandom(3000).hex()}))
     assert run(store.load("games", "g1")) == {"n": 1}
-    assert run(store.bytes_used()) == used
+    assert run(store.usage()).bytes_used == used
 
 
 def test_a_write_the_browser_refuses_raises_instead_of_passing_silently() -> None:
@@ -473,9 +473,9 @@ def test_deleting_an_unreadable_entry_the_browser_could_not_move_frees_its_space
     prefs.values["farkle-table/games/bad"] = "z:" + "A" * 500
     store = run(PrefsStore.open(prefs))
     assert [problem.kept_as for problem in store.problems] == [None]
-    assert run(store.bytes_used()) > 500
+    assert run(store.usage()).bytes_used > 500
     assert run(store.delete("games", "bad")) is True
-    assert prefs.values == {} and run(store.bytes_used()) == 0
+    assert prefs.values == {} and run(store.usage()).bytes_used == 0
 
 
 def test_two_namespaces_in_one_origin_do_not_see_each_other() -> None:

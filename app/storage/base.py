@@ -336,10 +336,6 @@ class Store(ABC):
         unless the backend can tell: then never nearly full)."""
         return StorageUsage(0, None)
 
-    async def bytes_used(self) -> int:
-        """Shortcut for ``(await usage()).bytes_used``."""
-        return (await self.usage()).bytes_used
-
     def close(self) -> None:
         """Release resources; every save is already durable, so nothing is lost."""
 
