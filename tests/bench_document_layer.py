@@ -28,10 +28,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.bench_documents import PLAYERS, compare as compare_trees, timed
+from tests.bench_documents import PLAYERS, command_line, compare as compare_trees, timed
 
 BEFORE_THE_LAYER = "990d381^"
 """The last commit before :mod:`app.documents` and what a device keeps beside a document."""
+MODULE, TITLE = "tests.bench_document_layer", "One document layer"
 EVENTS = 200
 EVENT_PLAYERS = 40
 
@@ -125,7 +126,7 @@ def measure(rounds: int) -> dict[str, Any]:
 
 def compare(against: str, rounds: int) -> dict[str, dict[str, Any]]:
     """Both trees, one process each; the figures printed, and returned by tree."""
-    return compare_trees(against, rounds, module="tests.bench_document_layer", title="One document layer")
+    return compare_trees(against, rounds, module=MODULE, title=TITLE)
 
 
 def test_bench_one_document_layer_against_the_commit_before() -> None:
@@ -135,14 +136,4 @@ def test_bench_one_document_layer_against_the_commit_before() -> None:
 
 
 if __name__ == "__main__":
-    import argparse
-
-    parser = argparse.ArgumentParser(description="One document layer: this tree against an earlier commit.")
-    parser.add_argument("--against", default=BEFORE_THE_LAYER, help="the earlier commit (default: before the layer)")
-    parser.add_argument("--rounds", type=int, default=9, help="timed rounds of each figure")
-    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # one tree's run, in its own process
-    arguments = parser.parse_args()
-    if arguments.measure:
-        print(json.dumps(measure(arguments.rounds)))
-    else:
-        compare(arguments.against, arguments.rounds)
+    command_line(MODULE, TITLE, BEFORE_THE_LAYER, 9, measure)

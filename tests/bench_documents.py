@@ -238,15 +238,21 @@ def test_bench_one_document_session_against_the_commit_before() -> None:
     assert len(results) == 2
 
 
-if __name__ == "__main__":
+def command_line(module: str, title: str, before: str, rounds: int, measure: Callable[[int], dict[str, Any]]) -> None:
+    """``python -m <module>``: this tree against ``before`` (``--against``), or with ``--measure``
+    one tree's figures as JSON (what :func:`compare` runs in each tree's process)."""
     import argparse
 
-    parser = argparse.ArgumentParser(description="One document session: this tree against an earlier commit.")
-    parser.add_argument("--against", default=BEFORE_THE_SESSION, help="the earlier commit (default: before the session)")
-    parser.add_argument("--rounds", type=int, default=15, help="timed rounds of each figure")
+    parser = argparse.ArgumentParser(description=f"{title}: this tree against an earlier commit.")
+    parser.add_argument("--against", default=before, help=f"the earlier commit (default: {before})")
+    parser.add_argument("--rounds", type=int, default=rounds, help="timed rounds of each figure")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # one tree's run, in its own process
     arguments = parser.parse_args()
     if arguments.measure:
         print(json.dumps(measure(arguments.rounds)))
     else:
-        compare(arguments.against, arguments.rounds)
+        compare(arguments.against, arguments.rounds, module=module, title=title)
+
+
+if __name__ == "__main__":
+    command_line("tests.bench_documents", "One document session", BEFORE_THE_SESSION, 15, measure)
