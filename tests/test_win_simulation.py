@@ -22,6 +22,8 @@ from tests.test_table_advice import advice_shown
 HOUSE = Rules.preset("house")
 HOUSE_4000 = dataclasses.replace(HOUSE, target=4000)
 """A shipped exact table."""
+OFFICIAL_4000 = dataclasses.replace(Rules.preset("official"), target=4000)
+"""A shipped exact table under a three-farkle penalty (both streaks)."""
 SHORT = dataclasses.replace(HOUSE, target=1000, entry_threshold=0)
 """Short games: many simulated quickly."""
 FEW_TURNS = 3_000
@@ -44,7 +46,7 @@ def standard_errors(chances: WinChances, seat: int) -> float:
 def test_every_preset_gives_every_player_of_two_to_eight_a_chance_to_win(preset: str, players: int) -> None:
     chances = win_chances(at(Rules.preset(preset), (0,) * players), turns=FEW_TURNS)
     assert len(chances.chances) == players and sum(chances.chances) == pytest.approx(1.0)
-    assert chances.method == ("exact" if (preset, players) == ("house", 2) else "simulated")
+    assert chances.method == ("exact" if preset in ("house", "official") and players == 2 else "simulated")
     assert all(0 < chance < 1 for chance in chances.chances)
 
 
@@ -55,22 +57,27 @@ def test_a_game_won_gives_the_winner_1_and_a_tie_for_the_win_splits_it() -> None
     assert tied.chances == (0.5, 0.5, 0.0) and tied.method == "decided"
 
 
-@pytest.mark.parametrize("scores, mover, turn_points, dice", [
-    ((0, 0), 0, 0, 6),
-    ((2000, 1000), 0, 0, 6),
-    ((1000, 3000), 1, 0, 6),
-    ((3000, 3500), 0, 300, 3),
-    ((500, 2500), 0, 300, 3),
+@pytest.mark.parametrize("rules, scores, mover, turn_points, dice, streaks", [
+    (HOUSE_4000, (0, 0), 0, 0, 6, (0, 0)),
+    (HOUSE_4000, (2000, 1000), 0, 0, 6, (0, 0)),
+    (HOUSE_4000, (1000, 3000), 1, 0, 6, (0, 0)),
+    (HOUSE_4000, (3000, 3500), 0, 300, 3, (0, 0)),
+    (HOUSE_4000, (500, 2500), 0, 300, 3, (0, 0)),
+    (OFFICIAL_4000, (0, 0), 0, 0, 6, (0, 0)),
+    (OFFICIAL_4000, (2000, 1000), 0, 0, 6, (2, 0)),
+    (OFFICIAL_4000, (1000, 3000), 1, 0, 6, (1, 2)),
+    (OFFICIAL_4000, (3000, 3500), 0, 300, 3, (2, 1)),
 ])
 def test_the_simulation_agrees_with_the_exact_two_player_table_within_three_standard_errors(
-        scores: tuple[int, int], mover: int, turn_points: int, dice: int) -> None:
-    state = at(HOUSE_4000, scores, mover)
+        rules: Rules, scores: tuple[int, int], mover: int, turn_points: int, dice: int,
+        streaks: tuple[int, int]) -> None:
+    state = at(rules, scores, mover, farkle_streak=streaks)
     if turn_points:  # 3 3 3 kept for 300, three dice to throw or bank
-        game = Game(["P0", "P1"], HOUSE_4000)
+        game = Game(["P0", "P1"], rules)
         game.roll([3, 3, 3, 2, 4, 6])
         game.keep([3, 3, 3])
-        state = dataclasses.replace(game.state, scores=scores, on_board=(True, True))
-    exact = win_chance(HOUSE_4000, scores, mover, turn_points, dice)
+        state = dataclasses.replace(game.state, scores=scores, on_board=(True, True), farkle_streak=streaks)
+    exact = win_chance(rules, scores, mover, turn_points, dice, streaks)
     simulated = win_chances(state, exact=False, turns=40_000)
     assert simulated.method == "simulated"
     assert abs(simulated.chances[mover] - exact) <= 3 * standard_errors(simulated, mover)

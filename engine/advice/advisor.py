@@ -171,11 +171,11 @@ def _win_chance(state: GameState, advice: Advice) -> float | None:
     with a tie counted as half (a roll-off at even odds)."""
     if len(state.scores) != 2 or state.offer is not None or not win_table_ready(state.rules):
         return None
-    seat = state.current
+    seat, streaks = state.current, state.farkle_streak
     if advice.action == "keep":
         return max(win_chance(state.rules, state.scores, seat, advice.turn_points + choice.points,
-                              choice.dice_left or MAX_DICE) for choice in advice.keeps)
-    return win_chance(state.rules, state.scores, seat, state.turn_points, advice.dice)
+                              choice.dice_left or MAX_DICE, streaks) for choice in advice.keeps)
+    return win_chance(state.rules, state.scores, seat, state.turn_points, advice.dice, streaks)
 
 
 def _advise(state: GameState) -> Advice:

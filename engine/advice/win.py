@@ -57,6 +57,7 @@ Published figures (tests/test_win_chance.py checks the shapes at small targets):
 from __future__ import annotations
 
 import json
+import math
 import sys
 import zlib
 from array import array
@@ -224,18 +225,24 @@ def supports_win_chance(rules: Rules) -> str | None:
     """Why the win chance cannot be solved under ``rules``, or None when it can."""
     if rules.progressive or rules.steal:
         return "passing dice to the next player (progressive or steal) is not solved for the win chance"
-    if rules.triple_farkle_penalty:
-        return "a three-farkle penalty is not solved for the win chance (it needs both farkle streaks)"
+    if rules.triple_farkle_penalty and rules.lowest_total is None:
+        return "a three-farkle penalty with no lowest total is not solved for the win chance (totals have no end below)"
+    if rules.triple_farkle_penalty and rules.entry_threshold:
+        return ("a three-farkle penalty with an entry threshold is not solved for the win chance (a total of 0 "
+                "or less may be on the board or not)")
     return None
 
 
 @dataclass(frozen=True)
 class WinTable:
-    """``start[i][j]``: the chance that the player starting a turn with ``i`` grid steps
-    wins against ``j`` (both below the target), both playing to win."""
+    """``start``: the chance that the player starting a turn wins, both playing to win,
+    for every (mover's total, mover's farkle streak, other's total, other's streak), as
+    one row-major sequence (:meth:`chance` reads it). Totals are grid steps above
+    ``lowest`` (the rules' lowest total, 0 unless a penalty may take a total below 0);
+    streaks are 0 to 2 under a three-farkle penalty, else only 0."""
 
     rules: Rules
-    start: tuple[tuple[float, ...], ...]
+    start: tuple[float, ...]
 
     @property
     def final_round(self) -> bool:
@@ -243,25 +250,58 @@ class WinTable:
         return self.rules.end_rule == "final_round"
 
     @property
+    def streaks(self) -> int:
+        return _streaks(self.rules)
+
+    @property
     def levels(self) -> int:
-        return len(self.start)
+        """Totals per player: from the lowest total up to one step short of the target."""
+        return math.isqrt(len(self.start) // self.streaks ** 2)
+
+    def chance(self, mine: int, other: int, streaks: tuple[int, int] = (0, 0)) -> float:
+        """The start value at banked totals ``mine`` and ``other`` (points) and farkle streaks."""
+        step = _moves(self.rules).step
+        low = _lowest(self.rules)
+        return self.start[_index(self.levels, self.streaks, (mine - low) // step, streaks[0],
+                                 (other - low) // step, streaks[1])]
+
+
+def _streaks(rules: Rules) -> int:
+    """Farkle streaks a player is told apart by: 0, 1 and 2 under a penalty, else none."""
+    return 3 if rules.triple_farkle_penalty else 1
+
+
+def _lowest(rules: Rules) -> int:
+    """The lowest total a player can hold (points): what a penalty may take a total down to."""
+    return min(0, rules.lowest_total or 0) if rules.triple_farkle_penalty else 0
+
+
+def _index(levels: int, streaks: int, mine: int, streak: int, other: int, theirs: int) -> int:
+    return ((mine * streaks + streak) * levels + other) * streaks + theirs
 
 
 @dataclass
 class _Solver:
-    """One rule set's game, solved a pair of start values at a time (see the module)."""
+    """One rule set's game, solved a pair of totals at a time (see the module)."""
 
     rules: Rules
     final_round: bool = field(init=False)
     moves: _Moves = field(init=False)
     levels: int = field(init=False)
+    """Totals per player, from the lowest (index 0) to one step short of the target."""
+    zero: int = field(init=False)
+    """The index of a total of 0."""
+    streaks: int = field(init=False)
     entry: int = field(init=False)
-    start: list[list[float]] = field(init=False)
+    least: int = field(init=False)
+    after_penalty: tuple[int, ...] = field(init=False)
+    """The total a third farkle leaves, by the total it was taken from (index)."""
+    start: list[float] = field(init=False)
     last: tuple[float, ...] = field(init=False)
     """The other player's last-turn chance, by the steps they are short of a tie."""
     escape: float = field(init=False)
     """Hot dice that must be thrown: the chance they are escaped (1 where they need not be)."""
-    turns: dict[tuple[int, int], list[list[float]]] = field(default_factory=dict, init=False)
+    turns: dict[tuple[int, int, int, int], list[list[float]]] = field(default_factory=dict, init=False)
     """:meth:`throws` of the turns asked for since the table was solved."""
     slopes: list[float] = field(default_factory=lambda: [0.0, 0.0], init=False)
     """How much ``F`` moved with its guess in the last cycle solved (see :meth:`cycle`), off
@@ -271,18 +311,36 @@ class _Solver:
         self.final_round = self.rules.end_rule == "final_round"
         self.moves = _moves(self.rules)
         step = self.moves.step
-        self.levels = -(-self.rules.target // step)
+        lowest = _lowest(self.rules)
+        self.zero = -lowest // step
+        self.levels = self.zero + -(-self.rules.target // step)
+        self.streaks = _streaks(self.rules)
         self.entry = -(-self.rules.entry_threshold // step)
         self.least = -(-self.rules.minimum_bank // step)
-        self.start = [[0.0] * self.levels for _ in range(self.levels)]
+        self.after_penalty = tuple(index - self.rules.penalty_on(lowest + index * step) // step
+                                   for index in range(self.levels))
+        self.start = [0.5 if self.streaks > 1 else 0.0] * (self.levels * self.streaks) ** 2
         self.last = tuple(_last_turn_start(self.rules, short) for short in range(len(_last_turn(self.rules).chances))
                           ) if self.final_round else ()
         self.escape = _hot_dice_escape(_throws(self.rules)) if self.rules.must_roll_after_hot_dice else 1.0
 
-    def bank(self, other: int, total: int) -> float:
-        """Banking a total of ``total`` steps against ``other``."""
+    def at(self, mine: int, streak: int, other: int, theirs: int) -> float:
+        return self.start[_index(self.levels, self.streaks, mine, streak, other, theirs)]
+
+    def put(self, mine: int, streak: int, other: int, theirs: int, value: float) -> None:
+        self.start[_index(self.levels, self.streaks, mine, streak, other, theirs)] = value
+
+    def farkled(self, mine: int, streak: int, other: int, theirs: int) -> float:
+        """A farkle now: the other player starts, this one a farkle further on (a third:
+        back to none, and the total down by the penalty)."""
+        if streak == self.streaks - 1:
+            return 1.0 - self.at(other, theirs, self.after_penalty[mine], 0)
+        return 1.0 - self.at(other, theirs, mine, streak + 1)
+
+    def bank(self, other: int, theirs: int, total: int) -> float:
+        """Banking a total of ``total`` steps against ``other`` on streak ``theirs``."""
         if total < self.levels:
-            return 1.0 - self.start[other][total]
+            return 1.0 - self.at(other, theirs, total, 0)
         short = total - other
         return 1.0 - self.last[short] if short < len(self.last) else 1.0
 
@@ -297,66 +355,99 @@ class _Solver:
             short += 1
         return max(self.levels, other + short)
 
-    def turn(self, mine: int, other: int, farkled: float, low: int | None = None,
+    def turn(self, mine: int, streak: int, other: int, theirs: int, low: int | None = None,
              record: list[list[float]] | None = None) -> list[float]:
         """The value of throwing 1 to 6 dice at turn total ``low`` (the turn's start when
-        None) in a turn started with ``mine`` against ``other``; a farkle is worth
-        ``farkled``. ``record`` gets the throw values of every total from the top down."""
+        None) in a turn started with ``mine`` on ``streak`` against ``other`` on
+        ``theirs``. ``record`` gets the throw values of every total from the top down."""
+        farkled = self.farkled(mine, streak, other, theirs)
         low = mine if low is None else low
         top = self.top(other, farkled)
         reach = self.moves.reach
-        least = self.least if mine > 0 or self.entry == 0 else self.entry
+        least = self.least if mine > self.zero or self.entry == 0 else self.entry
         high = max(top, low + 1, mine + least)
         must_roll = self.rules.must_roll_after_hot_dice
         rows: list[Row] = [()] * (high - low)
-        rows += [self._banked(other, total, farkled) for total in range(high, high + reach + 1)]
+        rows += [self._banked(other, theirs, total, farkled) for total in range(high, high + reach + 1)]
         for total in range(high - 1, low, -1):
             throw = _throw_row(self.moves, rows, total - low, farkled)
             if record is not None:
                 record.append(throw)
             bankable = total - mine >= least
-            rows[total - low] = _after_keep(throw, self.bank(other, total) if bankable else None, must_roll)
+            rows[total - low] = _after_keep(throw, self.bank(other, theirs, total) if bankable else None, must_roll)
         return _throw_row(self.moves, rows, 0, farkled)
 
-    def throws(self, mine: int, other: int) -> list[list[float]]:
+    def throws(self, mine: int, streak: int, other: int, theirs: int) -> list[list[float]]:
         """The throw values of a turn started with ``mine`` against ``other``, for every
         turn total from the start (index 0) up to where banking is best; kept."""
-        key = (mine, other)
+        key = (mine, streak, other, theirs)
         found = self.turns.get(key)
         if found is None:
             found = []
-            found.append(self.turn(mine, other, 1.0 - self.start[other][mine], record=found))
+            found.append(self.turn(mine, streak, other, theirs, record=found))
             found.reverse()
             self.turns[key] = found
         return found
 
-    def _banked(self, other: int, total: int, farkled: float) -> Row:
+    def _banked(self, other: int, theirs: int, total: int, farkled: float) -> Row:
         """A row past the turn's top: bank (hot dice that must be thrown: bank once they leave dice)."""
-        value = self.bank(other, total)
+        value = self.bank(other, theirs, total)
         return (self.escape * value + (1.0 - self.escape) * farkled,) + (value,) * (MAX_DICE - 1)
 
     def solve(self) -> WinTable:
+        """Pairs of totals in descending order of their sum (a bank leads to a higher sum,
+        solved already); under a penalty, passes until nothing moves (a third farkle leads
+        to a lower sum, solved later in the pass)."""
         levels = self.levels
-        for total in range(2 * levels - 2, -1, -1):
-            for mine in range(max(0, total - levels + 1), total // 2 + 1):
-                self.cycle(mine, total - mine)
-        return WinTable(self.rules, tuple(tuple(row) for row in self.start))
+        moved = 1.0
+        while moved > TOLERANCE:
+            moved = 0.0
+            for total in range(2 * levels - 2, -1, -1):
+                for mine in range(max(0, total - levels + 1), total // 2 + 1):
+                    if self.streaks == 1:
+                        self.cycle(mine, total - mine)
+                    else:
+                        moved = max(moved, self.streak_pairs(mine, total - mine))
+        return WinTable(self.rules, tuple(self.start))
+
+    def streak_pairs(self, mine: int, other: int) -> float:
+        """Every streak pair of (mine, other) and (other, mine), in descending order of the
+        streaks' sum (a farkle that is not a third raises it); again while a total at the
+        lowest, which a third farkle leaves where it is, keeps them moving."""
+        moved = 0.0
+        floored = self.after_penalty[mine] == mine or self.after_penalty[other] == other
+        top = self.streaks - 1
+        while True:
+            most = 0.0
+            for both in range(2 * top, -1, -1):
+                for streak in range(max(0, both - top), min(both, top) + 1):
+                    sides = ((mine, streak, other, both - streak), (other, both - streak, mine, streak))
+                    for state in sides[:1] if mine == other else sides:
+                        value = self.turn(*state)[MAX_DICE]
+                        most = max(most, abs(value - self.at(*state)))
+                        self.put(*state, value)
+            moved = max(moved, most)
+            if not floored or most <= TOLERANCE:
+                return moved
 
     def guess(self, mine: int, other: int) -> float:
         """The start value of (mine, other) extrapolated from the three pairs just above it."""
-        start = self.start
         if other + 1 < self.levels:
-            return min(1.0, max(0.0, start[mine + 1][other] + start[mine][other + 1] - start[mine + 1][other + 1]))
-        return start[mine + 1][other] if mine + 1 < self.levels else 1.0
+            return min(1.0, max(0.0, self.at(mine + 1, 0, other, 0) + self.at(mine, 0, other + 1, 0)
+                                - self.at(mine + 1, 0, other + 1, 0)))
+        return self.at(mine + 1, 0, other, 0) if mine + 1 < self.levels else 1.0
 
     def cycle(self, mine: int, other: int) -> None:
-        """Solve the start values of (mine, other) and (other, mine), each the other's
-        farkle value, by secant steps on ``a -> F(a)``, one round of the cycle: ``F`` is
-        piecewise linear, so two points on one piece give the fixed point exactly. The
-        first step takes the slope the pair before ended on."""
+        """Without streaks: the start values of (mine, other) and (other, mine), each the
+        other's farkle value, by secant steps on ``a -> F(a)``, one round of the cycle:
+        ``F`` is piecewise linear, so two points on one piece give the fixed point exactly.
+        The first step takes the slope the pair before ended on."""
         def once(guess: float) -> tuple[float, float]:
-            theirs = guess if mine == other else self.turn(other, mine, 1.0 - guess)[MAX_DICE]
-            return self.turn(mine, other, 1.0 - theirs)[MAX_DICE], theirs
+            self.put(mine, 0, other, 0, guess)
+            if mine != other:
+                self.put(other, 0, mine, 0, self.turn(other, 0, mine, 0)[MAX_DICE])
+            theirs = self.at(other, 0, mine, 0)
+            return self.turn(mine, 0, other, 0)[MAX_DICE], theirs
 
         point = self.guess(mine, other)
         ours, theirs = once(point)
@@ -372,7 +463,8 @@ class _Solver:
             ours, theirs = once(point)
             slope = min(SLOPE_CAP, max(-SLOPE_CAP, 1.0 + (ours - point - previous[1]) / (point - previous[0])))
         self.slopes[mine == other] = slope
-        self.start[mine][other], self.start[other][mine] = ours, theirs
+        self.put(mine, 0, other, 0, ours)
+        self.put(other, 0, mine, 0, theirs)
 
 
 ON_DEMAND_LEVELS = 10
@@ -381,16 +473,18 @@ few seconds; half a minute on a busy machine: the turns past the target cost the
 there); larger ones only from a shipped table or :func:`solve_win_table` (minutes)."""
 
 TABLES_FILE = Path(__file__).with_name("win_tables.bin")
-"""The shipped tables, written by ``python -m engine.advice.win_tables``: zlib over, per
-table, one JSON line (rules, end rule, levels) and ``levels**2`` little-endian uint16
-start values (chance x 65535), row by row."""
+"""The shipped tables, written by ``python build/win_tables.py``: zlib over, per table,
+one JSON line (rules, end rule, levels, streaks, lowest total) and ``(levels x
+streaks)**2`` little-endian uint16 start values (chance x 65535) in :class:`WinTable`'s
+order. A head without streaks or lowest (the first format) means 1 and 0."""
 
 _SOLVED: dict[Rules, _Solver] = {}
 
 
 def solve_win_table(rules: Rules) -> WinTable:
     """Solve (or look up) every start value of a two-player game under ``rules``; kept for
-    :func:`win_chance`. Minutes for a target of thousands of points in CPython.
+    :func:`win_chance`. Minutes for a target of thousands of points in CPython (hours
+    under a three-farkle penalty: ``build/win_solver.py`` solves those in compiled code).
 
     :raises InvalidInput: rules the win chance is not solved for.
     """
@@ -400,12 +494,18 @@ def solve_win_table(rules: Rules) -> WinTable:
         solver = _Solver(rules)
         solver.solve()
         _SOLVED[rules] = solver
-    return WinTable(rules, tuple(tuple(row) for row in solver.start))
+    return WinTable(rules, tuple(solver.start))
 
 
 def win_table_ready(rules: Rules) -> bool:
     """:func:`win_chance` answers at once under ``rules``: its table is solved or shipped."""
     return supports_win_chance(rules) is None and (rules in _SOLVED or _shipped(rules) is not None)
+
+
+def _on_demand(rules: Rules) -> bool:
+    """Small enough to solve when first asked: a few seconds (a penalty's streaks and
+    passes make any target minutes in CPython)."""
+    return not rules.triple_farkle_penalty and -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS
 
 
 def prepare_win_chance(rules: Rules) -> bool:
@@ -414,7 +514,7 @@ def prepare_win_chance(rules: Rules) -> bool:
     rules are not solved for or the table would take minutes."""
     if supports_win_chance(rules) is not None:
         return False
-    if win_table_ready(rules) or -(-rules.target // _moves(rules).step) <= ON_DEMAND_LEVELS:
+    if win_table_ready(rules) or _on_demand(rules):
         _solver(rules)
         return True
     return False
@@ -434,29 +534,29 @@ def _solver(rules: Rules) -> _Solver:
     shipped = _shipped(rules)
     solver = _Solver(rules)
     if shipped is not None:
-        solver.start = [list(row) for row in shipped]
-    elif solver.levels <= ON_DEMAND_LEVELS:
+        solver.start = list(shipped)
+    elif _on_demand(rules):
         solver.solve()
     else:
         raise InvalidInput(f"The win chance to {rules.target:,} under these rules has no shipped table and takes "
                            f"minutes to solve: call solve_win_table first, or ship it with "
-                           f"python -m engine.advice.win_tables.")
+                           f"python build/win_tables.py.")
     _SOLVED[rules] = solver
     return solver
 
 
 @lru_cache(maxsize=1)
-def _shipped_tables() -> dict[Rules, tuple[tuple[float, ...], ...]]:
+def _shipped_tables() -> dict[Rules, tuple[float, ...]]:
     if not TABLES_FILE.exists():
         return {}
     return read_tables(TABLES_FILE.read_bytes())
 
 
-def _shipped(rules: Rules) -> tuple[tuple[float, ...], ...] | None:
+def _shipped(rules: Rules) -> tuple[float, ...] | None:
     return _shipped_tables().get(rules)
 
 
-def read_tables(data: bytes) -> dict[Rules, tuple[tuple[float, ...], ...]]:
+def read_tables(data: bytes) -> dict[Rules, tuple[float, ...]]:
     """The tables in a file written by :func:`write_tables`, by the rules each was solved
     for (the end rule read from the head's ``final_round``)."""
     raw = zlib.decompress(data)
@@ -465,18 +565,16 @@ def read_tables(data: bytes) -> dict[Rules, tuple[tuple[float, ...], ...]]:
     while at < len(raw):
         end = raw.index(b"\n", at)
         head = json.loads(raw[at:end])
-        levels = head["levels"]
+        count = (head["levels"] * head.get("streaks", 1)) ** 2
         values = array("H")
-        values.frombytes(raw[end + 1: end + 1 + 2 * levels * levels])
+        values.frombytes(raw[end + 1: end + 1 + 2 * count])
         if sys.byteorder != "little":
             values.byteswap()
-        scaled = [value / SCALE for value in values]
         rules = Rules.from_dict(head["rules"])
         if not head["final_round"]:
             rules = replace(rules, end_rule="first_to_target")
-        tables[rules] = tuple(
-            tuple(scaled[row * levels:(row + 1) * levels]) for row in range(levels))
-        at = end + 1 + 2 * levels * levels
+        tables[rules] = tuple(value / SCALE for value in values)
+        at = end + 1 + 2 * count
     return tables
 
 
@@ -485,16 +583,20 @@ def write_tables(tables: Sequence[WinTable]) -> bytes:
     parts = []
     for table in tables:
         head = {"rules": table.rules.to_dict(), "final_round": table.final_round, "levels": table.levels}
-        values = array("H", (round(value * SCALE) for row in table.start for value in row))
+        if table.streaks > 1 or _lowest(table.rules):
+            head |= {"streaks": table.streaks, "lowest": _lowest(table.rules)}
+        values = array("H", (round(value * SCALE) for value in table.start))
         if sys.byteorder != "little":
             values.byteswap()
         parts += [json.dumps(head, sort_keys=True).encode() + b"\n", values.tobytes()]
     return zlib.compress(b"".join(parts), 9)
 
 
-def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE) -> float:
+def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE,
+               streaks: Sequence[int] = (0, 0)) -> float:
     """The chance that the player ``to_move`` (0 or 1) wins a two-player game at banked
-    ``scores``, holding ``turn_points`` with ``dice`` dice to throw, when both play to win.
+    ``scores``, holding ``turn_points`` with ``dice`` dice to throw, when both play to win;
+    ``streaks`` are the players' farkles in a row (what a three-farkle penalty counts).
 
     The end is the rules' end rule: under the final round a bank reaching the target
     gives the other player one last turn, in which banking more wins and the same throws
@@ -506,20 +608,23 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
     >>> win_chance(house, (9_850, 10_000), 0, 150, 2)  # a tie if banked; two dice score 5/9
     0.5555555555555556
 
-    :raises InvalidInput: not two scores, a seat other than 0 or 1, a total no throw can
-        make, a game already decided, or rules the win chance is not solved for.
+    :raises InvalidInput: not two scores or streaks, a seat other than 0 or 1, a total no
+        throw can make, a game already decided, or rules the win chance is not solved for.
     """
     _refuse_unsupported(rules)
     step = _moves(rules).step
-    mine, other = _scores(scores, to_move, step)
+    lowest = _lowest(rules)
+    mine, other = _scores(scores, to_move, step, lowest)
+    streak, theirs = _streaks_of(rules, streaks, to_move)
     turn = _level(rules, turn_points, dice)
-    levels = -(-rules.target // step)
+    zero = -lowest // step
+    levels = zero + -(-rules.target // step)
     final_round = rules.end_rule == "final_round"
     if mine >= levels or other >= levels and not final_round:
         raise InvalidInput(f"{max(scores):,} has reached the target {rules.target:,}: "
                            + ("the game is over." if not final_round or other >= levels
                               else "the other player has the last turn."))
-    on_board = mine > 0 or rules.entry_threshold == 0
+    on_board = mine > zero or rules.entry_threshold == 0
     bankable = bank_allowed(rules, turn_points, on_board)
     least = -(-(rules.minimum_bank if on_board else rules.entry_threshold) // step)
     if other >= levels and other - mine < least:  # short of the minimum bank: reach it to lead
@@ -530,22 +635,37 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
         return max(throw_on, banked) if bankable else throw_on
     solver = _solver(rules)
     if turn == 0 and dice == MAX_DICE:
-        return solver.start[mine][other]
-    throws = solver.throws(mine, other)
+        return solver.at(mine, streak, other, theirs)
+    throws = solver.throws(mine, streak, other, theirs)
     if turn < len(throws):
         throw_on = throws[turn][dice]
     else:
-        throw_on = solver.turn(mine, other, 1.0 - solver.start[other][mine], low=mine + turn)[dice]
-    return max(throw_on, solver.bank(other, mine + turn)) if bankable else throw_on
+        throw_on = solver.turn(mine, streak, other, theirs, low=mine + turn)[dice]
+    return max(throw_on, solver.bank(other, theirs, mine + turn)) if bankable else throw_on
 
 
-def _scores(scores: Sequence[int], to_move: int, step: int) -> tuple[int, int]:
-    """The mover's and the other's score in grid steps."""
+def _scores(scores: Sequence[int], to_move: int, step: int, lowest: int) -> tuple[int, int]:
+    """The mover's and the other's total in grid steps above the lowest total."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 2:
         raise InvalidInput(f"{scores!r}: the win chance is for two players, give their two scores.")
     for value in scores:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % step:
-            raise InvalidInput(f"{value!r} is no banked score here: scores are 0 or more, in steps of {step}.")
+        if isinstance(value, bool) or not isinstance(value, int) or value < lowest or value % step:
+            raise InvalidInput(f"{value!r} is no banked score here: scores are {lowest:,} or more, "
+                               f"in steps of {step}.")
     if to_move not in (0, 1) or isinstance(to_move, bool):
         raise InvalidInput(f"{to_move!r} is no seat: the player to move is 0 or 1.")
-    return scores[to_move] // step, scores[1 - to_move] // step
+    return (scores[to_move] - lowest) // step, (scores[1 - to_move] - lowest) // step
+
+
+def _streaks_of(rules: Rules, streaks: Sequence[int], to_move: int) -> tuple[int, int]:
+    """The mover's and the other's farkle streak as the table tells them apart (none
+    without a penalty)."""
+    if isinstance(streaks, (str, bytes)) or not isinstance(streaks, Sequence) or len(streaks) != 2 or any(
+            isinstance(value, bool) or not isinstance(value, int) or value < 0 for value in streaks):
+        raise InvalidInput(f"{streaks!r}: give the two players' farkles in a row, each 0 or more.")
+    if not rules.triple_farkle_penalty:
+        return 0, 0
+    if max(streaks) > 2:
+        raise InvalidInput(f"{streaks!r}: under a three-farkle penalty a streak is 0, 1 or 2 (a third farkle "
+                           f"starts it again).")
+    return streaks[to_move], streaks[1 - to_move]

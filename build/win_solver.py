@@ -1,0 +1,288 @@
+"""The two-player win chance under any rule set without passing, solved in compiled code.
+
+The same game and the same order of work as the engine's own solver
+(:class:`engine.advice.win._Solver`, which works out small targets on the device and reads
+the shipped tables), compiled by numba: a turn total costs about a microsecond here
+against a millisecond in CPython, which is what makes a three-farkle penalty's tables
+(both players' streaks, totals down to the lowest) a matter of minutes. The unknowns are
+the start values ``start[x, s, y, t]``: the chance that the player about to start a turn
+at total index ``x`` on farkle streak ``s`` wins against ``y`` on streak ``t`` (index 0
+is the lowest total a player can hold, one index per grid step).
+
+One pass solves every start value once, pairs of totals in descending order of their sum
+(a bank raises the sum, so what it leads to is solved already in this pass; the pairs of
+one sum depend on none of each other and are solved side by side) and, within a pair,
+streak pairs in descending order of their sum (a farkle that is not a third raises it).
+What is left is a third farkle: it takes a total down by the penalty, to a pair of lower
+sum, solved later in the pass. Passes repeat until none moves a start value by more than
+:data:`TOLERANCE`. Without a penalty a farkle leads from (x, y) to (y, x), a cycle of two
+solved by secant steps, and one pass solves the game.
+
+Runs where the shipped tables are written (``python build/win_tables.py``), never on a
+device; ``tests/test_win_solver.py`` checks it against the engine's solver.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from engine.advice.values import _hot_dice_escape, _throws
+from engine.advice.win import _last_turn, _last_turn_start, _lowest, _moves, _streaks
+from engine.dice import MAX_DICE
+from engine.rules import Rules
+
+__all__ = ["Solved", "solve", "TOLERANCE"]
+
+TOLERANCE = 1e-11
+"""A pass that moves no start value by more than this ends the solve."""
+MOST_PASSES = 1000
+CYCLE_TOLERANCE = 1e-13
+"""A pair's own cycle (secant steps, or a total at the lowest) ends when it moves less."""
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Throws = tuple[Ints, Ints, Ints, Floats, Floats, Floats, Ints, Ints, Ints, Ints]
+"""Every throw of 1 to 6 dice (index n): the keeps it may take as (``gain`` grid steps,
+``left`` dice), ``keys`` of them; ``single`` the chance of the throws with only that keep;
+``farkle``; the throws with a choice, ``choices`` of them, each its chance ``choice_p``
+and its keeps ``choice_keys[choice_from:choice_to]``."""
+Game = tuple[int, int, int, int, int, bool, float, bool, int]
+"""(levels, streaks, zero, least_on, entry, first_to_target, escape, must_roll, reach):
+totals per player, streaks told apart, the index of 0, the least bank on and off the board
+in steps, the end rule, the chance hot dice that must be thrown are escaped, and the most
+steps one keep adds."""
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A rule set's start values and what the solve took."""
+
+    rules: Rules
+    start: Floats
+    """``start[x, s, y, t]`` as in the module docstring."""
+    passes: int
+    seconds: float
+    moved: float
+    """The most a start value moved in the last pass."""
+
+
+def solve(rules: Rules, *, report: bool = False) -> Solved:
+    """Every start value of a two-player game under ``rules`` (no passing, a lowest total)."""
+    if rules.progressive or rules.steal:
+        raise ValueError("passing dice is not solved here")
+    if rules.triple_farkle_penalty and rules.lowest_total is None:
+        raise ValueError("a penalty with no lowest total is not solved here")
+    began = time.perf_counter()
+    step = _moves(rules).step
+    lowest = _lowest(rules)
+    zero = -lowest // step
+    levels = zero + -(-rules.target // step)
+    streaks = _streaks(rules)
+    after_penalty = np.array([index - rules.penalty_on(lowest + index * step) // step for index in range(levels)],
+                             np.int64)
+    first_to_target = rules.end_rule == "first_to_target"
+    last = np.array([] if first_to_target else
+                    [_last_turn_start(rules, short) for short in range(len(_last_turn(rules).chances))], np.float64)
+    throws = _arrays(rules)
+    least_on = -(-rules.minimum_bank // step)
+    entry = -(-rules.entry_threshold // step)
+    escape = _hot_dice_escape(_throws(rules)) if rules.must_roll_after_hot_dice else 1.0
+    reach = int(throws[0].max())
+    game: Game = (levels, streaks, zero, least_on, entry, first_to_target, escape, rules.must_roll_after_hot_dice,
+                  reach)
+    span = levels + len(last) + least_on + entry + 2 * reach + 3
+    start = np.full((levels, streaks, levels, streaks), 0.5 if streaks > 1 else 0.0)
+    moved = 1.0
+    passes = 0
+    while moved > TOLERANCE and passes < MOST_PASSES:
+        moved = _pass(start, game, after_penalty, last, throws, span)
+        passes += 1
+        if report:
+            print(f"  pass {passes}: moved {moved:.1e}, first player {start[zero, 0, zero, 0]:.6%}, "
+                  f"{time.perf_counter() - began:.0f} s", flush=True)
+        if streaks == 1:
+            break
+    return Solved(rules, start, passes, time.perf_counter() - began, moved)
+
+
+def _arrays(rules: Rules) -> Throws:
+    """The engine's table of throws (every keep each offers) as arrays."""
+    outcomes = _throws(rules)
+    step = outcomes.step
+    per_n = []
+    for n in range(1, MAX_DICE + 1):
+        index: dict[tuple[int, int], int] = {}
+        single: dict[int, float] = {}
+        multi: list[tuple[float, list[int]]] = []
+        for chance, keeps in outcomes.every_keep[n]:
+            found = [index.setdefault((points // step, left), len(index)) for points, left in keeps]
+            if len(found) == 1:
+                single[found[0]] = single.get(found[0], 0.0) + chance
+            else:
+                multi.append((chance, found))
+        per_n.append((index, single, multi, 1.0 - sum(chance for chance, _ in outcomes.outcomes[n])))
+    size = MAX_DICE + 1
+    most_keys = max(len(index) for index, *_ in per_n)
+    most_choices = max(1, max(len(multi) for *_, multi, _ in per_n))
+    most_flat = max(1, max(sum(len(keys) for _, keys in multi) for *_, multi, _ in per_n))
+    gain, left = np.zeros((size, most_keys), np.int64), np.zeros((size, most_keys), np.int64)
+    keys, single_p, farkle = np.zeros(size, np.int64), np.zeros((size, most_keys)), np.zeros(size)
+    choice_p = np.zeros((size, most_choices))
+    choice_from, choice_to = np.zeros((size, most_choices), np.int64), np.zeros((size, most_choices), np.int64)
+    choices, choice_keys = np.zeros(size, np.int64), np.zeros((size, most_flat), np.int64)
+    for n, (index, single, multi, farkled) in enumerate(per_n, 1):
+        for (steps, dice), key in index.items():
+            gain[n, key], left[n, key] = steps, dice
+        keys[n] = len(index)
+        for key, chance in single.items():
+            single_p[n, key] = chance
+        farkle[n] = farkled
+        choices[n] = len(multi)
+        flat = 0
+        for c, (chance, found) in enumerate(multi):
+            choice_p[n, c], choice_from[n, c] = chance, flat
+            for key in found:
+                choice_keys[n, flat] = key
+                flat += 1
+            choice_to[n, c] = flat
+    return gain, left, keys, single_p, farkle, choice_p, choice_from, choice_to, choices, choice_keys
+
+
+@numba.njit(cache=True, parallel=True)
+def _pass(start: Floats, game: Game, after_penalty: Ints, last: Floats, throws: Throws, span: int) -> float:
+    """One pass over every start value; the most any moved."""
+    levels = game[0]
+    moved = 0.0
+    for total in range(2 * levels - 2, -1, -1):
+        low = max(0, total - levels + 1)
+        pairs = total // 2 + 1 - low
+        most = np.zeros(max(1, pairs))
+        for i in numba.prange(pairs):
+            rows = np.zeros((span, MAX_DICE))
+            kept = np.zeros(throws[0].shape[1])
+            throw = np.zeros(MAX_DICE + 1)
+            most[i] = _pair(start, low + i, total - low - i, game, after_penalty, last, throws, rows, kept, throw)
+        moved = max(moved, most.max())
+    return moved
+
+
+@numba.njit(cache=True)
+def _pair(start: Floats, x: int, y: int, game: Game, after_penalty: Ints, last: Floats, throws: Throws,
+          rows: Floats, kept: Floats, throw: Floats) -> float:
+    """Every start value of the totals (x, y) and (y, x); how far the most moved."""
+    streaks = game[1]
+    if streaks == 1:
+        return _cycle(start, x, y, game, last, throws, rows, kept, throw)
+    floored = after_penalty[x] == x or after_penalty[y] == y
+    moved = 0.0
+    while True:
+        most = 0.0
+        for both in range(2 * streaks - 2, -1, -1):
+            for s in range(max(0, both - streaks + 1), min(both, streaks - 1) + 1):
+                u = both - s
+                for side in range(2 if x != y else 1):
+                    me, mine, other, theirs = (x, s, y, u) if side == 0 else (y, u, x, s)
+                    if mine == streaks - 1:
+                        farkled = 1.0 - start[other, theirs, after_penalty[me], 0]
+                    else:
+                        farkled = 1.0 - start[other, theirs, me, mine + 1]
+                    value = _turn(start, me, other, theirs, farkled, game, last, throws, rows, kept, throw)
+                    most = max(most, abs(value - start[me, mine, other, theirs]))
+                    start[me, mine, other, theirs] = value
+        moved = max(moved, most)
+        if not floored or most <= CYCLE_TOLERANCE:  # at the lowest total a third farkle comes back here
+            return moved
+
+
+@numba.njit(cache=True)
+def _cycle(start: Floats, x: int, y: int, game: Game, last: Floats, throws: Throws,
+           rows: Floats, kept: Floats, throw: Floats) -> float:
+    """Without streaks: (x, y) and (y, x), each the other's farkle value, by secant steps on
+    ``a -> F(a)`` (piecewise linear: two points on one piece give its fixed point)."""
+    point = start[x, 0, y, 0]
+    ours, theirs = _round(start, x, y, point, game, last, throws, rows, kept, throw)
+    slope = 0.0
+    for _ in range(60):
+        miss = ours - point
+        if abs(miss) <= CYCLE_TOLERANCE:
+            break
+        following = min(1.0, max(0.0, point + miss / (1.0 - slope)))
+        if following == point:
+            break
+        before_point, before_miss, point = point, miss, following
+        ours, theirs = _round(start, x, y, point, game, last, throws, rows, kept, throw)
+        slope = min(0.999, max(-0.999, 1.0 + (ours - point - before_miss) / (point - before_point)))
+    moved = float(abs(ours - start[x, 0, y, 0]))
+    start[x, 0, y, 0], start[y, 0, x, 0] = ours, theirs
+    return moved
+
+
+@numba.njit(cache=True)
+def _round(start: Floats, x: int, y: int, guess: float, game: Game, last: Floats, throws: Throws,
+           rows: Floats, kept: Floats, throw: Floats) -> tuple[float, float]:
+    """One round of the cycle from a guess of (x, y)'s start value."""
+    theirs = guess if x == y else _turn(start, y, x, 0, 1.0 - guess, game, last, throws, rows, kept, throw)
+    return _turn(start, x, y, 0, 1.0 - theirs, game, last, throws, rows, kept, throw), theirs
+
+
+@numba.njit(cache=True)
+def _turn(start: Floats, x: int, y: int, t: int, farkled: float, game: Game, last: Floats, throws: Throws,
+          rows: Floats, kept: Floats, throw: Floats) -> float:
+    """A turn started at ``x`` against (y, t), a farkle worth ``farkled``: backward
+    induction over the turn total from where banking is best down to the start."""
+    levels, _, zero, least_on, entry, first_to_target, escape, must_roll, reach = game
+    gain, left, keys, single, farkle, choice_p, choice_from, choice_to, choices, choice_keys = throws
+    least = least_on if x > zero or entry == 0 else entry
+    top = levels
+    if not first_to_target:  # past the target, bank once the other's last turn is too likely to fail
+        margin = farkle[MAX_DICE] * (1.0 - farkled)
+        short = 0
+        while short < last.shape[0] and last[short] > margin:
+            short += 1
+        top = max(levels, y + short)
+    span = max(top, x + least) - x
+    for k in range(span, span + reach + 1):
+        value = _bank(start, y, t, x + k, game, last)
+        rows[k, 0] = escape * value + (1.0 - escape) * farkled
+        for d in range(1, MAX_DICE):
+            rows[k, d] = value
+    for k in range(span - 1, -1, -1):
+        for n in range(1, MAX_DICE + 1):
+            for m in range(keys[n]):
+                kept[m] = rows[k + gain[n, m], left[n, m]]
+            value = farkle[n] * farkled
+            for m in range(keys[n]):
+                value += single[n, m] * kept[m]
+            for c in range(choices[n]):
+                best = 0.0
+                for f in range(choice_from[n, c], choice_to[n, c]):
+                    best = max(best, kept[choice_keys[n, f]])
+                value += choice_p[n, c] * best
+            throw[n] = value
+        if k == 0:
+            break
+        bankable = k >= least
+        bank = _bank(start, y, t, x + k, game, last) if bankable else 0.0
+        for d in range(MAX_DICE):
+            on = throw[d if d > 0 else MAX_DICE]
+            rows[k, d] = max(bank, on) if bankable else on
+        if must_roll:
+            rows[k, 0] = throw[MAX_DICE]
+    return float(throw[MAX_DICE])
+
+
+@numba.njit(cache=True)
+def _bank(start: Floats, y: int, t: int, a: int, game: Game, last: Floats) -> float:
+    """Banking to total index ``a`` against (y, t): the other player's start, or the end."""
+    levels, first_to_target = game[0], game[5]
+    if a < levels:
+        return 1.0 - float(start[y, t, a, 0])
+    if first_to_target:
+        return 1.0
+    short = a - y
+    return 1.0 - float(last[short]) if short < last.shape[0] else 1.0
