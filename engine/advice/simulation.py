@@ -5,8 +5,9 @@ One entry point, :func:`win_chances`: the chances, how they were found, and thei
 * ``"decided"``: the game is over (the winner 1, the others 0) or waits for a roll-off
   (the tied players at even odds, the others 0).
 * ``"exact"``: a game of two with a solved or shipped win table
-  (:func:`engine.advice.win.win_table_ready`; the house rules to 4,000, 5,000 and 10,000)
-  and a turn the advice puts a win chance on: both playing to win, no error.
+  (:func:`engine.advice.win.win_table_ready`; ``house`` to 4,000, 5,000 and 10,000,
+  ``official`` to 4,000 and 10,000, Busche's Facebook Farkle) and a turn the advice puts
+  a win chance on: both playing to win, both farkle streaks counted, no error.
 * ``"simulated"`` otherwise: seeded games of advised play from the game's state as it
   stands (totals, whose turn, the turn in progress and a throw on the table, farkle
   streaks and the three-farkle penalty, who is on the board, an offer passed and

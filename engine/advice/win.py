@@ -1,19 +1,29 @@
 """The chance to win a two-player game when both play to win, solved by value iteration.
 
-A game of two is a Markov decision process over (mover's score, other's score, turn
-total, dice to throw), solved as Neller & Presser solve Pig ("Optimal Play of the Dice
-Game Pig", UMAP Journal 2004) and Busche & Neller solve Farkle ("Optimal Play of the
-Farkle Dice Game", Advances in Computer Games 2017). ``start[i][j]`` is the chance that
-the player about to start a turn with ``i`` grid steps wins against ``j``:
+A game of two is a Markov decision process over (mover's total and farkle streak, other's
+total and streak, turn total, dice to throw), solved as Neller & Presser solve Pig
+("Optimal Play of the Dice Game Pig", UMAP Journal 2004) and Busche & Neller solve Farkle
+("Optimal Play of the Farkle Dice Game", Advances in Computer Games 2017). A start value
+is the chance that the player about to start a turn wins (:class:`WinTable`); totals are
+counted in grid steps from the lowest total a player can hold (0, or the rules' lowest
+total where a three-farkle penalty may take a total below 0), streaks are 0 to 2 under a
+penalty and not told apart without one:
 
-* within a turn the total only grows, so the turn of a fixed (i, j) is solved by backward
-  induction over its total, with every keep a throw offers (:mod:`engine.advice.values`
-  keeps only the most points per dice left, which is not always best here: see below);
-* a bank leads to the other player's start at (j, i + turn), a pair of higher total, so
-  pairs are solved in descending order of i + j;
-* a farkle leads to the other player's start at (j, i): the only cycle, (i, j) <-> (j, i),
-  solved by iterating those two start values to a fixed point (secant steps: each start
-  value is piecewise linear in the other's, with slope below 1; to 1e-9);
+* within a turn the total only grows, so the turn of fixed start values is solved by
+  backward induction over its total, with every keep a throw offers
+  (:mod:`engine.advice.values` keeps only the most points per dice left, which is not
+  always best here: see below);
+* a bank leads to the other player's start at a pair of totals of higher sum, so pairs
+  are solved in descending order of their sum;
+* a farkle that is not a third leads to the other player's start at the same totals, one
+  streak further on: without a penalty that is the cycle (i, j) <-> (j, i), solved by
+  iterating those two start values to a fixed point (secant steps: each start value is
+  piecewise linear in the other's, with slope below 1; to 1e-9); with one, the streak
+  pairs of a pair of totals are solved in descending order of the streaks' sum;
+* a third farkle takes the penalty (down to the lowest total) and starts the streak
+  again: a pair of lower sum, solved later in the same pass, so passes repeat until none
+  moves a start value by more than :data:`TOLERANCE` (9 passes to 4,000 under
+  ``official``, 12 to 10,000);
 * the end is the rules' :attr:`~engine.rules.Rules.end_rule`: under ``"final_round"`` a
   bank reaching the target gives the other player one last turn
   (:func:`last_turn_chances`: bank more to win, the same to throw off a tie at even
@@ -27,31 +37,34 @@ farkle value)``. Under the final round, more points are not always better: at 0-
 250 with two dice is best banked (51 %); at 50-0 the same bank makes 300 and hands the
 other player a last turn that catches up 78 % of the time, so the turn is worth 50 %.
 
-Supported: every scoring, entry threshold, minimum bank and end rule (a turn banks only
-from the entry threshold off the board and the minimum bank on it; a last turn short of
-the leader by less than the minimum bank must reach the minimum bank); not progressive
-passing, steal or a three-farkle penalty (the state would also need the offer, or both
-farkle streaks and scores that fall): under those :func:`win_table_ready` is False and
-:func:`engine.advice.simulation.win_chances` simulates. Cost: about ``levels**3`` turn totals solved a few times each; CPython
-here solves 4,000 points (80 steps) in two minutes of CPU, 5,000 in about three, 10,000
-in about 23 minutes, so ``house`` to 4,000, 5,000 and 10,000 is shipped
-(:mod:`engine.advice.win_tables`, 93,562 bytes) and targets up to
-:data:`ON_DEMAND_LEVELS` steps are solved when asked.
+Supported: every scoring, entry threshold, minimum bank, end rule and three-farkle
+penalty with a lowest total (a turn banks only from the entry threshold off the board and
+the minimum bank on it; a last turn short of the leader by less than the minimum bank
+must reach the minimum bank). Not solved: progressive passing and steals (the state would
+also need the points and dice on offer), a penalty with no lowest total, and a penalty
+beside an entry threshold (a total of 0 or less may be on the board or not): there
+:func:`win_table_ready` is False and :func:`engine.advice.simulation.win_chances`
+simulates, with its error. Cost: about ``levels**3`` turn totals a pass; CPython solves
+``house`` to 4,000 in about two minutes, so the tables players meet are shipped
+(:mod:`engine.advice.win_tables`: ``house`` to 4,000, 5,000 and 10,000, ``official`` to
+4,000 and 10,000, Busche's Facebook Farkle), solved by the compiled twin of this solver
+(``python build/win_tables.py``; ``tests/test_win_solver.py`` checks one against the
+other), and targets up to :data:`ON_DEMAND_LEVELS` steps without a penalty are solved when
+asked.
 
-Published figures (tests/test_win_chance.py checks the shapes at small targets):
+Published figures (tests/test_win_chance.py checks them):
 
 * Busche & Neller 2017: simplest scoring (1 = 100, 5 = 50, three of a kind only), no entry
   threshold, first to bank 10,000 wins: 200 points for the second player make the game
-  fairest. Reproduced: ``python -m engine.advice.win_tables --busche-neller 10000`` finds
-  200 (the first player then wins 50.40 %; 53.70 % with no head start), in 8 minutes of
-  CPU (44 on the shared machine; the run kept only the most points per dice left, which
-  gives the same figures to four decimals at 1,000 and 2,000 under this end rule). To
-  1,000, 2,000 and 3,000 the fairest head start is 250.
+  fairest. Reproduced: ``python build/win_tables.py --busche-neller 10000`` finds 200 (the
+  first player then wins 50.40 %; 53.70 % with no head start). To 1,000, 2,000 and 3,000
+  the fairest head start is 250.
 * Busche 2016, "Maximizing Win Probability in the Game of Farkle": the first player wins
-  53.487 % under "Facebook Farkle" rules. Not reproduced: those rules let a score fall
-  below 0 by a three-farkle penalty (banked scores bounded at -2,500), which this solver
-  does not model. For comparison, the first player wins 54.71 % under ``house`` to 4,000,
-  54.31 % to 5,000 and 53.20 % to 10,000.
+  53.487 % under "Facebook Farkle" rules (:data:`engine.advice.win_tables.FACEBOOK_FARKLE`:
+  a penalty of 500 down to -2,500, a minimum bank of 300, the first to bank 10,000
+  wins). Reproduced from the shipped table. For comparison, the first player wins
+  54.71 % under ``house`` to 4,000, 54.31 % to 5,000 and 53.20 % to 10,000, and 55.22 %
+  under ``official`` to 4,000 and 53.55 % to 10,000.
 """
 
 from __future__ import annotations
