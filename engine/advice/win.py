@@ -71,12 +71,11 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import zlib
-from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import accumulate
 from operator import itemgetter, mul
 from pathlib import Path
 
@@ -487,9 +486,10 @@ there); larger ones only from a shipped table or :func:`solve_win_table` (minute
 
 TABLES_FILE = Path(__file__).with_name("win_tables.bin")
 """The shipped tables, written by ``python build/win_tables.py``: zlib over, per table,
-one JSON line (rules, end rule, levels, streaks, lowest total) and ``(levels x
-streaks)**2`` little-endian uint16 start values (chance x 65535) in :class:`WinTable`'s
-order. A head without streaks or lowest (the first format) means 1 and 0."""
+one JSON line (rules, end rule, levels, streaks) and the ``(levels x streaks)**2`` start
+values in :class:`WinTable`'s order, each kept as round(chance x 65535) in two bytes: as
+each value's step from the one before (mod 65536), all the high bytes, then all the low
+bytes (neighbouring chances are close: zlib then halves the file)."""
 
 _SOLVED: dict[Rules, _Solver] = {}
 
@@ -559,49 +559,57 @@ def _solver(rules: Rules) -> _Solver:
 
 
 @lru_cache(maxsize=1)
-def _shipped_tables() -> dict[Rules, tuple[float, ...]]:
+def _shipped_tables() -> dict[Rules, bytes]:
     if not TABLES_FILE.exists():
         return {}
-    return read_tables(TABLES_FILE.read_bytes())
+    return _parts(TABLES_FILE.read_bytes())
 
 
 def _shipped(rules: Rules) -> tuple[float, ...] | None:
-    return _shipped_tables().get(rules)
+    part = _shipped_tables().get(rules)
+    return None if part is None else _decoded(part)
 
 
 def read_tables(data: bytes) -> dict[Rules, tuple[float, ...]]:
-    """The tables in a file written by :func:`write_tables`, by the rules each was solved
-    for (the end rule read from the head's ``final_round``)."""
+    """The tables in a file written by :func:`write_tables`, by the rules each was solved for."""
+    return {rules: _decoded(part) for rules, part in _parts(data).items()}
+
+
+def _parts(data: bytes) -> dict[Rules, bytes]:
+    """Each table's encoded start values, by its rules (the end rule read from the head's
+    ``final_round``): decoded only when a table is asked for."""
     raw = zlib.decompress(data)
-    tables = {}
+    parts = {}
     at = 0
     while at < len(raw):
         end = raw.index(b"\n", at)
         head = json.loads(raw[at:end])
-        count = (head["levels"] * head.get("streaks", 1)) ** 2
-        values = array("H")
-        values.frombytes(raw[end + 1: end + 1 + 2 * count])
-        if sys.byteorder != "little":
-            values.byteswap()
         rules = Rules.from_dict(head["rules"])
         if not head["final_round"]:
             rules = replace(rules, end_rule="first_to_target")
-        tables[rules] = tuple(value / SCALE for value in values)
-        at = end + 1 + 2 * count
-    return tables
+        size = 2 * (head["levels"] * head["streaks"]) ** 2
+        parts[rules] = raw[end + 1:end + 1 + size]
+        at = end + 1 + size
+    return parts
+
+
+def _decoded(part: bytes) -> tuple[float, ...]:
+    """Start values from their encoding (see :data:`TABLES_FILE`)."""
+    count = len(part) // 2
+    steps = ((high << 8) | low for high, low in zip(part[:count], part[count:]))
+    return tuple(value / SCALE for value in accumulate(steps, lambda value, step: (value + step) & 0xFFFF))
 
 
 def write_tables(tables: Sequence[WinTable]) -> bytes:
     """``tables`` in the shipped file's format (see :data:`TABLES_FILE`)."""
     parts = []
     for table in tables:
-        head = {"rules": table.rules.to_dict(), "final_round": table.final_round, "levels": table.levels}
-        if table.streaks > 1 or _lowest(table.rules):
-            head |= {"streaks": table.streaks, "lowest": _lowest(table.rules)}
-        values = array("H", (round(value * SCALE) for value in table.start))
-        if sys.byteorder != "little":
-            values.byteswap()
-        parts += [json.dumps(head, sort_keys=True).encode() + b"\n", values.tobytes()]
+        head = {"rules": table.rules.to_dict(), "final_round": table.final_round, "levels": table.levels,
+                "streaks": table.streaks}
+        scaled = [round(value * SCALE) for value in table.start]
+        steps = [(value - before) & 0xFFFF for before, value in zip([0, *scaled], scaled)]
+        parts += [json.dumps(head, sort_keys=True).encode() + b"\n", bytes(step >> 8 for step in steps),
+                  bytes(step & 0xFF for step in steps)]
     return zlib.compress(b"".join(parts), 9)
 
 
