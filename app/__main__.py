@@ -62,7 +62,7 @@ def serve(args: argparse.Namespace) -> None:
     if args.desktop:
         ft.run(main)
         return
-    from app import client_address, server, venue
+    from app.venue import client_address, server, venue
 
     if args.organizer_address:
         os.environ[client_address.ORGANIZER_ADDRESSES_ENV] = ",".join(args.organizer_address)

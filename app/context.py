@@ -14,9 +14,9 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from app.camera import DEFAULT_TIMING, ScanTiming
-from app.desk import Desk
-from app.scorekeeper import Scorekeeper
+from app.qr.camera import DEFAULT_TIMING, ScanTiming
+from app.event.desk import Desk
+from app.table.scorekeeper import Scorekeeper
 from app.storage import Store
 
 __all__ = ["Services", "KeyHandler", "ServicesContext", "Viewport", "ViewportContext", "use_services", "use_keys",

@@ -18,15 +18,15 @@ from typing import Any
 
 import flet as ft
 
-from app.access import DeviceAccess
-from app.camera import DEFAULT_TIMING, ScanTiming
+from app.event.access import DeviceAccess
+from app.qr.camera import DEFAULT_TIMING, ScanTiming
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
-from app.desk import Desk
+from app.event.desk import Desk
 from app.i18n import adopt_client_language, session_language, tr, use_language
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.routes import Route, parse_route
 from app.runtime import in_browser
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, PrefsStore, Store, StoreError, default_data_dir
 from app.storage.tabs import CHANNEL_NAME, TabSharedPrefs
 from app.views.home import HomeScreen

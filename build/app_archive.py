@@ -46,7 +46,7 @@ VENDOR_EXCLUDE = (
 
 # Modules that exist only in the browser (Pyodide's and Flet's), never vendored.
 BROWSER_ONLY_MODULES = {"flet_js", "js", "pyodide", "pyodide_js", "micropip"}
-# Imported only by the local web server (app/server.py: `python -m app`), never in the
+# Imported only by the local web server (app/venue/server.py: `python -m app`), never in the
 # browser: vendoring them would pull in the whole flet-web client (76 MB) and FastAPI.
 SERVER_ONLY_MODULES = {"flet_web": "the local web server's (python -m app)",
                        "uvicorn": "the local web server's (python -m app)",

@@ -311,7 +311,7 @@ def add_on_demand_fonts(site: Path, js: str) -> dict[str, int]:
 
 
 def write_local_fonts(dest: Path) -> dict[str, int]:
-    """The fallback fonts for the local server (``python -m app``, app/server.py), which serves
+    """The fallback fonts for the local server (``python -m app``, app/venue/server.py), which serves
     Flet's client unpatched: the shipped fonts and the on-demand ones at the paths the client
     asks for, and aliases.json naming the file that answers each other path it asks for (the
     12 colour emoji parts and 7 symbols parts). Returns the bytes of each file."""

@@ -7,8 +7,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from app.passphrase import PassphraseRefused, hash_passphrase
-from app.sign_in_guard import SignInGuard
+from app.event.passphrase import PassphraseRefused, hash_passphrase
+from app.event.sign_in_guard import SignInGuard
 
 __all__ = ["PHONE", "FAST", "cheap_hash", "FakeClock", "wrong", "right", "tries_answered"]
 

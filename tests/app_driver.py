@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from app.camera import DEFAULT_TIMING, ScanTiming
+from app.qr.camera import DEFAULT_TIMING, ScanTiming
 from app.main import app_on, main
 from app.storage import MemoryStore, Store, StoreWriteError
 from tests.flet_harness import FletHarness

@@ -53,7 +53,7 @@ def _others() -> list[tuple[str, list[dict[str, Any]]]]:
 
 def measure(rounds: int) -> dict[str, Any]:
     """Every figure for the tree this process imports ``app`` and ``engine`` from."""
-    from app.organizer import Organizer
+    from app.event.organizer import Organizer
     from app.storage import FileStore
     from engine import FarkleError
     from tests.bench_tournament import BIG, event_waiting_for_one_result

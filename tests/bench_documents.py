@@ -103,8 +103,8 @@ def timed(rounds: int, prepare: Callable[[Path], Any], measured: Callable[[Any],
 
 def measure(rounds: int) -> dict[str, Any]:
     """Every figure for the tree this process imports ``app`` and ``engine`` from."""
-    from app.organizer import Organizer
-    from app.scorekeeper import Scorekeeper
+    from app.event.organizer import Organizer
+    from app.table.scorekeeper import Scorekeeper
     from app.storage import FileStore
     from engine import Rules
     from tests.bench_tournament import BIG, event_waiting_for_one_result

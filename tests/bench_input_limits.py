@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.client_address import ORGANIZER_ADDRESSES_ENV  # noqa: E402
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV  # noqa: E402
 from engine import Tournament, TournamentFormat  # noqa: E402
 from tests.baseline_app import WORKING_TREE, AppSource, export_commit  # noqa: E402
 from tests.bench_sessions import seed  # noqa: E402

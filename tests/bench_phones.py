@@ -175,10 +175,10 @@ def sign_up_and_check_in(t: Tournament, name: str) -> None:
 def pwa_event(site_url: str) -> PwaEvent:
     """The organizer's event as the PWA keeps it after sign-up and the seat draw, and table
     2's result QR as that table's phone (which read its card from this site) shows it."""
-    from app.organizer import Organizer
+    from app.event.organizer import Organizer
     from app.storage import MemoryPrefs, PrefsStore
-    from app.tournament_table import card_link_base, result_qr_text
-    from app.venue import link_base_of
+    from app.table.tournament_table import card_link_base, result_qr_text
+    from app.venue.venue import link_base_of
     from engine import Game, decode_setup, encode_result, result_from_game
     from tests.game_play import play_game
 
@@ -406,7 +406,7 @@ def baseline_visit(site: Path, host: StaticHost, profile: Path) -> Visit:
 def server_scan(work: Path, blank_s: float) -> dict[str, float]:
     """The organizer's results screen served by ``python -m app`` (a new data folder with
     the event seeded as tests/test_browser_organizer.py does), the same video timing."""
-    from app.tournament_table import result_qr_text
+    from app.table.tournament_table import result_qr_text
     from tests.browser_support import free_port, start_app_server
     from tests.test_browser_organizer import Event, seed_event
 

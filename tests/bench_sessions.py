@@ -43,10 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from websockets.exceptions import InvalidStatus  # noqa: E402
 
-from app.client_address import ORGANIZER_ADDRESSES_ENV  # noqa: E402
-from app.passphrase import hash_passphrase  # noqa: E402
-from app.organizer import Organizer  # noqa: E402
-from app.server_limits import FLET_SWEEP_SECONDS, SESSION_KEEP_SECONDS  # noqa: E402
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV  # noqa: E402
+from app.event.passphrase import hash_passphrase  # noqa: E402
+from app.event.organizer import Organizer  # noqa: E402
+from app.venue.server_limits import FLET_SWEEP_SECONDS, SESSION_KEEP_SECONDS  # noqa: E402
 from app.storage import FileStore  # noqa: E402
 from tests.browser_support import AppServer, start_app_server  # noqa: E402
 from tests.flet_wire import WirePage, open_session  # noqa: E402

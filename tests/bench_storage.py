@@ -179,7 +179,7 @@ async def read_home_list(store: Any) -> float:
     """What Home reads on each visit (its games' summaries and the storage figures), in seconds."""
     import time
 
-    from app.scorekeeper import Scorekeeper
+    from app.table.scorekeeper import Scorekeeper
 
     start = time.perf_counter()
     await Scorekeeper(store).summaries()

@@ -16,10 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore
-from app.tournament_table import result_qr_text, tournament_meta, with_answer
+from app.table.tournament_table import result_qr_text, tournament_meta, with_answer
 from engine import Game, Rules, Tournament, TournamentFormat, decode_setup, encode_result, result_from_game
 from tests.game_play import play_game
 

@@ -4,7 +4,7 @@ gate's screens in a client-less Flet session standing in for a phone on the venu
 The passphrase, the client's address and the sign-in limits have tests of their own
 (tests/test_passphrase.py, tests/test_client_address.py, tests/test_sign_in_guard.py).
 The harness is the organizer's own device by default (no network peer is recorded). A
-"phone" here is the same app with a client address recorded as :mod:`app.server` records it
+"phone" here is the same app with a client address recorded as :mod:`app.venue.server` records it
 (``before_main``), one that is not an organizer address.
 """
 
@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 
 import flet as ft
-from app import access
-from app.access import SESSION_SECONDS, SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, token_valid
-from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
-from app.passphrase import PassphraseRefused, hash_passphrase, verify_passphrase
-from app.sign_in_guard import SignInGuard
+from app.event import access
+from app.event.access import SESSION_SECONDS, SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, token_valid
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.event.passphrase import PassphraseRefused, hash_passphrase, verify_passphrase
+from app.event.sign_in_guard import SignInGuard
 from app.main import app_on
 from app.documents.events import COLLECTION
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import MemoryPrefs, MemoryStore
 from engine import CodeDamaged, Tournament, link_form
 from tests.access_support import PHONE, FakeClock, cheap_hash, tries_answered, wrong

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import DATA_DIR_ENV, FileStore, StoreWriteError
 from app.views.table_state import TableState
 from engine import Game, Rules

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from app.client_address import ORGANIZER_ADDRESSES_ENV
-from app.passphrase import hash_passphrase
-from app.organizer import Organizer
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
+from app.event.passphrase import hash_passphrase
+from app.event.organizer import Organizer
 from app.storage import FileStore
 from tests.browser_support import AppServer, FlutterPage, free_port, start_app_server
 

@@ -26,11 +26,11 @@ import pytest
 from playwright.sync_api import expect
 from PIL import Image
 
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.qr import qr_image
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore
-from app.tournament_table import join_link, result_qr_text, tournament_meta
+from app.table.tournament_table import join_link, result_qr_text, tournament_meta
 from engine import Game, Tournament, decode_setup, encode_result, result_from_game, typing_form
 from tests.browser_support import (
     CHROMIUM_ARGS,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from app.tournament_table import signed_result, tournament_meta, with_answer
+from app.table.tournament_table import signed_result, tournament_meta, with_answer
 from engine import Game, decode_setup
 from tests.browser_support import FlutterPage, free_port, screenshots_dir, start_app_server
 from tests.fake_camera import is_setup_card, qr_on_screen

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import FileStore
 from tests.browser_support import FlutterPage, start_app_server, wait_until
 

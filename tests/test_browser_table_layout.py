@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore
 from engine import Rules
 from tests.browser_support import AppServer, FlutterPage, screenshots_dir, start_app_server

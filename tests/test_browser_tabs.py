@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import FileStore, MemoryPrefs, PrefsStore, Store
-from app.tournament_table import result_qr_text
+from app.table.tournament_table import result_qr_text
 from engine import (
     Game,
     Tournament,

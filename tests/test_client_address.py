@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.access import DeviceAccess
-from app.client_address import ORGANIZER_ADDRESSES_ENV, is_organizer_address, organizer_networks, peer_of, remember_peer
+from app.event.access import DeviceAccess
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, is_organizer_address, organizer_networks, peer_of, remember_peer
 from tests.access_support import PHONE
 
 
@@ -44,7 +44,7 @@ def test_a_session_is_known_by_the_address_recorded_when_it_was_created_not_a_la
 
 
 def test_a_session_served_by_flets_own_web_server_is_known_by_its_connections_address():
-    """``ft.run(view=None)`` without app.server records no address: the connection's is read."""
+    """``ft.run(view=None)`` without app.venue.server records no address: the connection's is read."""
 
     class FletApp:
         def __init__(self, address: str) -> None:

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, FileStore, MemoryStore, Store, StoreWriteError
 from engine import FarkleError, Game, Rules, Tournament
 from engine.events import Event as GameEvent, Rolled

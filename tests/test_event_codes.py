@@ -19,15 +19,15 @@ from typing import Any
 
 import pytest
 
-from app.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
-from app.client_address import ORGANIZER_ADDRESSES_ENV
-from app.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
+from app.event.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
+from app.event.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
 from app.documents.events import COLLECTION, KeptEvent, event_document
-from app.organizer import Organizer
-from app.passphrase import MIN_PASSPHRASE
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.event.passphrase import MIN_PASSPHRASE
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, Store
-from app.tournament_table import tournament_meta
+from app.table.tournament_table import tournament_meta
 from engine import Game, Tournament, decode_setup, encode_result, link_form, result_from_game
 from tests.access_support import PHONE, cheap_hash
 from tests.flet_harness import FletHarness

@@ -1,4 +1,4 @@
-"""A copy of a whole event, saved off the device and opened again (app/event_copy.py):
+"""A copy of a whole event, saved off the device and opened again (app/event/event_copy.py):
 what a file must be to open (measured before it is read), what opening it may replace (the
 log, never what the device keeps beside it), when the event page offers one, and the
 organizer's journey through the screens (save, lose the device's storage, open)."""
@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import flet as ft
-from app.event_copy import COPY_DEEPEST, COPY_KIND, COPY_LARGEST, CopyRefused, copy_due, open_copy, read_copy
+from app.event.event_copy import COPY_DEEPEST, COPY_KIND, COPY_LARGEST, CopyRefused, copy_due, open_copy, read_copy
 from app.documents.events import COLLECTION, CopyMark
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import MAX_EVENTS, MemoryStore
 from engine import CodeDamaged
 from tests.access_support import cheap_hash

@@ -21,14 +21,14 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.access import SESSIONS_KEY, issue_token
-from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
-from app.passphrase import hash_passphrase
+from app.event.access import SESSIONS_KEY, issue_token
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.event.passphrase import hash_passphrase
 from app.main import app_on
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, MemoryStore, Store
-from app.tournament_table import signed_result, tournament_meta
+from app.table.tournament_table import signed_result, tournament_meta
 from engine import FarkleError, Game, decode_setup
 from tests.app_driver import run as run_app
 from tests.flet_harness import FletHarness

@@ -9,7 +9,7 @@ import random
 import flet.canvas as cv
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from app.views.game_over import result_text
 from app.views.race_chart import RaceChart, race_summary

@@ -12,7 +12,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, MemoryPrefs, MemoryStore, PrefsStore, StorageFullError, Store
 from app.views.home import HomeState
 from engine import Game, Rules

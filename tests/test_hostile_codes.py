@@ -14,7 +14,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import MemoryStore
 from engine import CodeAltered, CodeDamaged, FarkleError, Tournament, decode_result, decode_setup, read_sealed_result, safe_form
 from engine.codec import B45_ALPHABET, MAX_CODE_CHARS, RESULT_PREFIX, SETUP_PREFIX, b45encode, typing_form

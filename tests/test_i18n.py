@@ -240,18 +240,18 @@ def test_two_phones_on_one_server_each_see_their_own_language(catalogues: Path) 
 
 
 def test_the_pwa_ships_the_catalogues_with_the_app(tmp_path: Path) -> None:
-    """app.tar.gz carries app/locale/*.po as they are: the browser's Python reads them there."""
+    """app.tar.gz carries app/i18n/locale/*.po as they are: the browser's Python reads them there."""
     from tests.pwa_harness import ROOT, load_build_module
 
     app = tmp_path / "app"
-    (app / "locale").mkdir(parents=True)
+    (app / "i18n" / "locale").mkdir(parents=True)
     (app / "main.py").write_text("import flet as ft\n\n\ndef main(page):\n    pass\n\n\n"
                                  "if __name__ == \"__main__\":\n    ft.run(main)\n")
-    (app / "locale" / "pt.po").write_text(PORTUGUESE, encoding="utf-8")
+    (app / "i18n" / "locale" / "pt.po").write_text(PORTUGUESE, encoding="utf-8")
     vendor = tmp_path / "vendor"
     vendor.mkdir()
     (vendor / "six.py").write_text("")  # a vendored package, as the build always has
     load_build_module().pack_app(app, ROOT / "engine", tmp_path / "app.tar.gz", vendor)
     with tarfile.open(tmp_path / "app.tar.gz") as tar:
-        shipped = tar.extractfile("app/locale/pt.po")
+        shipped = tar.extractfile("app/i18n/locale/pt.po")
         assert shipped is not None and shipped.read().decode("utf-8") == PORTUGUESE

@@ -28,7 +28,7 @@ def server_with_portuguese(tmp_path: Path) -> Iterator[AppServer]:
     copy = tmp_path / "tree"
     for part in ("app", "engine"):
         shutil.copytree(REPO_ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "app" / "locale" / "pt.po").write_text(PORTUGUESE, encoding="utf-8")
+    (copy / "app" / "i18n" / "locale" / "pt.po").write_text(PORTUGUESE, encoding="utf-8")
     with start_app_server(tmp_path / "data", cwd=copy) as server:
         yield server
 

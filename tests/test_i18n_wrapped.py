@@ -14,17 +14,18 @@ from pathlib import Path
 import pytest
 
 from app.i18n import available_languages
-from app.i18n_template import (TEMPLATE, TranslationCallError, app_messages, catalogue_problems, messages_in,
+from app.i18n.template import (TEMPLATE, TranslationCallError, app_messages, catalogue_problems, messages_in,
                                template_text)
 
 APP = Path(__file__).resolve().parent.parent / "app"
 # The screens, and the app modules whose words reach them.
 CHECKED = sorted([*APP.glob("views/**/*.py"), *(APP / name for name in (
-    "main.py", "scorekeeper.py", "camera.py", "event_copy.py", "export.py", "player_record.py", "table_advice.py",
-    "desk.py", "organizer.py", "access.py", "format_draft.py", "documents/events.py", "documents/games.py", "sign_up_file.py",
-    "passphrase.py", "sign_in_guard.py", "number_entry.py"))])
-# Not checked: tournament_table.py names a table's game in the game's stored title (data, kept in English);
-# engine/ and the storage's errors (app/storage) speak English, as raised errors do (see app/i18n.py).
+    "main.py", "table/scorekeeper.py", "qr/camera.py", "event/event_copy.py", "table/export.py", "table/player_record.py",
+    "table/table_advice.py", "event/desk.py", "event/organizer.py", "event/access.py", "event/format_draft.py",
+    "documents/events.py", "documents/games.py", "event/sign_up_file.py", "event/passphrase.py", "event/sign_in_guard.py",
+    "event/number_entry.py"))])
+# Not checked: table/tournament_table.py names a table's game in the game's stored title (data, kept in English);
+# engine/ and the storage's errors (app/storage) speak English, as raised errors do (see app/i18n/__init__.py).
 
 WORDING = ("tr", "ntr", "translatable")
 NOT_TEXT_KEYWORDS = {"key", "route", "font_family", "data", "url", "src", "file_name", "allowed_extensions"}
@@ -106,7 +107,7 @@ def module_level_wording(source: str, filename: str) -> list[str]:
 @pytest.mark.parametrize("path", CHECKED, ids=lambda path: path.relative_to(APP).as_posix())
 def test_every_english_text_of_a_screen_goes_through_the_translation(path: Path) -> None:
     assert bare_texts(path.read_text(encoding="utf-8"), path.relative_to(APP.parent).as_posix()) == [], \
-        "show English through tr(), ntr() or translatable() (app/i18n.py), then run python -m app.i18n_template"
+        "show English through tr(), ntr() or translatable() (app/i18n/__init__.py), then run python -m app.i18n.template"
 
 
 @pytest.mark.parametrize("path", CHECKED, ids=lambda path: path.relative_to(APP).as_posix())
@@ -138,9 +139,9 @@ def test_a_translation_call_with_an_f_string_cannot_be_extracted() -> None:
 
 
 def test_the_committed_template_lists_every_message_of_the_app() -> None:
-    """Run ``python -m app.i18n_template`` after changing a text, and commit app/locale/messages.pot."""
+    """Run ``python -m app.i18n.template`` after changing a text, and commit app/i18n/locale/messages.pot."""
     assert TEMPLATE.read_text(encoding="utf-8") == template_text(app_messages()), \
-        "app/locale/messages.pot is out of date: run python -m app.i18n_template and commit it"
+        "app/i18n/locale/messages.pot is out of date: run python -m app.i18n.template and commit it"
 
 
 def test_every_catalogue_names_only_the_places_its_english_has() -> None:

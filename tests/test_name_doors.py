@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
-from app.tournament_table import signed_result, tournament_meta
+from app.table.tournament_table import signed_result, tournament_meta
 from engine import InvalidInput, Rules, Tournament, table_names
 from engine.codec import KEY_SIZE, SeatedPlayer, TableSetup, decode_setup, encode_setup, safe_form, setup_to_join
 from tests.app_driver import run

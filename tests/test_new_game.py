@@ -10,7 +10,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore, StorageFullError, Store, StoreWriteError
 from app.views.new_game import NAME_LONGEST, NewGameState
 from engine import Game, Rules

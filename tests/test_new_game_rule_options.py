@@ -11,7 +11,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, MemoryStore
 from engine import Game, Rules
 from tests.app_driver import run

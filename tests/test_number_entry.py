@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.number_entry import ORGANIZER_DIGITS, parse_number
+from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from engine import InvalidInput
 
 

@@ -23,9 +23,9 @@ from PIL import Image
 
 import flet as ft
 from app.documents.events import COLLECTION
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import ChangedElsewhere, FileStore, MemoryStore, StoreWriteError
-from app.camera import ScanTiming
+from app.qr.camera import ScanTiming
 from app.qr import read_qr_texts
 from engine import (
     CodeDamaged,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.camera import QrScan, ScanTiming
+from app.qr.camera import QrScan, ScanTiming
 from tests.flet_harness import FletHarness
 from tests.test_organizer import (BACK_CAMERA, Desk, FakeClock, blank_frame, camera_frame, camera_services, drawn_event,
                                   fake_clock, notice, played_code, scan)

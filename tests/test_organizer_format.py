@@ -9,8 +9,8 @@ import io
 import pytest
 
 from app.documents.events import COLLECTION
-from app.format_draft import FormatDraft
-from app.organizer import Organizer
+from app.event.format_draft import FormatDraft
+from app.event.organizer import Organizer
 from app.storage import MemoryStore
 from engine import (
     Cut,

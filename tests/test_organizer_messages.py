@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from engine import Tournament
 from tests.flet_harness import FletHarness
 from tests.test_organizer import Desk, drawn_event, import_typed, notice, signed_code

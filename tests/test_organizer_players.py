@@ -10,10 +10,10 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.camera import DEFAULT_TIMING
+from app.qr.camera import DEFAULT_TIMING
 from app.main import app_on
-from app.organizer import TournamentSummary
-from app.sign_up_file import read_list_file
+from app.event.organizer import TournamentSummary
+from app.event.sign_up_file import read_list_file
 from app.storage import StoreWriteError
 from engine import Tournament
 from engine.tournament.signups import LIST_LARGEST, SignUpPreview

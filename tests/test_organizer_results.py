@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import flet as ft
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.storage import MemoryStore
 from engine import CodeDamaged, InvalidInput, TableResult, Tournament, decode_result, decode_setup, encode_result, link_form, typing_form
 from tests.flet_harness import FletHarness

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase, meets_rule, verify_passphrase
+from app.event.passphrase import PassphraseRefused, check_new_passphrase, hash_passphrase, meets_rule, verify_passphrase
 from tests.access_support import cheap_hash
 
 

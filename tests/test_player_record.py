@@ -1,4 +1,4 @@
-"""A player's record (app/player_record.py): read from the stored games, without a screen."""
+"""A player's record (app/table/player_record.py): read from the stored games, without a screen."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.player_record import player_record
+from app.table.player_record import player_record
 from app.storage import MemoryStore, StoreError
 from app.storage.base import Store
 from engine import Game, Rules

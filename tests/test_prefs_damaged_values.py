@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MAX_DOCUMENT_BYTES, MemoryPrefs, PrefsStore, Store, seal
 from tests.test_store_validation import BAD, GAME, GOOD_GAME, only_problem_about, run
 

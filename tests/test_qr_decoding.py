@@ -36,7 +36,7 @@ import flet as ft
 import app.qr as qr
 from app.qr import prepare_reader, qr_image, read_qr, scanner_available
 from app.storage import MemoryStore
-from app.camera import QrScan, ScanReply, ScanState, ScanTiming, not_a_result_code, not_a_setup_code, read_photo
+from app.qr.camera import QrScan, ScanReply, ScanState, ScanTiming, not_a_result_code, not_a_setup_code, read_photo
 from engine import Tournament, read_code
 from tests.app_driver import run
 from tests.flet_harness import FletHarness

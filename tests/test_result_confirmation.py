@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from app.qr import qr_image
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, MemoryStore, StoreWriteError
-from app.tournament_table import CONFIRMATIONS, answers_of, signed_result, tournament_meta, with_answer
+from app.table.tournament_table import CONFIRMATIONS, answers_of, signed_result, tournament_meta, with_answer
 from engine import Game, IllegalAction, InvalidInput, Rules, Tournament, decode_setup
 from engine.codec import (
     CONFIRMATIONS_FLAG,

@@ -2,7 +2,7 @@
 
 The routes come from the app's own tables: every screen an address can name
 (:data:`app.routes.Screen`), every page of an event (:data:`app.views.organizer.EVENT_PAGES`)
-and every HTTP route of the server (:func:`app.server.flet_web_app`'s own table). A
+and every HTTP route of the server (:func:`app.venue.server.flet_web_app`'s own table). A
 screen or page added there is swept here; a screen this file has no address for fails
 the first test, which says so.
 
@@ -34,18 +34,18 @@ import flet as ft
 import pytest
 from flet.components.component import Component
 
-from app import access
-from app.access import SESSIONS_KEY, issue_token
-from app.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
+from app.event import access
+from app.event.access import SESSIONS_KEY, issue_token
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
 from app.documents.events import COLLECTION
 from app.main import app_on
-from app.organizer import Organizer
+from app.event.organizer import Organizer
 from app.routes import Screen, parse_route
-from app.scorekeeper import Scorekeeper
-from app.server import flet_web_app
-from app.sign_in_guard import SignInGuard
+from app.table.scorekeeper import Scorekeeper
+from app.venue.server import flet_web_app
+from app.event.sign_in_guard import SignInGuard
 from app.storage import FileStore
-from app.tournament_table import tournament_meta
+from app.table.tournament_table import tournament_meta
 from app.views.organizer import EVENT_PAGES
 from engine import Game, decode_setup, encode_result, link_form, read_code, result_from_game, safe_form, typing_form
 from tests.access_support import PHONE, cheap_hash

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, DocumentChanged, Store
 from engine import FarkleError, Game, Rules
 

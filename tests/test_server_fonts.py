@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.server import FallbackFonts
+from app.venue.server import FallbackFonts
 
 EMOJI_PART = "notocoloremoji/v32/part.4.woff2"
 EMOJI = "notoemoji/farkle/noto-emoji-mono.woff2"

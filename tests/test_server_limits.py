@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from app.client_address import ORGANIZER_ADDRESSES_ENV
-from app.server_limits import HEADER_SECONDS, SESSION_KEEP_SECONDS, SESSIONS_PER_ADDRESS, SOCKETS_PER_ADDRESS, \
+from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
+from app.venue.server_limits import HEADER_SECONDS, SESSION_KEEP_SECONDS, SESSIONS_PER_ADDRESS, SOCKETS_PER_ADDRESS, \
     SessionLimits
 from tests.browser_support import REPO_ROOT, AppServer, start_app_server
 from tests.flet_wire import open_session
@@ -74,7 +74,7 @@ def test_past_its_overall_limit_the_server_refuses_new_sessions_but_never_the_or
 def test_the_server_keeps_a_disconnected_session_seconds_not_flets_hour():
     """Flet's own setting, as the server leaves it (in a process of its own: building the app
     marks the process as serving the network)."""
-    script = ("import os; from app.server import build_app; build_app(lambda page: None); "
+    script = ("import os; from app.venue.server import build_app; build_app(lambda page: None); "
               "print(os.environ['FLET_SESSION_TIMEOUT'])")
     env = {key: value for key, value in os.environ.items() if key != "FLET_SESSION_TIMEOUT"}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env,

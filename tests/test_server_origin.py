@@ -15,7 +15,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from app.server import OriginCheck, origin_of, parse_origins
+from app.venue.server import OriginCheck, origin_of, parse_origins
 from tests.browser_support import AppServer, start_app_server
 
 EVIL = "http://evil.example"

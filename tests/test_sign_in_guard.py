@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.client_address import network_of
-from app.passphrase import PassphraseRefused
-from app.sign_in_guard import SignInGuard
+from app.venue.client_address import network_of
+from app.event.passphrase import PassphraseRefused
+from app.event.sign_in_guard import SignInGuard
 from tests.access_support import PHONE, FakeClock, right, tries_answered, wrong
 
 

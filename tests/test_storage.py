@@ -549,7 +549,7 @@ class FourMethodStore(Store):
 
 def test_a_backend_of_four_methods_gets_revisions_listings_and_problems_from_the_store() -> None:
     from app.documents import CHECKS
-    from app.scorekeeper import Scorekeeper
+    from app.table.scorekeeper import Scorekeeper
     from app.storage import DocumentChanged
 
     store = FourMethodStore()

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, MemoryPrefs, PrefsStore, Store
 from engine import Rules
 

@@ -28,10 +28,10 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryPrefs, PrefsStore, StorageFullError, Store
-from app.tournament_table import join_link
+from app.table.tournament_table import join_link
 from engine import FarkleError, Game, Rules, Tournament, safe_form
 from tests.app_driver import run
 from tests.flet_harness import FletHarness, control_key

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.scorekeeper import GameSummary, Scorekeeper
+from app.table.scorekeeper import GameSummary, Scorekeeper
 from app.storage import FileStore, MemoryPrefs, PrefsStore, Store
 from engine import Rules
 from tests.app_driver import run as run_app

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere
 from app.storage import MemoryPrefs, PrefsStore
 from app.storage.tabs import TabSharedPrefs

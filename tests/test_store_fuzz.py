@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, Store
 from tests.test_store_validation import (
     BAD,

@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.organizer import Organizer
-from app.scorekeeper import Scorekeeper
+from app.event.organizer import Organizer
+from app.table.scorekeeper import Scorekeeper
 from app.storage import (
     MAX_DOCUMENT_BYTES,
     MAX_EVENTS,
@@ -457,7 +457,7 @@ def test_a_store_without_the_apps_checks_keeps_any_json_object() -> None:
 def counted_replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every replay of a game's log the scorekeeper's checks make from now on."""
     replays: list[str] = []
-    import app.scorekeeper as scorekeeper_module
+    import app.table.scorekeeper as scorekeeper_module
 
     original = scorekeeper_module.Game.from_events
 

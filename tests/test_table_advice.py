@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
-from app.tournament_table import tournament_meta
+from app.table.tournament_table import tournament_meta
 from app.views.table_state import TableState
 from engine import Rules, catch_up_chance, decode_setup, prepare, roll_value, win_chance
 from tests.app_driver import run, start_game, throw

@@ -8,7 +8,7 @@ import dataclasses
 import flet as ft
 import pytest
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from engine import Rules
 from tests.app_driver import run, throw

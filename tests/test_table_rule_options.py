@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
 from engine import Game
 from tests.app_driver import run

@@ -16,9 +16,9 @@ from PIL import Image
 
 import flet as ft
 from app.qr import qr_image, read_qr_texts, scanner_available
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import MemoryStore
-from app.tournament_table import result_qr_text, signed_result, table_game_of, tournament_meta
+from app.table.tournament_table import result_qr_text, signed_result, table_game_of, tournament_meta
 from engine import (
     FarkleError,
     Game,

@@ -6,8 +6,8 @@
 
 Each says what its documents are (a :class:`~app.storage.DocumentKind`); how one is opened,
 acted on and saved over its revision, and what another screen's save means, is the
-:class:`~app.storage.DocumentSession`'s, once.  A service (:mod:`app.scorekeeper`,
-:mod:`app.organizer`) only says what an action is.
+:class:`~app.storage.DocumentSession`'s, once.  A service (:mod:`app.table.scorekeeper`,
+:mod:`app.event.organizer`) only says what an action is.
 """
 
 from __future__ import annotations

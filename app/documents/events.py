@@ -5,7 +5,7 @@ The "tournaments" collection keeps each event's log (the engine's
 link need (:data:`LISTING`, read from the collection's index, never by replaying every
 event), and what the device keeps with the event: the address phones reach this app on
 (for the deep link in the tables' result codes) and the organizer passphrase's hash
-(:mod:`app.passphrase`). The codes refused lately and when a copy was last saved are the
+(:mod:`app.event.passphrase`). The codes refused lately and when a copy was last saved are the
 device's own, kept beside the event (:data:`KIND`'s ``beside``), so neither moves the
 event's revision. Only the log is the event's own: a copy of the event carries it alone.
 """

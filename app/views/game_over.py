@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import flet as ft
 
-from app.table_advice import review_decisions
+from app.table.table_advice import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
 from app.views.race_chart import RaceChart, stats_table
 from app.views.widgets import big_button, on

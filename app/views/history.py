@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.context import use_model, use_services, use_viewport
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import StoreError
 from app.views.game_over import standing_lines
 from app.views.race_chart import RaceChart, stats_table

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from app.context import use_model, use_services
-from app.export import KeyPolicy, signing_events
-from app.scorekeeper import GameSummary, Scorekeeper
+from app.table.export import KeyPolicy, signing_events
+from app.table.scorekeeper import GameSummary, Scorekeeper
 from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
 from app.storage.errors import failure_in_words
 from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section

@@ -5,7 +5,7 @@ from a photo of the card, or opened as ``/join/FT1-...``. The screen shows who s
 and the rules, and starts the game with those players in seat order: nobody types a
 name, and a code naming a player New game would refuse (a name that prints nothing, or
 two that look alike) is refused saying which (:func:`engine.codec.setup_to_join`). The
-game's document keeps the setup code (:func:`app.tournament_table.tournament_meta`), so
+game's document keeps the setup code (:func:`app.table.tournament_table.tournament_meta`), so
 that the game over screen can sign the result. A table whose game is already on this
 device is offered that game again.
 """
@@ -20,8 +20,8 @@ import flet as ft
 from app.context import Services, use_model, use_services
 from app.storage import StoreError
 from app.storage.errors import failure_in_words
-from app.tournament_table import table_game_of, table_title, tournament_meta
-from app.camera import ScanOutcome, not_a_setup_code
+from app.table.tournament_table import table_game_of, table_title, tournament_meta
+from app.qr.camera import ScanOutcome, not_a_setup_code
 from app.views.scanner import CameraScan
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
 from app.i18n import tr

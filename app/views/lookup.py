@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.table_advice import prepare_advice
+from app.table.table_advice import prepare_advice
 from app.context import use_keys, use_model, use_services
-from app.number_entry import parse_number
+from app.event.number_entry import parse_number
 from app.views.widgets import (big_button, die_button, icon_button, labelled_dropdown, on, preset_label,
                                screen_view, section)
 from app.i18n import ntr, tr

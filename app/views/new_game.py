@@ -16,8 +16,8 @@ from typing import Any
 import flet as ft
 
 from app.context import use_model, use_services
-from app.number_entry import parse_number
-from app.scorekeeper import Scorekeeper
+from app.event.number_entry import parse_number
+from app.table.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
 from app.i18n import tr, translatable
@@ -288,7 +288,7 @@ class NewGameState(ft.Observable):
         try:
             rules = self.rules()
         except FarkleError as refusal:
-            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n.py)
+            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n/__init__.py)
             return None
         before = self.keeper.game_id
         self.starting, self.refusal = True, None

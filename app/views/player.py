@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.context import use_model, use_services
-from app.player_record import PlayerRecord, player_record
+from app.table.player_record import PlayerRecord, player_record
 from app.storage import Store, StoreError
 from app.views.widgets import on, screen_view, section
 from app.i18n import tr
@@ -17,7 +17,7 @@ __all__ = ["PlayerScreen", "PlayerState"]
 
 @dataclass
 class PlayerState(ft.Observable):
-    """The player's record once read (see :mod:`app.player_record`), or why it could not be."""
+    """The player's record once read (see :mod:`app.table.player_record`), or why it could not be."""
 
     name: str
     record: PlayerRecord | None = None

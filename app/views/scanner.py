@@ -1,6 +1,6 @@
 """The scan area a screen shows: camera buttons, the preview and what the scan sees, the
-signal of each code read, and a photo button. It draws :class:`app.camera.ScanState`; the
-scan itself (picture loop, photo reading, messages) is :mod:`app.camera`.
+signal of each code read, and a photo button. It draws :class:`app.qr.camera.ScanState`; the
+scan itself (picture loop, photo reading, messages) is :mod:`app.qr.camera`.
 
 The photo button uses ``ft.FilePicker`` as the client action ``ft.PickFiles``, which opens
 the picker inside the tap: iOS Safari ignores a picker opened later.
@@ -14,7 +14,7 @@ from typing import Any
 
 import flet as ft
 
-from app.camera import Found, QrScan, ScanOutcome, ScanReply, ScanState, camera_offered, photo_offered, read_photo
+from app.qr.camera import Found, QrScan, ScanOutcome, ScanReply, ScanState, camera_offered, photo_offered, read_photo
 from app.context import use_model, use_services
 from flet.components.hooks.use_ref import MutableRef
 

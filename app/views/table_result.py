@@ -2,7 +2,7 @@
 
 The table screen shows :func:`ResultHandover` once a tournament game is over: the
 result as a QR code (the deep link where the organizer gave an address), its typing
-form, the link, and a button copying the code. Signing is :mod:`app.tournament_table`'s.
+form, the link, and a button copying the code. Signing is :mod:`app.table.tournament_table`'s.
 
 Before the code shows, each player confirms the final totals with one tap, or the
 scorekeeper records who declined (:func:`confirm_panel`); the answers are saved with
@@ -21,10 +21,10 @@ import flet as ft
 
 from app.context import use_model, use_services
 from app.qr import qr_image
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, StoreError
 from app.storage.errors import failure_in_words
-from app.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
+from app.table.tournament_table import Answers, all_answered, answers_of, signed_result, with_answer
 from app.views.widgets import big_button, notice_banner, on
 from app.i18n import tr
 from engine import FarkleError, Game

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from app.i18n import tr, translatable
-from app.scorekeeper import Scorekeeper
+from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, StoreError
 from app.storage.errors import failure_in_words
-from app.table_advice import prepare_advice, work_out_chances
+from app.table.table_advice import prepare_advice, work_out_chances
 from engine import (Advice, FarkleError, Game, GameState, Notice, WinChances, advise, catch_up_chance, format_dice,
                     prepared, step_of)
 from engine.events import Event as GameEvent
@@ -94,7 +94,7 @@ class TableState(ft.Observable):
         try:
             await self.keeper.act(action)
         except FarkleError as refusal:
-            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n.py)
+            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n/__init__.py)
         except ChangedElsewhere as changed:
             self.entry.clear()
             self.selection.clear()

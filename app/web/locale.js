@@ -4,7 +4,7 @@
 // browser may report "en_US" or a made-up tag. The page keeps the tags it can use
 // ("en_US.UTF-8" read as "en-US") and falls back to English when none is left. The app then
 // asks the client for these languages (page.get_device_info) and shows its text in the first
-// one it has a catalogue for (app/i18n.py). Served in the local server's page (app/server.py)
+// one it has a catalogue for (app/i18n/__init__.py). Served in the local server's page (app/venue/server.py)
 // and the PWA's (build/build_pwa.py).
 (() => {
   const usable = (tag) => {

@@ -17,10 +17,10 @@ Routes (``<id>``: the stored tournament)::
 
 One module per screen, each a Flet component over its own plain state (see
 :mod:`app.views.organizer.common`). Every action goes through
-:class:`app.organizer.Organizer` (saved before shown); a refusal is shown in the
+:class:`app.event.organizer.Organizer` (saved before shown); a refusal is shown in the
 engine's words and changes nothing.
 
-Every one of these routes passes :class:`OrganizerGate` first (see :mod:`app.access`): a
+Every one of these routes passes :class:`OrganizerGate` first (see :mod:`app.event.access`): a
 device that is not at an organizer address gives the event's passphrase before any of its
 screens (or the list, or a result link into it) is even built.
 """
@@ -33,11 +33,11 @@ from typing import Any
 
 import flet as ft
 
-from app.access import route_access, route_target
-from app.passphrase import PassphraseRefused
+from app.event.access import route_access, route_target
+from app.event.passphrase import PassphraseRefused
 from app.context import use_model, use_services
-from app.organizer import describe_error
-from app.desk import Desk
+from app.event.organizer import describe_error
+from app.event.desk import Desk
 from app.views.organizer.common import not_found_view
 from app.views.organizer.event import EventScreen
 from app.views.organizer.events import EventsScreen

@@ -1,7 +1,7 @@
 """What every organizer screen shares: a screen's plain state over the session's desk, and the frame.
 
-The session's :class:`app.desk.Desk` (in the services, see :mod:`app.context`) holds the
-:class:`app.organizer.Organizer` (the open event, read again from the store whenever a
+The session's :class:`app.event.desk.Desk` (in the services, see :mod:`app.context`) holds the
+:class:`app.event.organizer.Organizer` (the open event, read again from the store whenever a
 screen opens) and what outlives a screen. A screen's own state is an :class:`EventState`
 (or a subclass): the texts typed into its fields, what the last action did (``done``) or
 why it was refused (``refusal``); it holds no control. Every action goes through
@@ -19,11 +19,11 @@ from typing import Any, Final, TypeVar
 
 import flet as ft
 
-from app.passphrase import check_new_passphrase, hash_passphrase, meets_rule
+from app.event.passphrase import check_new_passphrase, hash_passphrase, meets_rule
 from app.context import Services, use_model, use_services
-from app.desk import Desk, Reply
-from app.event_copy import copy_due
-from app.organizer import Organizer, describe_error
+from app.event.desk import Desk, Reply
+from app.event.event_copy import copy_due
+from app.event.organizer import Organizer, describe_error
 from app.runtime import in_browser
 from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
 from app.i18n import tr, translatable

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.sign_in_guard import FailedTries
-from app.event_copy import copy_line
-from app.format_draft import FormatDraft
-from app.venue import for_phones, serving, venue_link_bases
+from app.event.sign_in_guard import FailedTries
+from app.event.event_copy import copy_line
+from app.event.format_draft import FormatDraft
+from app.venue.venue import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.passphrase import MIN_PASSPHRASE, PassphraseRefused, check_new_passphrase, hash_passphrase
-from app.desk import Reply
-from app.event_copy import CopyOpened, CopyRefused
-from app.format_draft import FormatDraft
-from app.organizer import TournamentSummary
+from app.event.passphrase import MIN_PASSPHRASE, PassphraseRefused, check_new_passphrase, hash_passphrase
+from app.event.desk import Reply
+from app.event.event_copy import CopyOpened, CopyRefused
+from app.event.format_draft import FormatDraft
+from app.event.organizer import TournamentSummary
 from app.runtime import in_browser
-from app.venue import link_base_of
+from app.venue.venue import link_base_of
 from app.views.organizer.common import (
     notices,
     passphrase_field,

@@ -1,7 +1,7 @@
 """The format editor: player cap and rounds, with the plan the format gives shown live.
 
 Used on the new event form and on an event's page until round 1 is drawn. The draft is
-a :class:`app.format_draft.FormatDraft` in the screen's state; every edit goes through
+a :class:`app.event.format_draft.FormatDraft` in the screen's state; every edit goes through
 :meth:`FormatEditing.edit`, and the engine judges what is possible.
 """
 
@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import flet as ft
 
-from app.format_draft import TABLE_SIZES, FormatDraft
+from app.event.format_draft import TABLE_SIZES, FormatDraft
 from app.views.organizer.common import EventState
 from app.views.widgets import big_button, icon_button, labelled_dropdown, preset_label, section
 from app.i18n import ntr, tr, translatable

@@ -15,9 +15,9 @@ from typing import Any
 import flet as ft
 from flet.components.hooks.use_ref import MutableRef
 
-from app.number_entry import ORGANIZER_DIGITS, parse_number
-from app.organizer import ListChanged
-from app.sign_up_file import read_list_file
+from app.event.number_entry import ORGANIZER_DIGITS, parse_number
+from app.event.organizer import ListChanged
+from app.event.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import TAP_HEIGHT, big_button, on, section
 from app.i18n import ntr, tr

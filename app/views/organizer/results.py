@@ -18,7 +18,7 @@ from typing import Any
 import flet as ft
 
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
-from app.camera import ScanOutcome, ScanReply, not_a_result_code
+from app.qr.camera import ScanOutcome, ScanReply, not_a_result_code
 from app.views.scanner import CameraScan
 from app.views.widgets import MIN_TARGET, big_button, die_button, labelled_dropdown, on, section
 from app.i18n import ntr, tr

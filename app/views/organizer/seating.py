@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.number_entry import ORGANIZER_DIGITS, parse_number
+from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.qr import qr_image
 from app.runtime import in_browser
-from app.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
+from app.table.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
 from app.views.organizer.common import EventState, event_view, text_field, use_event
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section

@@ -10,10 +10,10 @@ so a translator may reorder them::
 Text kept in a table at import time is marked with :func:`translatable` and translated
 where it is shown (``tr(LABELS[name])``): an import runs once for every session.
 
-Catalogues are gettext ``.po`` files in ``app/locale`` named by language (``pt.po``,
+Catalogues are gettext ``.po`` files in ``app/i18n/locale`` named by language (``pt.po``,
 ``pt_BR.po``), read as they are (nothing to compile, in CPython and in the PWA's Pyodide
 alike) and served through the standard :mod:`gettext` classes, plural rules included.
-``python -m app.i18n_template`` writes the template ``app/locale/messages.pot``.
+``python -m app.i18n.template`` writes the template ``app/i18n/locale/messages.pot``.
 
 Each app session has its own language (two phones on one server may differ), chosen
 from the languages the client reports: region, then language, then English.

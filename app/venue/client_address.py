@@ -2,7 +2,7 @@
 address each session came from.
 
 Which address a session comes from is recorded once, when Flet creates the session
-(:func:`remember_peer`, run as Flet's ``before_main`` by :mod:`app.server`): a client can
+(:func:`remember_peer`, run as Flet's ``before_main`` by :mod:`app.venue.server`): a client can
 rewrite ``page.client_ip`` later through a property patch, so that field is never read
 afterwards.
 """
@@ -97,7 +97,7 @@ def peer_of(page: Any) -> str | None:
         return _peers[session]
     connection = getattr(session, "connection", None)
     if connection is not None and type(connection).__module__.startswith("flet_web"):
-        # served by Flet's own web server without app.server (``ft.run(view=None)``, ``flet run --web``):
+        # served by Flet's own web server without app.venue.server (``ft.run(view=None)``, ``flet run --web``):
         # the address the connection saw, which no property patch reaches
         return str(getattr(connection, "_FletApp__client_ip", "") or "")
     return "" if _served[0] else None

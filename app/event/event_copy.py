@@ -26,7 +26,7 @@ from itertools import accumulate
 from typing import Any, Final
 
 from app.documents.events import COLLECTION, KIND, CopyMark, KeptEvent, copy_kept, event_document, read_event
-from app.event_codes import code_holders
+from app.event.event_codes import code_holders
 from app.i18n import ntr, tr
 from app.storage import Store, keep_beside
 from app.storage.base import off_the_loop
@@ -43,7 +43,7 @@ __all__ = [
 COPY_KIND: Final = "farkle-table-event-copy"
 COPY_VERSION: Final = 1
 GAMES_EXPORT_FORMAT: Final = "farkle-table-games"
-"""What Home's "Export all games" file says it is (app/export.py): named when such a file is opened here."""
+"""What Home's "Export all games" file says it is (app/table/export.py): named when such a file is opened here."""
 COPY_LARGEST: Final = MAX_DOCUMENT_BYTES
 """The most bytes a copy may take: what the store keeps of one event at most, so a larger copy could never
 be kept. A 500-player event's copy, every round played to its champion with scanned results, takes about

@@ -2,10 +2,10 @@
 :func:`app.i18n.ntr` and :func:`app.i18n.translatable`, read from the source, for a
 translator to start from. ``tr(label)`` with a variable translates text marked elsewhere.
 
-``python -m app.i18n_template`` writes ``app/locale/messages.pot``; ``--check`` only says
+``python -m app.i18n.template`` writes ``app/i18n/locale/messages.pot``; ``--check`` only says
 whether the committed template is current and every catalogue's ``{places}`` match its
 English (exit status 1 when not). A new language is that template copied to
-``app/locale/<language>.po`` with its ``msgstr`` filled in.
+``app/i18n/locale/<language>.po`` with its ``msgstr`` filled in.
 
 >>> [m.msgid for m in messages_in('tr("Undo")\\nntr("{n} die", "{n} dice", n, n=n)', "x.py")]
 ['Undo', '{n} die']
@@ -26,12 +26,12 @@ __all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "te
            "TEMPLATE"]
 
 CALLS = ("tr", "ntr", "translatable")
-APP = Path(__file__).parent
-TEMPLATE = APP / "locale" / "messages.pot"
+APP = Path(__file__).parent.parent
+TEMPLATE = Path(__file__).parent / "locale" / "messages.pot"
 HEADER = """\
 # Farkle Table: the app's messages, for a translator to start from.
-# Written by `python -m app.i18n_template`; do not edit by hand.
-# A new language: copy this file to app/locale/<language>.po (pt.po, pt_BR.po), fill in
+# Written by `python -m app.i18n.template`; do not edit by hand.
+# A new language: copy this file to app/i18n/locale/<language>.po (pt.po, pt_BR.po), fill in
 # each msgstr (keep every {name} as it is, in any order) and set Plural-Forms.
 msgid ""
 msgstr ""
@@ -144,8 +144,8 @@ def main(argv: list[str]) -> int:
     if "--check" in argv:
         problems = [problem for language in sorted(available_languages(TEMPLATE.parent))
                     for problem in catalogue_problems((TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8"),
-                                                      f"app/locale/{language}.po")]
-        print(f"{TEMPLATE} is {'current' if text == current else 'out of date: run python -m app.i18n_template'}")
+                                                      f"app/i18n/locale/{language}.po")]
+        print(f"{TEMPLATE} is {'current' if text == current else 'out of date: run python -m app.i18n.template'}")
         print("\n".join(problems) or "every catalogue's places match its English")
         return 0 if text == current and not problems else 1
     TEMPLATE.parent.mkdir(exist_ok=True)

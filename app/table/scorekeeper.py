@@ -14,7 +14,7 @@ from typing import Any
 from app.documents import CHECKS
 from app.documents.games import KIND, LISTING, GameSummary, KeptGame, summary_of
 from app.documents.settings import change_settings, read_settings, remember_names
-from app.export import GameExport, KeyPolicy, export_games
+from app.table.export import GameExport, KeyPolicy, export_games
 from app.storage import Document, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from engine import Game, Rules
 
@@ -112,7 +112,7 @@ class Scorekeeper:
     async def export_games(self, may_carry_keys: KeyPolicy) -> GameExport:
         """Every readable game as one JSON file a person can keep or move to another device,
         a table game with its signing key only where ``may_carry_keys`` allows its event
-        (:func:`app.export.signing_events`)."""
+        (:func:`app.table.export.signing_events`)."""
         return export_games(await self.store.load_all(KIND.collection), may_carry_keys)
 
     async def summaries(self) -> list[GameSummary]:

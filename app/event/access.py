@@ -5,8 +5,8 @@ screens are kept for the organizer:
 
 * The organizer's own addresses (loopback by default; ``--organizer-address`` or
   ``FARKLE_ORGANIZER_ADDRESSES``, a comma list of addresses or networks) open everything
-  (:mod:`app.client_address`).
-* Any other device gives the event's organizer passphrase (:mod:`app.passphrase`) once; it
+  (:mod:`app.venue.client_address`).
+* Any other device gives the event's organizer passphrase (:mod:`app.event.passphrase`) once; it
   then holds a signed session token (in its own client storage) that expires after
   :data:`SESSION_SECONDS`.
 * An event without a passphrase (created before passphrases, or left without one on the
@@ -17,7 +17,7 @@ passphrase asked first, or "organizer only"); the gate screen only draws that de
 
 A session token is ``<event id>.<expiry>.<HMAC>`` keyed by the event's stored passphrase
 hash: it cannot be made without the server's copy of the hash, survives a restart, and
-dies when the passphrase changes. Wrong passphrases are limited by :mod:`app.sign_in_guard`.
+dies when the passphrase changes. Wrong passphrases are limited by :mod:`app.event.sign_in_guard`.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from typing import Any, Final, Protocol
 
 from urllib.parse import unquote
 
-from app.client_address import is_organizer_address, peer_of
-from app.event_codes import SharedCode
-from app.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
+from app.venue.client_address import is_organizer_address, peer_of
+from app.event.event_codes import SharedCode
+from app.event.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
 from app.runtime import in_browser
-from app.sign_in_guard import GUARD, SignInGuard
+from app.event.sign_in_guard import GUARD, SignInGuard
 from app.i18n import tr
 from engine import CodeDamaged
 
@@ -197,7 +197,7 @@ def _unexpired(token: str, now: float) -> bool:
 
 
 class OrganizerEvents(Protocol):
-    """What an access decision reads of the organizer's events (:class:`app.organizer.Organizer` is one)."""
+    """What an access decision reads of the organizer's events (:class:`app.event.organizer.Organizer` is one)."""
 
     async def passphrase_hashes(self) -> dict[str, str]: ...
 

@@ -3,7 +3,7 @@
 A few wrong tries per device, per network (/24, IPv6 /64), per event and overall, then
 that scope is paused (longer each time, at most an hour) and every device trying it is
 told why and for how long. Answers never wait on each other; the organizer's own
-addresses never go through it (:mod:`app.access`).
+addresses never go through it (:mod:`app.event.access`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Final
 from weakref import WeakKeyDictionary
 
-from app.client_address import network_of
-from app.passphrase import PassphraseRefused
+from app.venue.client_address import network_of
+from app.event.passphrase import PassphraseRefused
 from app.i18n import ntr, tr, translatable
 
 __all__ = ["Limit", "LIMITS", "FailedTries", "SignInGuard", "GUARD"]

@@ -1,13 +1,13 @@
 """The organizer's tournaments without any widget: open, act, persist, undo.
 
-Like :class:`app.scorekeeper.Scorekeeper` for a game: screens call this and render what
+Like :class:`app.table.scorekeeper.Scorekeeper` for a game: screens call this and render what
 it holds; every rule is the engine's (:class:`engine.Tournament`), every write the
 event's :class:`~app.storage.DocumentSession` (what an event's document is:
 :mod:`app.documents.events`). An action is shown only after the store has kept it; a
 refused action raises the engine's error and changes nothing.
 
-Beside it: the format being edited (:mod:`app.format_draft`), a sign-up file's text
-(:mod:`app.sign_up_file`) and the numbers the organizer types (:mod:`app.number_entry`).
+Beside it: the format being edited (:mod:`app.event.format_draft`), a sign-up file's text
+(:mod:`app.event.sign_up_file`) and the numbers the organizer types (:mod:`app.event.number_entry`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from app.documents.events import (
     refusals,
     refusals_kept,
 )
-from app.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
-from app.event_codes import SharedCode, holders_among, refuse_taken_code
-from app.format_draft import FormatDraft
-from app.number_entry import ORGANIZER_DIGITS, parse_number
+from app.event.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
+from app.event.event_codes import SharedCode, holders_among, refuse_taken_code
+from app.event.format_draft import FormatDraft
+from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.base import off_the_loop
 from app.storage.errors import failure_in_words
@@ -118,7 +118,7 @@ class Organizer:
 
     @property
     def passphrase_hash(self) -> str:
-        """The open event's organizer passphrase as a salted hash (:mod:`app.passphrase`); "" for none yet."""
+        """The open event's organizer passphrase as a salted hash (:mod:`app.event.passphrase`); "" for none yet."""
         return self.session.value.passphrase_hash if self.session.value is not None else ""
 
     # -- the list of events -------------------------------------------------------------
@@ -132,9 +132,9 @@ class Organizer:
         format: TournamentFormat | None = None, passphrase_hash: str = "",
     ) -> str:
         """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap,
-        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.passphrase.hash_passphrase`).
+        ``passphrase_hash`` its organizer passphrase's hash (:func:`app.event.passphrase.hash_passphrase`).
 
-        :raises CodeTaken: another stored event holds the code (:mod:`app.event_codes`); nothing is stored.
+        :raises CodeTaken: another stored event holds the code (:mod:`app.event.event_codes`); nothing is stored.
         """
         fmt = format or TournamentFormat.house()
         if cap is not None and cap != fmt.cap:
@@ -411,8 +411,9 @@ class Organizer:
         await self.session.keep_beside(**copy_kept(CopyMark(copy.saved, copy.actions)))
 
     async def open_copy(self, data: bytes | None, link_base: str = "") -> CopyOpened:
-        """Add (or bring up to date) the event a copy file holds, then open it; see :func:`app.event_copy.open_copy`
-        (``link_base``: where phones reach this device, for an event it did not hold)."""
+        """Add (or bring up to date) the event a copy file holds, then open it; see
+        :func:`app.event.event_copy.open_copy` (``link_base``: where phones reach this device, for an
+        event it did not hold)."""
         opened = await open_copy(self.store, data, link_base)
         await self.open(opened.tournament_id)
         return opened
@@ -430,7 +431,7 @@ class Organizer:
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
     if isinstance(error, (FarkleError, ChangedElsewhere, CopyRefused)):
-        return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n.py)
+        return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n/__init__.py)
     if isinstance(error, StoreError):
         return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))
     return tr("Something went wrong, nothing changed: {error}", error=error)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from app.number_entry import ORGANIZER_DIGITS, parse_number
+from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.i18n import tr
 from engine import Cut, InvalidInput, RoundSpec, TournamentFormat
 

@@ -2,7 +2,7 @@
 
 Each Flet session costs about 140 KB and Flet keeps a disconnected one for an hour by
 default, so anyone could fill the memory by connecting and closing; a socket that never
-finishes its headers was held forever. :mod:`app.server` therefore runs with:
+finishes its headers was held forever. :mod:`app.venue.server` therefore runs with:
 
 * :data:`SESSION_KEEP_SECONDS`: a disconnected session is dropped this long after its
   socket closed (Flet's own ``FLET_SESSION_TIMEOUT``; its sweep runs every 10 s). A
@@ -16,7 +16,7 @@ finishes its headers was held forever. :mod:`app.server` therefore runs with:
   sockets one address holds open (:data:`SOCKETS_PER_ADDRESS`), besides uvicorn's own
   keep-alive timeout and ``limit_concurrency``.
 
-The organizer's own addresses (:func:`app.client_address.is_organizer_address`) are never refused.
+The organizer's own addresses (:func:`app.venue.client_address.is_organizer_address`) are never refused.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ logger = logging.getLogger(__name__)
 
 
 def _is_organizer(address: str) -> bool:
-    from app.client_address import is_organizer_address
+    from app.venue.client_address import is_organizer_address
 
     return is_organizer_address(address)
 

@@ -5,14 +5,14 @@ A tournament table's game keeps the setup code it was joined with, and that code
 the table's signing key: whoever has it can sign a result the organizer counts for that
 table.  On a venue network any phone can open Home and press Export, so an export carries
 a table's setup code only to a device that may act for its event anyway: the organizer's
-own device (:class:`~app.access.DeviceAccess`), or one signed in with that event's
+own device (:class:`~app.event.access.DeviceAccess`), or one signed in with that event's
 organizer passphrase.  Elsewhere a table game goes without it (:func:`without_signing_key`):
 still a full record of the game (players, log, scores, table and round), but one that
 cannot sign a result.
 
 "That event" is the stored event that printed the table's card, known by the card's key
 (:meth:`engine.Tournament.printed`), never by the event code the game names: a code is no
-secret, and data kept before codes were unique (:mod:`app.event_codes`) may hold two
+secret, and data kept before codes were unique (:mod:`app.event.event_codes`) may hold two
 events with one code, each with its own passphrase.
 """
 
@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.access import DeviceAccess
+from app.event.access import DeviceAccess
 from app.documents.events import COLLECTION, event_summaries, read_event
 from app.storage import Document, Store, utc_now_iso
-from app.tournament_table import KEY_WITHHELD
+from app.table.tournament_table import KEY_WITHHELD
 from engine import FarkleError, Tournament, decode_setup
 
 __all__ = ["GameExport", "KeyPolicy", "export_games", "signing_events", "without_signing_key"]

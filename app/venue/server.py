@@ -10,10 +10,10 @@ flet_web package, uploads) with two additions:
   request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
   (a DNS-rebinding page would otherwise be "its own origin").
 * :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
-* :mod:`app.server_limits`: disconnected sessions dropped after seconds, sessions capped per
+* :mod:`app.venue.server_limits`: disconnected sessions dropped after seconds, sessions capped per
   address and overall, request headers given a deadline and a size, idle sockets closed.
 * Flet's ``before_main`` records each session's client address once
-  (:func:`app.client_address.remember_peer`), for the organizer's gate.
+  (:func:`app.venue.client_address.remember_peer`), for the organizer's gate.
 
 uvicorn runs without proxy headers: the client address is the socket's peer, so no
 ``X-Forwarded-For`` can make a phone look like the organizer's own device.
@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from app import client_address
-from app.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
+from app.venue import client_address
+from app.venue.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
                                guarded_http)
 
 __all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "flet_web_app", "serve", "origin_of", "parse_origins"]
@@ -154,9 +154,9 @@ class OriginCheck:
         await send({"type": "http.response.body", "body": body})
 
 
-CONNECTION_SCRIPT = (Path(__file__).parent / "web" / "connection.js").read_text(encoding="utf-8")
+CONNECTION_SCRIPT = (Path(__file__).parent.parent / "web" / "connection.js").read_text(encoding="utf-8")
 """Injected into the app's page: a banner when the server is gone, and a reload when it is back."""
-LOCALE_SCRIPT = (Path(__file__).parent / "web" / "locale.js").read_text(encoding="utf-8")
+LOCALE_SCRIPT = (Path(__file__).parent.parent / "web" / "locale.js").read_text(encoding="utf-8")
 """Injected into the app's page before Flutter starts: any language setting the browser reports starts the app."""
 
 
@@ -205,7 +205,7 @@ class ConnectionBanner:
 
 FONTS_DIR_ENV: Final = "FARKLE_FONTS_DIR"
 """The folder of fallback fonts (``build_pwa.py --local-fonts``); default ``build/out/fonts`` (``make run``)."""
-DEFAULT_FONTS_DIR: Final = Path(__file__).resolve().parent.parent / "build" / "out" / "fonts"
+DEFAULT_FONTS_DIR: Final = Path(__file__).resolve().parents[2] / "build" / "out" / "fonts"
 _FONT_PATH: Final = re.compile(r"/assets/fonts/((?:[A-Za-z0-9_-]+/)+[A-Za-z0-9_.-]+\.woff2)$")  # folder names have no dots: no ".."
 
 
@@ -266,7 +266,7 @@ def flet_web_app(main: Callable[[Any], Any], no_cdn: bool = True) -> Any:
     from flet.controls.types import RouteUrlStrategy, WebRenderer
     from flet_web.fastapi.serve_fastapi_web_app import get_fastapi_web_app  # type: ignore[import-untyped]
 
-    assets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+    assets = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "assets")
     return without_unused_routes(get_fastapi_web_app(
         main,
         before_main=client_address.remember_peer,

@@ -1,17 +1,17 @@
 """The organizer's side of one app session: what outlives the organizer's screens.
 
 The shell makes one :class:`Desk` with the session's services (see :mod:`app.context`);
-every organizer screen reads it from there. It holds the :class:`~app.organizer.Organizer`
+every organizer screen reads it from there. It holds the :class:`~app.event.organizer.Organizer`
 (the open event), a :class:`Reply` left for the screen an action led to, the result
-links already imported and what this device may open (:class:`~app.access.DeviceAccess`).
+links already imported and what this device may open (:class:`~app.event.access.DeviceAccess`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.access import DeviceAccess
-from app.organizer import Organizer
+from app.event.access import DeviceAccess
+from app.event.organizer import Organizer
 
 __all__ = ["Desk", "Reply"]
 
@@ -32,7 +32,7 @@ class Desk:
 
     organizer: Organizer
     access: DeviceAccess = field(default_factory=lambda: DeviceAccess("", False))
-    """What this device opens without a passphrase, and its sessions (see :mod:`app.access`)."""
+    """What this device opens without a passphrase, and its sessions (see :mod:`app.event.access`)."""
     flash: Reply | None = None
     """What the next screen shown at its route says first (the screen an action led to)."""
     links_done: dict[str, str] = field(default_factory=dict)

@@ -1,8 +1,8 @@
 """The organizer passphrase: the rule a new one meets, and its salted scrypt hash.
 
 An event keeps only the hash (:func:`hash_passphrase`), never the passphrase; a device
-that gives the right one is signed in to the event (:mod:`app.access`), and wrong ones
-are limited (:mod:`app.sign_in_guard`).
+that gives the right one is signed in to the event (:mod:`app.event.access`), and wrong ones
+are limited (:mod:`app.event.sign_in_guard`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ __all__ = [
 ]
 
 MIN_PASSPHRASE: Final = 8
-"""A new passphrase's least length: with :data:`app.sign_in_guard.LIMITS` (about 10 tries an hour per event) even 8 digits
-take centuries to guess; older events kept 4+ and are asked to set a new one."""
+"""A new passphrase's least length: with :data:`app.event.sign_in_guard.LIMITS` (about 10 tries an hour
+per event) even 8 digits take centuries to guess; older events kept 4+ and are asked to set a new one."""
 LEGACY_MIN_PASSPHRASE: Final = 4
 """The least length before the rule above: such stored passphrases still open their event."""
 _RULE_MARK: Final = "rule8"
