@@ -596,7 +596,7 @@ def _parts(data: bytes) -> dict[Rules, bytes]:
 def _decoded(part: bytes) -> tuple[float, ...]:
     """Start values from their encoding (see :data:`TABLES_FILE`)."""
     count = len(part) // 2
-    steps = ((high << 8) | low for high, low in zip(part[:count], part[count:]))
+    steps = (high * 256 + low for high, low in zip(part[:count], part[count:]))
     return tuple(value / SCALE for value in accumulate(steps, lambda value, step: (value + step) & 0xFFFF))
 
 
@@ -608,8 +608,8 @@ def write_tables(tables: Sequence[WinTable]) -> bytes:
                 "streaks": table.streaks}
         scaled = [round(value * SCALE) for value in table.start]
         steps = [(value - before) & 0xFFFF for before, value in zip([0, *scaled], scaled)]
-        parts += [json.dumps(head, sort_keys=True).encode() + b"\n", bytes(step >> 8 for step in steps),
-                  bytes(step & 0xFF for step in steps)]
+        parts += [json.dumps(head, sort_keys=True).encode() + b"\n", bytes(step // 256 for step in steps),
+                  bytes(step % 256 for step in steps)]
     return zlib.compress(b"".join(parts), 9)
 
 
