@@ -23,7 +23,7 @@ from PIL import Image
 
 import flet as ft
 from app.documents.events import COLLECTION
-from app.event.organizer import Organizer
+from app.event.organizer import Organizer, describe_error
 from app.storage import ChangedElsewhere, FileStore, MemoryStore, StoreWriteError
 from app.qr.camera import ScanTiming
 from app.qr import read_qr_texts
@@ -534,3 +534,14 @@ def test_an_event_whose_log_cannot_be_replayed_is_named_on_the_organizer_screen(
 
     run(test, route="/organizer", store=FileStore(folder))
     assert json.loads(next((folder / "tournaments").glob("t-broken.json.unreadable-*")).read_text()) == broken
+
+
+def test_an_organizer_action_that_fails_without_a_refusal_is_logged_with_its_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    try:
+        {}["a key no event has"]
+    except KeyError as error:
+        shown = describe_error(error)
+    assert shown.startswith("Something went wrong, nothing changed")
+    (record,) = [record for record in caplog.records if record.name == "app.event.organizer"]
+    assert record.levelname == "ERROR" and record.exc_info is not None and record.exc_info[0] is KeyError

@@ -12,6 +12,7 @@ Beside it: the format being edited (:mod:`app.event.format_draft`), a sign-up fi
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -56,6 +57,7 @@ from engine import (
 __all__ = ["Organizer", "TournamentSummary", "ListChanged", "DrawCheck", "describe_error"]
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -434,4 +436,5 @@ def describe_error(error: Exception) -> str:
         return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n/__init__.py)
     if isinstance(error, StoreError):
         return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))
+    logger.error("An organizer action failed in a way no refusal explains", exc_info=error)
     return tr("Something went wrong, nothing changed: {error}", error=error)

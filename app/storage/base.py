@@ -12,13 +12,13 @@ overrides; :class:`~app.storage.MemoryStore` shows how little there is to write.
 from __future__ import annotations
 
 import asyncio
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Final, Optional, TypeVar
 
+from app.runtime import in_browser
 from app.storage.documents import (
     DIGEST_FIELD,
     REVISION_FIELD,
@@ -417,7 +417,7 @@ class Store(ABC):
 
 async def off_the_loop(function: Callable[..., T], *args: Any) -> T:
     """``function(*args)`` in a worker thread; inline in the browser, which has none."""
-    if sys.platform == "emscripten":
+    if in_browser():
         return function(*args)
     return await asyncio.to_thread(function, *args)
 
