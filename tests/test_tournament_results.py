@@ -43,6 +43,22 @@ def test_a_result_code_from_the_table_is_counted() -> None:
     assert t.missing_tables() == (2,)
 
 
+def test_the_finals_result_is_reported_as_the_finals_and_a_round_before_it_by_its_number() -> None:
+    t = event(8, TWO_ROUNDS)
+    t.draw_seats(seed=1)
+    first = result_code(t, 1)
+    assert t.import_result(first).message.startswith("Round 1, table 1: result counted")
+    assert t.import_result(first).message == "Round 1, table 1: this result is already counted (duplicate)."
+    t.record_result(2, default_totals(t.seating()[1]), reason="paper score sheet")
+    t.close_round()
+    t.draw_seats(seed=2)
+    final = result_code(t, 1)
+    assert t.import_result(final).message.startswith("Final, table 1: result counted")
+    assert t.import_result(final).message == "Final, table 1: this result is already counted (duplicate)."
+    held = t.import_result(result_code(t, 1, [10_500, 600, 700, 800]))
+    assert held.message.startswith("Final, table 1 already has a different result")
+
+
 def test_the_same_result_twice_is_counted_once_and_reported_as_a_duplicate() -> None:
     t = event(6)
     t.draw_seats(seed=1)

@@ -26,11 +26,13 @@ from engine import (
     Tournament,
     decode_result,
     decode_setup,
+    encode_setup,
     read_code,
     safe_form,
     typing_form,
 )
 from tests.app_driver import run
+from tests.tournament_support import TWO_ROUNDS, event, play_round
 from tests.flet_harness import FletHarness
 from tests.game_play import play_game
 from tests.test_organizer import BACK_CAMERA, FakeClock, camera_frame, camera_services, fake_clock
@@ -71,8 +73,8 @@ def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order
 
     async def test(ui: FletHarness) -> None:
         await join(ui, typing_form(code).lower())
-        assert "MAYOR-26 · Final" not in ui.texts()  # the table's device names rounds by number
-        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert "MAYOR-26 · Final · Table 1" in ui.texts()  # the final, as its card and the pages say
+        assert not any("Round 1" in text for text in ui.texts())
         assert [f"Seat {s}: {name} (number {n})" for s, (n, name) in
                 enumerate(zip(t.seating()[0], names), 1)] == [x for x in ui.texts() if x.startswith("Seat ")]
         assert any(text.startswith("The organizer may switch this table to: " + Rules.preset("progressive").describe()
@@ -83,7 +85,7 @@ def test_a_typed_setup_code_opens_the_tables_game_with_its_players_in_seat_order
         game = await keeper.open_game(game_id_of(ui))
         assert game is not None and list(game.players) == names and game.rules == Rules.preset("house")
         assert ui.text_of("turn-line") == f"{names[0]}'s turn · turn total 0 · six dice in hand"
-        assert keeper.meta["title"] == "MAYOR-26 · Round 1 · Table 1"
+        assert keeper.meta["title"] == "MAYOR-26 · Final · Table 1"
         stored = (await stored_games(store))[game_id_of(ui)]
         assert stored["tournament"]["setup"] == read_code(code) and stored["tournament"]["table"] == 1
 
@@ -117,7 +119,7 @@ def test_a_join_link_reads_the_code_and_a_second_join_offers_the_game_already_st
     started: list[str] = []
 
     async def first(ui: FletHarness) -> None:
-        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert "MAYOR-26 · Final · Table 1" in ui.texts()
         assert not ui.exists("join-existing")
         await ui.click("start-tournament-game")
         started.append(game_id_of(ui))
@@ -145,7 +147,7 @@ def test_the_setup_code_can_be_scanned_with_the_camera(fake_clock: FakeClock):
                 break
             await asyncio.sleep(0.01)
             await ui.settle()
-        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert "MAYOR-26 · Final · Table 1" in ui.texts()
         assert read_code(ui.find("setup-code", ft.TextField).value or "") == read_code(code)
 
     run(test, store=store, services=camera_services([BACK_CAMERA], [camera_frame(code)]), scan_timing=fake_clock.timing)
@@ -212,14 +214,26 @@ def test_a_tables_result_is_signed_only_once_its_game_is_over_and_names_its_tabl
     t, code = final_of_four()
     setup = decode_setup(code)
     meta = tournament_meta(setup, typing_form(code))
-    assert meta["title"] == "MAYOR-26 · Round 1 · Table 1" and meta["tournament"]["setup"] == read_code(code)
+    assert meta["title"] == "MAYOR-26 · Final · Table 1" and meta["tournament"]["setup"] == read_code(code)
     game = Game(list(setup.names), setup.rules, 0)
     with pytest.raises(FarkleError, match="not over"):
         signed_result(game, meta["tournament"])
     play_game(game, random.Random(4))
     result = signed_result(game, meta["tournament"])
-    assert result.title == "MAYOR-26 · Round 1 · Table 1" and result.link is not None
+    assert result.title == "MAYOR-26 · Final · Table 1" and result.link is not None
     assert t.import_result(result.safe).status == "accepted"
+
+
+@pytest.mark.parametrize(("round_number", "title"), [(1, "MAYOR-26 · Round 1 · Table 1"), (2, "MAYOR-26 · Final · Table 1")])
+def test_the_tables_device_names_a_round_before_the_final_by_its_number_and_the_last_the_final(
+        round_number: int, title: str):
+    t = event(8, TWO_ROUNDS)
+    if round_number == 2:
+        play_round(t)
+    t.draw_seats(seed=round_number)
+    setup = decode_setup(t.setup_code(1, ORGANIZER))
+    assert tournament_meta(setup, t.setup_code(1, ORGANIZER))["title"] == title
+    assert decode_setup(encode_setup(setup)) == setup
 
 
 def test_the_game_already_started_from_a_setup_code_is_found_in_any_of_its_forms():

@@ -128,8 +128,10 @@ def link_qr_text(link: str) -> str:
 
 
 def table_title(setup: TableSetup) -> str:
-    """``MAYOR-26 · Round 1 · Table 2``: how the table's device names its game (rounds by number)."""
-    return f"{setup.event_id} · Round {setup.round} · Table {setup.table}"
+    """``MAYOR-26 · Round 1 · Table 2``: how the table's device names its game, the last round
+    ``MAYOR-26 · Final · Table 1`` as its card says."""
+    round_name = "Final" if setup.final else f"Round {setup.round}"
+    return f"{setup.event_id} · {round_name} · Table {setup.table}"
 
 
 def tournament_meta(setup: TableSetup, code: str) -> dict[str, Any]:

@@ -119,6 +119,8 @@ class TableSetup:
     """Rules the organizer may switch this table to during the game (the final)."""
     link_base: str = ""
     """Where the organizer's app listens (``http://host:port``), for the result's deep link."""
+    final: bool = False
+    """The event's last round: the table calls it the final, as its card does."""
 
     def __post_init__(self) -> None:
         _check_header(self.event_id, self.round, self.table)
@@ -314,6 +316,10 @@ def _check_numbers(numbers: tuple[int, ...]) -> None:
 
 # -- setup code --------------------------------------------------------------------------
 
+_SWITCH_FLAG: Final = 1
+"""The setup's flags: rules to switch to follow (a code written before the final's flag has only this)."""
+_FINAL_FLAG: Final = 2
+
 
 def encode_setup(setup: TableSetup) -> str:
     """The setup code in QR form (``FT1:`` + Base45).
@@ -326,7 +332,7 @@ def encode_setup(setup: TableSetup) -> str:
     out.uint(setup.round)
     out.uint(setup.table)
     out.rules(setup.rules)
-    out.uint(0 if setup.switch_to is None else 1)
+    out.uint((0 if setup.switch_to is None else _SWITCH_FLAG) | (_FINAL_FLAG if setup.final else 0))
     if setup.switch_to is not None:
         out.rules(setup.switch_to)
     out.uint(len(setup.players))
@@ -374,12 +380,13 @@ def _setup_payload(data: Reader) -> TableSetup:
     event_id = data.text()
     round_, table = data.uint(), data.uint()
     rules = data.rules()
-    switch_to = data.rules() if data.uint() else None
+    flags = data.uint()
+    switch_to = data.rules() if flags & _SWITCH_FLAG else None
     players = tuple(SeatedPlayer(data.uint(), data.text()) for _ in range(data.uint()))
     key = data.raw(KEY_SIZE)
     link_base = data.text()
     data.end()
-    return TableSetup(event_id, round_, table, players, rules, key, switch_to, link_base)
+    return TableSetup(event_id, round_, table, players, rules, key, switch_to, link_base, bool(flags & _FINAL_FLAG))
 
 # -- result code -------------------------------------------------------------------------
 

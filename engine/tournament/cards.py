@@ -36,6 +36,7 @@ def table_setup(state: TournamentState, round_: RoundState, table: int, numbers:
         state.card_key(round_, table),
         switch,
         link_base,
+        final=round_.spec_index == len(state.format.rounds) - 1,
     )
 
 

@@ -150,7 +150,7 @@ def _not_drawn(state: TournamentState, result: TableResult | SealedResult) -> Wr
     )
 
 
-def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
+def seen_before(state: TournamentState, round_: RoundState, result: TableResult) -> ImportReport | None:
     """A result met before at its table: already counted or held (a duplicate), or voided (refused).
 
     A void is final for the card that signed the voided result, as a director's result
@@ -160,7 +160,7 @@ def seen_before(round_: RoundState, result: TableResult) -> ImportReport | None:
 
     :raises VoidedResult: the result, or its card, was voided.
     """
-    where = f"Round {round_.number}, table {result.table}"
+    where = f"{state.format.round_name(round_.number, round_.spec_index)}, table {result.table}"
     voids = round_.voided.get(result.table, ())
     for voided in voids:
         if voided.recorded.result == result:

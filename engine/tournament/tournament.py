@@ -346,13 +346,13 @@ class Tournament(TournamentHistory):
         round is refused as another round.
         """
         result = authentic(self._state, code)
-        where = f"Round {result.round}, table {result.table}"
-        seen = seen_before(self._state.rounds[result.round - 1], result) if 1 <= result.round <= self.round else None
+        seen = seen_before(self._state, self._state.rounds[result.round - 1], result) if 1 <= result.round <= self.round else None
         if seen is not None:
             return seen
         placed(self._state, result, correcting=False)
         code = read_code(code)
         round_ = self._state.rounds[result.round - 1]
+        where = f"{self._state.format.round_name(round_.number, round_.spec_index)}, table {result.table}"
         if round_.results.get(result.table) is not None:
             self._push(ResultHeld(result.round, result.table, result, code))
             return ImportReport(

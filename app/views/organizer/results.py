@@ -125,8 +125,8 @@ class ResultsPage(EventState):
         reason = self.value("paper_reason")
 
         def report(result: TableResult) -> str:
-            return tr("Round {round}, table {table}: result entered by hand ({summary}).",
-                      round=result.round, table=result.table, summary=self.summary(result))
+            return tr("{round_name}, table {table}: result entered by hand ({summary}).",
+                      round_name=t.plan()[result.round - 1].name, table=result.table, summary=self.summary(result))
 
         if await self.do(lambda: self.organizer.enter_paper_result(table, totals, reason), report,
                          clear=(*names, "paper_reason"), place="paper"):
@@ -299,8 +299,8 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
         index = index_by_table.get(table, 0)
         index_by_table[table] = index + 1
         rows += [
-            ft.Text(tr("Round {round_number}, table {table}",
-                       round_number=round_number, table=table), weight=ft.FontWeight.BOLD),
+            ft.Text(tr("{round_name}, table {table}", round_name=inbox.tournament.plan()[round_number - 1].name,
+                       table=table), weight=ft.FontWeight.BOLD),
             ft.Text(tr("Counted now: {result}", result=inbox.summary(counted) if counted else tr("nothing"))
                     + (f" · {inbox.tournament.confirmation(round_number, table)}" if counted else ""),
                     key=f"counted-{table}"),
