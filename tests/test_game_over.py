@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import random
 
+import flet as ft
 import flet.canvas as cv
 import pytest
 
@@ -49,6 +50,26 @@ def test_the_race_has_every_players_total_after_each_turn():
     assert score_race(game) == ((0, 1050, 1050), (0, 0, 1050))
     assert race_summary(game.players, score_race(game)) == (
         "Score race over 2 turns: the lead changed 0 times; Ann led last.")
+
+
+def bob_wins_the_roll_off() -> Game:
+    """Ann leads, Bob draws level with the last turn, and Bob wins the roll-off."""
+    game = Game(["Ann", "Bob"], SHORT)
+    for _ in range(2):
+        game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank()
+    game.roll_off({0: 2, 1: 6})
+    return game
+
+
+@pytest.mark.parametrize("route", ["/game/{id}", "/game/{id}/history"])
+def test_a_game_won_on_a_roll_off_is_summed_up_by_the_roll_off_not_by_who_led_last(data_dir, route):
+    store, (game_id,) = stored(bob_wins_the_roll_off())
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.find("race-chart", ft.Semantics).label == (
+            "Score race over 2 turns: the lead changed 0 times; the totals ended level and Bob won the roll-off.")
+
+    run(test, route=route.format(id=game_id), store=store)
 
 
 @pytest.mark.parametrize("lowest, reached", [(None, -1000), (-700, -700), (0, 0)])

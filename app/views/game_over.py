@@ -15,7 +15,7 @@ import flet as ft
 
 from app.table.table_advice import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
-from app.views.race_chart import RaceChart, stats_table
+from app.views.race_chart import RaceChart, roll_off_winner, stats_table
 from app.views.widgets import big_button, on
 from app.i18n import ntr, tr
 from engine import CostlyTurn, Game
@@ -150,7 +150,8 @@ def GameOver(game: Game, game_id: str, tournament: Mapping[str, Any] | None) -> 
                         key="winner"),
                 ft.Text(tr("Final standings"), size=16),
                 *standings,
-                RaceChart(state.players, score_race(game), width=width, target=state.rules.target),
+                RaceChart(state.players, score_race(game), width=width, target=state.rules.target,
+                          decided_by_roll_off=roll_off_winner(state)),
             ], spacing=8),
             bgcolor=ft.Colors.SURFACE,
             padding=8,

@@ -10,7 +10,7 @@ from app.context import use_model, use_services, use_viewport
 from app.table.scorekeeper import Scorekeeper
 from app.storage import StoreError
 from app.views.game_over import standing_lines
-from app.views.race_chart import RaceChart, stats_table
+from app.views.race_chart import RaceChart, roll_off_winner, stats_table
 from app.views.widgets import icon_button, on, screen_view, section
 from app.i18n import tr
 from engine import FarkleError, Game, format_dice
@@ -58,7 +58,8 @@ def HistoryScreen(game_id: str) -> ft.View:
     if game.is_over:
         rows = [section(tr("Result"), *[ft.Text(line, key=f"result-{seat}") for seat, line in standing_lines(game)]),
                 *rows]
-    rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target),
+    rows = [RaceChart(game.players, score_race(game), width=width, target=game.rules.target,
+                      decided_by_roll_off=roll_off_winner(game.state)),
             stats_table(player_stats(game), use_viewport().width - 24), *rows]
     return screen_view(f"/game/{game_id}/history", tr("History"), rows, actions=[back],
                        on_home=on(services.navigate, "/"))

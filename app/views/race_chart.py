@@ -12,9 +12,10 @@ import flet as ft
 import flet.canvas as cv
 
 from app.i18n import ntr, tr
+from engine import GameState
 from engine.stats import PlayerStats
 
-__all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "race_summary", "stats_table"]
+__all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "race_summary", "roll_off_winner", "stats_table"]
 
 SERIES_COLOURS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838F", "#AD1457", "#5D4037")
 """One distinct colour per seat (up to eight players), readable on light and dark."""
@@ -22,8 +23,13 @@ SERIES_COLOURS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838
 _LEFT, _BOTTOM, _TOP, _RIGHT = 52, 26, 10, 10
 
 
+def roll_off_winner(state: GameState) -> int | None:
+    """The seat that won the game on a roll-off (the totals ended level), else None."""
+    return state.winner if state.roll_offs else None
+
+
 def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: float = 360,
-              height: float = 220, target: int | None = None) -> ft.Control:
+              height: float = 220, target: int | None = None, decided_by_roll_off: int | None = None) -> ft.Control:
     """A line per player over the game's turns, the target as a dashed line, and a legend.
 
     The axis runs from the lowest total reached (0, or below it where a three-farkle penalty
@@ -70,14 +76,15 @@ def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: f
         spacing=12,
     )
     return ft.Semantics(
-        label=race_summary(players, race),
+        label=race_summary(players, race, decided_by_roll_off),
         content=ft.Column([cv.Canvas(shapes, width=width, height=height, key="race-canvas"), legend], spacing=6),
         key="race-chart",
     )
 
 
-def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
-    """The race in words: how often the lead changed and who led at the end."""
+def race_summary(players: Sequence[str], race: Sequence[Sequence[int]], decided_by_roll_off: int | None = None) -> str:
+    """The race in words: how often the lead changed and who led at the end, or, when the totals
+    ended level (``decided_by_roll_off``: the seat that won the roll-off), who won the roll-off."""
     leaders: list[int] = []
     for turn in range(1, max((len(series) for series in race), default=1)):
         totals = [series[turn] for series in race]
@@ -88,10 +95,16 @@ def race_summary(players: Sequence[str], race: Sequence[Sequence[int]]) -> str:
                 leaders.append(leader)
     if not leaders:
         return tr("Score race: nobody has scored yet.")
-    changes = len(leaders) - 1
+    changes, turns = len(leaders) - 1, max(len(series) for series in race) - 1
+    if decided_by_roll_off is not None:
+        return ntr("Score race over {turns} turns: the lead changed {changes} time; the totals ended level and "
+                   "{name} won the roll-off.",
+                   "Score race over {turns} turns: the lead changed {changes} times; the totals ended level and "
+                   "{name} won the roll-off.", changes,
+                   turns=turns, changes=changes, name=players[decided_by_roll_off])
     return ntr("Score race over {turns} turns: the lead changed {changes} time; {name} led last.",
                "Score race over {turns} turns: the lead changed {changes} times; {name} led last.", changes,
-               turns=max(len(series) for series in race) - 1, changes=changes, name=players[leaders[-1]])
+               turns=turns, changes=changes, name=players[leaders[-1]])
 
 
 SCROLLBAR_ROOM = 14
