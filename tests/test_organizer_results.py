@@ -132,7 +132,11 @@ def test_the_inbox_and_the_results_csv_say_how_each_tables_players_confirmed_the
         confirmed = TableResult(t.event_id, 1, 1, setup.numbers, (10_000, 5_000, 0, 0), (1, 2, 3, 3), (),
                                 setup.rules, bytes(16), (True, False, True, True))
         message = await import_typed(ui, encode_result(confirmed, setup.key))
-        assert message.endswith(f". Confirmed by 3 of 4 · {setup.names[1]} declined.")
+        assert message.startswith(f"Round 1, table 1: result confirmed by 3 of 4 · {setup.names[1]} declined, so it is "
+                                  "held for the organizer")
+        assert ui.text_of("held-1-0").endswith(f" · confirmed by 3 of 4 · {setup.names[1]} declined")
+        await ui.type_text("held-reason", "the table agreed the sheet with the organizer")
+        await ui.click("take-held-1-0")
         assert ui.text_of("arrived-1").endswith(f" · confirmed by 3 of 4 · {setup.names[1]} declined")
         await import_typed(ui, signed_code(t, 1, (10_050, 5_000, 0, 0)))  # a table app that did not ask
         assert ui.text_of("held-1-0").endswith(" · not confirmed (older table app)")
@@ -168,6 +172,32 @@ def test_a_different_result_for_a_counted_table_is_held_until_the_organizer_choo
         assert (await desk.now()).results()[1].totals[0] == 10_050 and not ui.exists("held-1-0")
         await ui.click("nav-standings")
         assert "held result taken (the table re-added its score sheet)" in " ".join(ui.texts())
+
+    desk.run(test)
+
+
+def test_a_result_a_player_declined_is_held_until_the_organizer_asks_the_table_again_which_undo_takes_back():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        t = await drawn_event(ui, desk, 8)
+        setup = t.setup(1)
+        declined = TableResult(t.event_id, 1, 1, setup.numbers, (10_000, 5_000, 0, 0), (1, 2, 3, 3), (),
+                               setup.rules, bytes(16), (True, True, True, False))
+        message = await import_typed(ui, encode_result(declined, setup.key))
+        assert message.startswith(f"Round 1, table 1: result confirmed by 3 of 4 · {setup.names[3]} declined, "
+                                  "so it is held for the organizer: count it, or ask the table to confirm again (1. ")
+        assert (await desk.now()).results() == {} and not ui.exists("arrived-1")
+        assert ui.text_of("counted-1") == "Counted now: nothing"
+        assert ui.find("keep-held-1-0", ft.OutlinedButton).content == "Ask table 1 to confirm again"
+        await ui.type_text("held-reason", "Di says the last turn was scored wrong")
+        await ui.click("keep-held-1-0")
+        assert notice(ui) == ("Table 1: the held result does not count. Ask the table to put its game right (Undo "
+                              "on its phone), confirm the totals again, and scan its new code.")
+        assert (await desk.now()).held_results() == () and not ui.exists("held-1-0")
+        await ui.click("organizer-undo")
+        assert notice(ui) == "Undone: the choice for table 1 in round 1 (the table asked again)."
+        assert len((await desk.now()).held_results()) == 1 and ui.exists("held-1-0")
 
     desk.run(test)
 

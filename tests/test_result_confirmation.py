@@ -168,17 +168,20 @@ def confirmed_code(t: Tournament, answers: tuple[bool | None, ...], seed: int = 
     return encode_result(result_from_game(game, setup, answers), setup.key), game
 
 
-def test_the_organizer_counts_a_confirmed_code_and_says_who_declined() -> None:
+def test_a_final_one_player_declined_is_held_for_the_organizer_and_once_counted_says_who_declined() -> None:
     t, _ = final_of_four()
     code, _ = confirmed_code(t, (True, False, True, True))
     names = [t.player(n).name for n in t.seating()[0]]
     report = t.import_result(code)
-    assert report.status == "accepted"
-    assert report.message.endswith(f". Confirmed by 3 of 4 · {names[1]} declined.")
+    assert report.status == "held"
+    assert report.message.startswith(f"Final, table 1: result confirmed by 3 of 4 · {names[1]} declined, so it is "
+                                     "held for the organizer: count it, or ask the table to confirm again (1. ")
+    assert t.results() == {} and t.missing_tables() == (1,)
+    t.settle_held(1, take=True, reason="the table agreed the sheet")
     assert t.confirmation(1, 1) == f"confirmed by 3 of 4 · {names[1]} declined"
     again = Tournament.from_events(json.loads(json.dumps(t.events)))
     assert again == t and again.confirmation(1, 1) == t.confirmation(1, 1)
-    assert t.events[-1]["result"]["confirmations"] == [True, False, True, True]
+    assert t.events[-2]["result"]["confirmations"] == [True, False, True, True]
 
 
 def test_an_old_code_and_a_paper_result_say_how_they_came() -> None:
@@ -229,7 +232,8 @@ def test_answers_are_kept_for_the_final_totals_and_can_change_until_every_seat_a
         with_answer(game, meta, 2, True)
     signed = signed_result(game, meta)
     assert signed.confirmation == f"confirmed by 3 of 4 · {setup.names[2]} declined"
-    assert t.import_result(signed.code).status == "accepted"
+    assert t.import_result(signed.code).status == "held"  # a player declined: the organizer decides
+    t.settle_held(1, take=True, reason="the table agreed the sheet")
     assert t.confirmation(1, 1) == signed.confirmation
 
 

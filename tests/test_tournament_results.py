@@ -16,6 +16,7 @@ from engine.codec import (
     ResultImpossible,
     TableResult,
     encode_result,
+    places_from,
     safe_form,
     table_key,
     typing_form,
@@ -332,3 +333,52 @@ def test_a_paper_result_without_a_reason_is_refused_in_words_and_changes_nothing
     with pytest.raises(InvalidInput, match=r"Give a reason: a result entered by hand is kept with why \(device lost"):
         t.record_result(1, default_totals(t.seating()[0]), reason=reason)
     assert len(t.events) == events and t.missing_tables() == (1, 2)
+
+
+def declined_code(t: Tournament, table: int, answers: tuple[bool | None, ...]) -> str:
+    """Table ``table``'s default result as its device signs it once each player answered ``answers``."""
+    setup = t.setup(table)
+    totals = tuple(default_totals(setup.numbers))
+    result = TableResult(t.event_id, t.round, table, setup.numbers, totals, places_from(totals, ()), (),
+                         setup.rules, bytes(16), answers)
+    return encode_result(result, setup.key)
+
+
+def test_a_result_a_player_declined_to_confirm_is_held_for_the_organizer_not_counted() -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    names = [t.player(n).name for n in t.seating()[0]]
+    code = declined_code(t, 1, (True, False, True))
+    report = t.import_result(code)
+    assert (report.status, report.message) == ("held", (
+        f"Round 1, table 1: result confirmed by 2 of 3 · {names[1]} declined, so it is held for the organizer: "
+        f"count it, or ask the table to confirm again ({t.result_summary(t.held_results()[0][2])})."))
+    assert 1 not in t.results() and t.missing_tables() == (1, 2)
+    assert [(r, table, counted) for r, table, _, counted in t.held_results()] == [(1, 1, None)]
+    assert t.import_result(code).status == "duplicate"
+    t.record_result(2, default_totals(t.seating()[1]), reason="paper score sheet")
+    with pytest.raises(IllegalAction, match="held results for table 1: choose which counts first"):
+        t.close_round()
+
+
+@pytest.mark.parametrize(("take", "counted", "undone"), [
+    (True, True, "the choice for table 1 in round 1 (the held result counted)"),
+    (False, False, "the choice for table 1 in round 1 (the table asked again)"),
+])
+def test_the_organizer_counts_a_declined_result_or_asks_the_table_again_and_either_is_undone(
+        take: bool, counted: bool, undone: str) -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    t.import_result(declined_code(t, 1, (True, True, False)))
+    t.settle_held(1, take=take, reason="the table talked it over")
+    assert (1 in t.results()) is counted and t.held_results() == ()
+    assert t.undo() == undone
+    assert 1 not in t.results() and len(t.held_results()) == 1
+
+
+@pytest.mark.parametrize("answers", [(True, True, True), (True, None, True)])
+def test_a_result_no_player_declined_is_counted_at_once(answers: tuple[bool | None, ...]) -> None:
+    t = event(6)
+    t.draw_seats(seed=1)
+    assert t.import_result(declined_code(t, 1, answers)).status == "accepted"
+    assert 1 in t.results() and t.held_results() == ()

@@ -54,7 +54,8 @@ def describe(event: Event, state: TournamentState) -> str:
                 ResultReplaced: "the replacement of table {}'s result"}[type(event)].format(event.table)
         return f"{what} in round {event.round} ({_totals(event.result, state)})"
     if isinstance(event, HeldResultSettled):
-        choice = "the held result counted" if event.taken else "the counted result kept"
+        kept = "the counted result kept" if event.table in state.rounds[event.round - 1].results else "the table asked again"
+        choice = "the held result counted" if event.taken else kept
         return f"the choice for table {event.table} in round {event.round} ({choice})"
     if isinstance(event, ResultVoided):
         return f"the void of table {event.table}'s result in round {event.round} ({event.reason})"

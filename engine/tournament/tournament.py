@@ -339,7 +339,8 @@ class Tournament(TournamentHistory):
         return placed(self._state, authentic(self._state, code), correcting)
 
     def import_result(self, code: str) -> ImportReport:
-        """Check a result code and count it; a second copy is a duplicate, a different one is held.
+        """Check a result code and count it; a second copy is a duplicate, a different one is held,
+        and so is one a player declined to confirm (the organizer counts it or asks the table again).
 
         A copy of a counted result is reported as a duplicate even once its round is
         closed (scanning a table's code twice is harmless); any other result for a closed
@@ -358,6 +359,13 @@ class Tournament(TournamentHistory):
             return ImportReport(
                 "held", result.round, result.table,
                 f"{where} already has a different result: this one is held for the organizer to choose.",
+            )
+        if result.confirmations is not None and False in result.confirmations:
+            self._push(ResultHeld(result.round, result.table, result, code))
+            return ImportReport(
+                "held", result.round, result.table,
+                f"{where}: result {self.confirmation_of(result)}, so it is held for the organizer: "
+                f"count it, or ask the table to confirm again ({self.result_summary(result)}).",
             )
         self._push(ResultRecorded(result.round, result.table, result, code))
         confirmed = "" if result.confirmations is None else f" {_sentence(self.confirmation_of(result))}."
@@ -448,7 +456,8 @@ class Tournament(TournamentHistory):
         )
 
     def settle_held(self, table: int, take: bool, reason: str, index: int = 0) -> None:
-        """Choose between the counted result and a held one (``take=True``: the held one counts)."""
+        """Choose between the counted result and a held one (``take=True``: the held one counts);
+        for a table with none counted yet, ``take=False`` asks the table to confirm again."""
         round_ = self._state.open_round()
         self._need_reason(reason)
         items = round_.held.get(table, ())
@@ -505,11 +514,11 @@ class Tournament(TournamentHistory):
         """Apply the cut and record who goes on (the champion, after the final)."""
         round_ = self._state.open_round()
         missing = self.missing_tables()
-        if missing:
-            raise IllegalAction(f"Round {round_.number} waits for the results of table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
         if round_.held:
             tables = ", ".join(map(str, sorted(round_.held)))
             raise IllegalAction(f"Round {round_.number} has held results for table {tables}: choose which counts first.")
+        if missing:
+            raise IllegalAction(f"Round {round_.number} waits for the results of table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
         advancing, pending = cut_of(self._state, round_)
         if pending:
             raise IllegalAction("Nothing goes on while a tie is open. " + " ".join(item.describe() for item in pending))

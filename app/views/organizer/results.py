@@ -68,9 +68,13 @@ class ResultsPage(EventState):
 
     async def settle(self, table: int, take: bool, index: int) -> None:
         reason = self.value("held_reason")
+        counted = table in self.tournament.results()
         await self.act(lambda t: t.settle_held(table, take, reason, index),
                        lambda _: tr("Table {table}: the held result counts.", table=table) if take
-                       else tr("Table {table}: the counted result counts.", table=table),
+                       else tr("Table {table}: the counted result counts.", table=table) if counted
+                       else tr("Table {table}: the held result does not count. Ask the table to put its game "
+                               "right (Undo on its phone), confirm the totals again, and scan its new code.",
+                               table=table),
                        clear=("held_reason",), place="held")
 
     def shown_correcting_round(self) -> int:
@@ -291,7 +295,8 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
     if not held:
         return []
     rows: list[ft.Control] = [
-        ft.Text(tr("A different result arrived for a table that already had one: choose which counts.")),
+        ft.Text(tr("A different result arrived for a table that already had one, or a player declined to confirm "
+                   "a table's result: choose what counts.")),
         text_field(inbox, "held_reason", tr("Reason for the choice"), key="held-reason"),
     ]
     index_by_table: dict[int, int] = {}
@@ -311,7 +316,8 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
                 ft.FilledButton(tr("Count the held result for table {table}", table=table),
                                 on_click=on(inbox.settle, table, True, index), key=f"take-held-{table}-{index}",
                                 height=MIN_TARGET),
-                ft.OutlinedButton(tr("Keep the counted result for table {table}", table=table),
+                ft.OutlinedButton(tr("Keep the counted result for table {table}", table=table) if counted
+                                  else tr("Ask table {table} to confirm again", table=table),
                                   on_click=on(inbox.settle, table, False, index), key=f"keep-held-{table}-{index}",
                                   height=MIN_TARGET),
             ], wrap=True),
