@@ -154,6 +154,10 @@ def _assemble(staging: Path, web: Path, app_dir: Path, engine_dir: Path, icon: P
     worker.write_text(patch_python_worker(worker.read_text(encoding="utf-8"), snippet), encoding="utf-8")
     # QR decoder hook (build/qr_decoder.py): zxing-wasm into qr/ and fletReadQr() into the worker.
     qr_decoder.add_to_site(staging)
+    # The page's side of keeping the screen on, where Flutter's wakelock plugin loads it from.
+    wake_lock = staging / "assets/packages/wakelock_plus/assets/no_sleep.js"
+    wake_lock.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(app_dir / "web" / "wake_lock.js", wake_lock)
     app_assets = app_dir / "assets"
     if app_assets.is_dir():  # like `flet publish`: the app's assets are served from the root
         for path in source_files(app_assets):

@@ -51,7 +51,7 @@ PRUNE = (
     ("pyodide/packaging-*.whl", "micropip's dependency"),
     ("assets/packages/media_kit/**", "video plugin asset"),
     ("assets/packages/record_web/**", "audio recorder plugin asset"),
-    ("assets/packages/wakelock_plus/**", "wakelock plugin asset"),
+    ("assets/packages/wakelock_plus/**", "wakelock plugin asset (app/web/wake_lock.js in its place)"),
     ("assets/packages/flutter_map/**", "map plugin asset"),
 )
 # Font families declared in FontManifest.json that Flutter downloads at start-up. They are

@@ -10,6 +10,7 @@ flet_web package, uploads) with two additions:
   request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
   (a DNS-rebinding page would otherwise be "its own origin").
 * :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
+* :class:`WakeLockScript`, which answers the wakelock plugin's page-side script with app/web/wake_lock.js.
 * :mod:`app.venue.server_limits`: disconnected sessions dropped after seconds, sessions capped per
   address and overall, request headers given a deadline and a size, idle sockets closed.
 * Flet's ``before_main`` records each session's client address once
@@ -250,14 +251,40 @@ class FallbackFonts:
         await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
 
 
+WAKE_LOCK_SCRIPT = (Path(__file__).parent.parent / "web" / "wake_lock.js").read_text(encoding="utf-8")
+"""The page's side of keeping the screen on at the table (app/views/table_awake.py)."""
+WAKE_LOCK_PATH: Final = "/assets/packages/wakelock_plus/assets/no_sleep.js"
+"""Where Flutter's wakelock plugin (``ft.Wakelock``) loads its page-side script from."""
+
+
+class WakeLockScript:
+    """Answers the wakelock plugin's request for its page-side script with :data:`WAKE_LOCK_SCRIPT`,
+    which asks for the lock again when the page is shown again and says when the browser has
+    none (the plugin's own NoSleep.js does neither); the PWA ships it at the same address."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD")
+                or not str(scope.get("path", "")).endswith(WAKE_LOCK_PATH)):
+            await self.app(scope, receive, send)
+            return
+        body = WAKE_LOCK_SCRIPT.encode("utf-8")
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/javascript; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-cache")]})
+        await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
+
+
 def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
               allowed_origins: Iterable[tuple[str, str, int]] = ()) -> ASGIApp:
     """Flet's web app for ``main`` (as ``ft.run(view=None)`` builds it) behind :class:`OriginCheck`."""
     client_address.mark_network_served()
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
-    return OriginCheck(SessionLimits(ConnectionBanner(FallbackFonts(flet_web_app(main, no_cdn), fonts))),
-                       allowed_origins)
+    served = WakeLockScript(FallbackFonts(flet_web_app(main, no_cdn), fonts))
+    return OriginCheck(SessionLimits(ConnectionBanner(served)), allowed_origins)
 
 
 def flet_web_app(main: Callable[[Any], Any], no_cdn: bool = True) -> Any:

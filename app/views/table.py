@@ -13,6 +13,7 @@ import flet as ft
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.i18n import tr
 from app.views.game_over import GameOver
+from app.views.table_awake import use_screen_awake
 from app.views.table_panels import keep_panel, roll_off_panel, scoreboard, throw_panel, turn_card, turn_line
 from app.views.table_state import TableState
 from app.views.widgets import icon_button, notice_banner, on, screen_view
@@ -28,6 +29,7 @@ def TableScreen(game_id: str) -> ft.View:
     ft.on_mounted(table.load)
     ft.use_effect(table.ready_advice, [table.advising, table.state.rules if table.state else None])
     ft.use_effect(table.ready_chances, [table.advising, table.advice_solved, table.state])
+    screen_notice = use_screen_awake(services, table.state is not None and table.state.phase != "over")
     route = f"/game/{game_id}"
     home = on(services.navigate, "/")
     dialog: ft.AlertDialog | None = None
@@ -62,6 +64,8 @@ def TableScreen(game_id: str) -> ft.View:
         notices.append(undo_banner(table))
     elif not table.refusal and state.notices:
         notices.append(notice_banner([notice.text for notice in state.notices]))
+    if screen_notice:
+        notices.append(notice_banner([screen_notice], key="screen-notice"))
     turn_on = state.phase not in ("over", "roll_off")
     advice = table.advice()  # once a render: the panel shows it, the final round's chances read it
     preview, problem = table.keep_preview() if state.phase == "keep" else (None, None)
