@@ -438,7 +438,7 @@ def test_the_organizers_device_opens_a_paused_event_and_sees_its_wrong_tries(ven
         guess(venue, cup, f"guess {n:04d}", f"10.{n % 4}.0.{n}")
 
     async def organizer(ui: FletHarness) -> None:
-        line = ui.text_of("event-failed-tries")
+        line = ui.text_of("event-access")
         assert line.startswith("Wrong organizer passphrases from other devices: 10, the last at ")
         assert "from 10.0.0.0, 10.1.0.1, 10.2.0.2 and 7 other addresses. Other devices cannot sign in until" in line
 

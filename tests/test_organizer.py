@@ -22,6 +22,7 @@ import pytest
 from PIL import Image
 
 import flet as ft
+import app.views.organizer.event as event_screen
 from app.documents.events import COLLECTION
 from app.event.organizer import Organizer, describe_error
 from app.storage import ChangedElsewhere, FileStore, MemoryStore, StoreWriteError
@@ -545,3 +546,28 @@ def test_an_organizer_action_that_fails_without_a_refusal_is_logged_with_its_tra
     assert shown.startswith("Something went wrong, nothing changed")
     (record,) = [record for record in caplog.records if record.name == "app.event.organizer"]
     assert record.levelname == "ERROR" and record.exc_info is not None and record.exc_info[0] is KeyError
+
+
+@pytest.mark.parametrize(("pwa", "access", "links"), [
+    (True, "Only this device opens this event: the app keeps it in this browser, with no organizer passphrase, and "
+           "no other device reaches it. Save a copy to keep it off the device.",
+     "Result QR codes carry a link to this app's site, so the camera app of this phone can open a table's result"),
+    (False, "No wrong organizer passphrase from another device since the server started.",
+     "Result QR codes carry a link to this app, so a phone's camera app can open it here. Give the address phones "
+     "reach this device on"),
+])
+def test_the_event_page_speaks_of_what_the_app_has_where_it_runs(
+        monkeypatch: pytest.MonkeyPatch, pwa: bool, access: str, links: str):
+    monkeypatch.setattr(event_screen, "in_browser", lambda: pwa)
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        await new_event(ui, desk, ["Ann", "Bob"])
+        await ui.navigate(desk.route())
+        assert ui.text_of("event-access") == access
+        assert ui.text_of("link-base-help").startswith(links)
+        if pwa:
+            words = " ".join(ui.texts()).lower()
+            assert "server" not in words and "other devices" not in words and "wrong organizer passphrase" not in words
+
+    desk.run(test)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.event.sign_in_guard import FailedTries
+from app.runtime import in_browser
 from app.event.event_copy import copy_line
 from app.event.format_draft import FormatDraft
 from app.venue.venue import for_phones, serving, venue_link_bases
@@ -85,6 +86,27 @@ def venue_choices(event: EventPage) -> list[ft.Control]:
     return lines
 
 
+def access_line(tries: FailedTries) -> str:
+    """Who can open this event's organizer screens: in the offline PWA only this browser (it
+    has no server, no passphrase and no other device to refuse), else the wrong passphrases
+    other devices gave (:func:`failed_tries_line`)."""
+    if in_browser():
+        return tr("Only this device opens this event: the app keeps it in this browser, with no organizer "
+                  "passphrase, and no other device reaches it. Save a copy to keep it off the device.")
+    return failed_tries_line(tries)
+
+
+def result_links_help() -> str:
+    """What a result link is and which address it needs, said for where the app runs."""
+    if in_browser():
+        return tr("Result QR codes carry a link to this app's site, so the camera app of this phone can open a "
+                  "table's result here. Give the site's address as you opened it (e.g. https://farkle.example/app); "
+                  "leave it empty for plain codes. It goes into the setup codes drawn from now on.")
+    return tr("Result QR codes carry a link to this app, so a phone's camera app can open it here. Give "
+              "the address phones reach this device on (e.g. http://192.168.1.20:8550); leave it empty "
+              "for plain codes. It goes into the setup codes drawn from now on.")
+
+
 def failed_tries_line(tries: FailedTries) -> str:
     """The wrong organizer passphrases other devices gave for this event (since the server started)."""
     if not tries.count:
@@ -124,7 +146,7 @@ def EventScreen(tournament_id: str) -> ft.View:
         ft.Text(tr("Event code {event_id} · {name} · at most {cap} players",
                    event_id=t.event_id, name=t.format.name, cap=t.format.cap), key="event-line"),
         ft.Text(t.state_line(), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
-        ft.Text(failed_tries_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-failed-tries"),
+        ft.Text(access_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-access"),
         section(tr("The rounds"), *plan),
         section(
             tr("A copy of the event"),
@@ -138,9 +160,7 @@ def EventScreen(tournament_id: str) -> ft.View:
         *editor,
         section(
             tr("Result links"),
-            ft.Text(tr("Result QR codes carry a link to this app, so a phone's camera app can open it here. Give "
-                       "the address phones reach this device on (e.g. http://192.168.1.20:8550); leave it empty "
-                       "for plain codes. It goes into the setup codes drawn from now on.")),
+            ft.Text(result_links_help(), key="link-base-help"),
             text_field(event, "link_base", tr("Address for result links"), key="link-base"),
             big_button(tr("Save the address"), on(event.save_link_base), filled=False, key="save-link-base"),
             *venue_choices(event),
