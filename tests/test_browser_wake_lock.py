@@ -3,20 +3,18 @@
 The browser's Screen Wake Lock is stubbed in an init script, as the page sees it: each
 ``navigator.wakeLock.request`` and sentinel ``release`` is recorded, and hiding the page drops
 every held lock and fires ``visibilitychange``, as a browser does when the phone locks or
-another app comes to the front. Served by ``python -m app``, and as the offline PWA, where
-the page's script is shipped in the site (build/build_pwa.py).
+another app comes to the front. Served by ``python -m app`` (the offline PWA:
+tests/test_browser_pwa_wake_lock.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser_support import AppServer, FlutterPage, new_game, throw
-from tests.pwa_harness import Browser as PwaBrowser, built_site, serving, time_to_interactive
 
 pytestmark = pytest.mark.browser
 
@@ -129,15 +127,3 @@ def test_a_browser_without_a_wake_lock_is_told_once_on_this_device(page_without_
     page.wait_for_text("Cy threw 1 1 1 2 3 5")
     expect(page.page.get_by_text(NOTICE)).to_have_count(0)
 
-
-def test_the_offline_pwa_keeps_the_screen_on_at_the_table_and_lets_go_when_left(tmp_path: Path) -> None:
-    site, _ = built_site()
-    with serving(site, tmp_path / "www") as server, PwaBrowser(tmp_path / "profile") as browser:
-        browser.context.add_init_script(WAKE_LOCK_STUB)
-        time_to_interactive(browser, server.url)
-        page = browser.flutter
-        new_game(page, "Ann", "Bob")
-        wake_lock_calls(page, ["request screen"], held=1)
-        page.click_button("Home")
-        page.wait_for_text("New game")
-        wake_lock_calls(page, ["request screen", "release"], held=0)
