@@ -32,10 +32,10 @@ NOTICE_SHOWN_KEY: Final = "farkle.table.no-wake-lock-notice-shown"
 
 @dataclass
 class ScreenAwake(ft.Observable):
-    """Whether the table holds the screen on, and what it says when it cannot."""
+    """Whether the table holds the screen on, and whether it says now that it cannot."""
 
     services: Services
-    notice: str | None = None
+    telling: bool = False  # this visit tells the device's first one without a wake lock
     asked: bool = False  # the page was asked to keep the screen on, and not yet to let go
 
     async def follow(self, wanted: bool) -> None:
@@ -74,12 +74,14 @@ class ScreenAwake(ft.Observable):
             await prefs.set(NOTICE_SHOWN_KEY, "1")
         except (RuntimeError, TimeoutError) as error:  # not remembered: said again next time
             logger.info("Could not remember that the screen notice was shown (%s)", error)
-        self.notice = tr("This browser may let the screen go dark between throws: it does not let the app "
-                         "keep the screen on. A longer screen timeout in the phone's settings keeps it lit.")
+        self.telling = True
 
 
 def use_screen_awake(services: Services, wanted: bool) -> str | None:
     """Keep the screen on while ``wanted`` (and the screen shown); returns the notice to show, if any."""
     awake = use_model(lambda: ScreenAwake(services))
     ft.use_effect(partial(awake.follow, wanted), [wanted], cleanup=awake.let_dark)
-    return awake.notice
+    if not awake.telling:
+        return None
+    return tr("This browser may let the screen go dark between throws: it does not let the app "
+              "keep the screen on. A longer screen timeout in the phone's settings keeps it lit.")
