@@ -446,7 +446,7 @@ class FletHarness:
             message = getattr(value, "message", None)
             if isinstance(message, str) and message.strip():
                 return message.strip()
-        return " ".join(str(t.value) for t in self._texts_under(control) if t.value).strip()
+        return " ".join(str(t.semantics_label or t.value) for t in self._texts_under(control) if t.value).strip()
 
     def unlabelled_controls(self) -> list[BaseControl]:
         """Visible controls a person can act on (click or type) that a screen

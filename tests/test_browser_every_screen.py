@@ -16,7 +16,8 @@ findings of the whole survey are then judged by two tests:
   ``0xF0C0C0C0`` where a widget fails to lay out) and no blank band taller than most of
   a screen between contents.
 - **Targets**: every node a person can press or type into is at least 48x48 px and has a
-  name.
+  name of its own (a control inside another is named too, and so is a read-only text box),
+  and no node says the same words twice.
 
 Screenshots go to a temporary folder, named in the failure message.
 
@@ -139,19 +140,35 @@ _TARGETS = """() => {
     const input = e.querySelector(':scope > input, :scope > textarea');
     const role = e.getAttribute('role');
     let kind = null;
-    if (input) { if (!input.disabled) kind = 'textbox'; }
+    if (input) kind = input.disabled || input.readOnly ? 'read-only textbox' : 'textbox';
     else if (roles.has(role)) kind = role;
     else if (e.hasAttribute('flt-tappable')) kind = 'tappable';
     if (!kind) continue;
     const r = e.getBoundingClientRect();
     let label = (input && input.getAttribute('aria-label')) || e.getAttribute('aria-label') || e.textContent;
-    const outer = e.parentElement && e.parentElement.closest('flt-semantics[aria-label]');
+    // Named by a plain node around it (a tooltip's), not by a control around it: a control
+    // inside another is a second stop for a screen reader, and needs its own name.
+    const outer = e.parentElement && e.parentElement.closest('flt-semantics[aria-label]:not([role])');
     if (!(label || '').trim() && outer) {  // a tappable inside the node that names it, covering the same box
       const o = outer.getBoundingClientRect();
       if (Math.abs(o.width - r.width) < 1 && Math.abs(o.height - r.height) < 1) label = outer.getAttribute('aria-label');
     }
     found.push({id: e.id, kind, name: (label || '').trim().slice(0, 60), width: r.width, height: r.height,
                 top: r.top, bottom: r.bottom});
+  }
+  return found;
+}"""
+
+# Nodes that say the same words twice over (a tooltip read beside the text it repeats: "Ann\nAnn").
+_DOUBLED = """() => {
+  const found = [];
+  for (const e of document.querySelectorAll('flt-semantics-host flt-semantics')) {
+    const said = [e.getAttribute('aria-label') || '',
+                  ...[...e.querySelectorAll(':scope > span')].map(span => span.textContent)];
+    for (const text of said) {
+      const lines = text.split('\\n').map(line => line.trim()).filter(line => line);
+      if (lines.length > 1 && lines.every(line => line === lines[0])) found.push(text.trim().slice(0, 60));
+    }
   }
   return found;
 }"""
@@ -300,6 +317,7 @@ class Surveyor:
                 stops = list(range(0, last, main["height"])) + [last]
         pictures: dict[int, Image.Image] = {}
         targets: dict[str, dict[str, Any]] = {}
+        doubled: set[str] = set()
         before: Image.Image | None = None
         for stop in stops:
             at = self.page.page.evaluate(_SCROLL_TO, stop) if main is not None else 0
@@ -307,6 +325,7 @@ class Surveyor:
                 continue  # the page scrolls no further
             pictures[at] = before = self.scrolled_shot(before)
             self.page.settle()  # measured once every control holds its place, not mid-layout
+            doubled.update(self.page.page.evaluate(_DOUBLED))
             for target in self.page.page.evaluate(_TARGETS):
                 cut = abs(target["top"] - area[1]) < 1 or abs(target["bottom"] - area[3]) < 1
                 seen = targets.get(target["id"])
@@ -321,6 +340,7 @@ class Surveyor:
                     target.update(box)
         self.check_pictures(where, area, pictures, scrolls=main is not None)
         self.check_targets(where, screen, targets.values())
+        self.survey.targets += [f"{where}: {text!r} is said twice" for text in sorted(doubled)]
 
     def check_pictures(self, where: str, area: tuple[int, int, int, int], pictures: dict[int, Image.Image],
                        scrolls: bool) -> None:
@@ -354,8 +374,8 @@ class Surveyor:
         measured cut), and its name; then the controls the screen must offer."""
         problems: dict[str, int] = {}
         for target in targets:
-            small = not target["cut"] and (target["width"] < MIN_TARGET_PX - 0.5
-                                           or target["height"] < MIN_TARGET_PX - 0.5)
+            small = not target["cut"] and target["kind"] != "read-only textbox" and (
+                target["width"] < MIN_TARGET_PX - 0.5 or target["height"] < MIN_TARGET_PX - 0.5)
             if small or not target["name"]:
                 line = (f"{target['kind']} {target['name']!r}"
                         + (f" is {target['width']:.0f}x{target['height']:.0f} px" if small else "")
@@ -450,7 +470,8 @@ def test_every_screen_at_phone_and_desktop_size_is_free_of_error_boxes_and_blank
     assert not survey.layout, "\n".join(survey.layout)
 
 
-def test_every_control_on_every_screen_is_at_least_48_px_square_and_named(survey: Survey) -> None:
+def test_every_control_on_every_screen_is_at_least_48_px_square_and_named_and_nothing_is_said_twice(
+        survey: Survey) -> None:
     assert not survey.targets, "\n".join(survey.targets)
 
 

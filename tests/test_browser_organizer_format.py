@@ -25,7 +25,7 @@ def test_the_format_plan_follows_typing_and_choices(chromium_browser, event: Eve
         page.wait_for_text("Round 1: 24 players, 6 tables of 4, house rules; the 24 best totals")
         page.page.keyboard.insert_text("0")
         page.wait_for_text("Round 1: 240 players, 60 tables of 4")
-        page.click_button("Round 1 cut: Best N totals over all tables")
+        page.click_button("Round 1 cut: Best totals overall")
         page.click_button("Each table's winner")  # 60 winners: too many for rounds 2 and 3 to bring to 4
         page.wait_for_text("Not possible: With ")
         page.type_into("Player cap", "24")

@@ -76,7 +76,7 @@ def test_a_game_row_is_read_as_the_game_it_opens_and_its_delete_button_as_delete
 
     async def test(ui: FletHarness) -> None:
         row = ui.find(f"game-{game_id}")
-        assert ui.accessible_name(row).startswith("Open the game Ann 0, Bob 0\nlast played ")
+        assert ui.accessible_name(row).startswith("Open the game Ann 0, Bob 0 last played ")
         assert ui.accessible_name(ui.find(f"delete-{game_id}")) == "Delete the game Ann 0, Bob 0"
         assert "Delete" not in ui.accessible_name(row)
 

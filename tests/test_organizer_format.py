@@ -5,8 +5,13 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+from pathlib import Path
 
 import pytest
+from PIL import ImageFont
+
+import flet as ft
+import flet_web
 
 from app.documents.events import COLLECTION
 from app.event.format_draft import FormatDraft
@@ -199,6 +204,28 @@ def test_the_new_event_form_edits_the_format_with_the_plan_shown_live_and_create
         assert stored is not None and Tournament.from_events(stored["events"]).format == t.format
         await ui.navigate("/organizer")
         assert plan_lines(ui) == HOUSE_PLAN  # the next new event starts from the house tournament again
+
+    desk.run(test)
+
+
+DROPDOWN_TEXT = ImageFont.truetype(str(Path(flet_web.__file__).parent / "web" / "assets" / "fonts" / "roboto.woff2"), 16)
+"""The face a dropdown draws its choice in: Material's body text, Roboto at 16 px (0.5 px between letters)."""
+DROPDOWN_FRAME_PX = 64
+"""What a dropdown keeps beside its text: 12 px before it, the 48 px arrow after it, and a little room."""
+
+
+def test_every_choice_of_the_format_editors_dropdowns_fits_its_box_whole():
+    desk = Desk()
+
+    async def test(ui: FletHarness) -> None:
+        await ui.click("organize")
+        dropdowns = ui.find_all(ft.Dropdown)
+        assert {"fmt-rules-0", "fmt-size-0", "fmt-cut-0", "fmt-switch"} <= {dropdown.key for dropdown in dropdowns}
+        cut = [(dropdown.key, option.text, round(DROPDOWN_TEXT.getlength(option.text) + 0.5 * len(option.text)))
+               for dropdown in dropdowns for option in dropdown.options
+               if dropdown.width is not None and option.text
+               and DROPDOWN_TEXT.getlength(option.text) + 0.5 * len(option.text) > dropdown.width - DROPDOWN_FRAME_PX]
+        assert cut == []
 
     desk.run(test)
 

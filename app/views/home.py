@@ -278,23 +278,20 @@ def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Ha
 
 
 def game_row(home: HomeState, game: GameSummary, go: Callable[[str], Awaitable[None]]) -> ft.Control:
-    """A game to open by tapping it, read out as "Open the game …"; its delete button beside it."""
+    """A game to open by tapping it, one button read out as "Open the game …" with when it was
+    played; its delete button beside it."""
     when = game.updated.replace("T", " ")[:16]
     subtitle = (tr("{winner} won · {when}", winner=game.winner, when=when) if game.finished and game.winner
                 else tr("last played {when} UTC", when=when))
     return ft.Row(
         [
-            ft.Semantics(
-                label=tr("Open the game {line}\n{subtitle}", line=game.line, subtitle=subtitle),
-                button=True,
+            ft.ListTile(
+                title=ft.Text(game.line, semantics_label=tr("Open the game {line}", line=game.line)),
+                subtitle=ft.Text(subtitle),
+                leading=ft.Icon(ft.Icons.EMOJI_EVENTS if game.finished else ft.Icons.CASINO),
+                on_click=on(go, f"/game/{game.id}"),
+                key=f"game-{game.id}",
                 expand=True,
-                content=ft.ListTile(
-                    title=ft.Semantics(content=ft.Text(game.line), exclude_semantics=True),
-                    subtitle=ft.Semantics(content=ft.Text(subtitle), exclude_semantics=True),
-                    leading=ft.Icon(ft.Icons.EMOJI_EVENTS if game.finished else ft.Icons.CASINO),
-                    on_click=on(go, f"/game/{game.id}"),
-                    key=f"game-{game.id}",
-                ),
             ),
             icon_button(ft.Icons.DELETE_OUTLINE, tr("Delete the game {line}", line=game.line),
                         on(home.ask_delete, game), key=f"delete-{game.id}"),

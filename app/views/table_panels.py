@@ -30,7 +30,7 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
                     [
                         ft.Text(name, size=28, weight=ft.FontWeight.BOLD, max_lines=1,
                                 overflow=ft.TextOverflow.ELLIPSIS, color=ft.Colors.ON_PRIMARY_CONTAINER,
-                                tooltip=name, key="turn-name"),
+                                tooltip=ft.Tooltip(name, exclude_from_semantics=True), key="turn-name"),
                         ft.Text(tr("to play · {in_hand} in hand",
                                    in_hand=in_hand), size=16, color=ft.Colors.ON_PRIMARY_CONTAINER),
                     ],

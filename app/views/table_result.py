@@ -155,11 +155,11 @@ def ResultHandover(game: Game, tournament: Mapping[str, Any]) -> ft.Control:
         ft.Text(tr("QR version {version}",
                    version=image.version), size=12, color=ft.Colors.ON_SURFACE_VARIANT, key="result-qr-version"),
         ft.Text(tr("Result code"), size=14, weight=ft.FontWeight.BOLD),
-        ft.Text(result.typed, size=16, font_family="monospace", key="result-code-text", selectable=True),
+        ft.Text(result.typed, size=16, font_family="monospace", key="result-code-text"),
         CodeActions(tr("result code"), result.safe, "result-code"),
     ]
     if result.link:
-        parts.append(ft.Text(tr("Link: {link}", link=result.link), size=12, key="result-link", selectable=True))
+        parts.append(ft.Text(tr("Link: {link}", link=result.link), size=12, key="result-link"))
         parts.append(CodeActions(tr("result link"), result.link, "result-link"))
     return ft.Container(ft.Column(parts, spacing=8), key="result-panel",
                         border=ft.Border.all(2, ft.Colors.OUTLINE), border_radius=8, padding=10)

@@ -27,8 +27,8 @@ DraftChange = Callable[[FormatDraft, str], "FormatDraft | None"]
 """An edit of a draft with the control's new value; a draft returned takes the old one's place."""
 
 CUTS: Final = (
-    ("overall", translatable("Best N totals over all tables")),
-    ("per_table", translatable("Best k of each table")),
+    ("overall", translatable("Best totals overall")),
+    ("per_table", translatable("Best places per table")),
     ("winners", translatable("Each table's winner")),
 )
 
@@ -83,10 +83,10 @@ def format_editor(state: FormatEditing, fallback: Callable[[], FormatDraft], pla
     for index, round_ in enumerate(draft.rounds):
         name = tr("Final") if index == last else tr("Round {number}", number=index + 1)
         controls: list[ft.Control] = [
-            labelled_dropdown(f"{name} rules", round_.rules, [(p, p.capitalize()) for p in PRESET_NAMES],
+            labelled_dropdown(tr("{name} rules", name=name), round_.rules, [(p, p.capitalize()) for p in PRESET_NAMES],
                               editor.on(partial(_set_rules, index)), key=f"fmt-rules-{index}", width=170),
             labelled_dropdown(tr("{name} tables of", name=name), str(round_.table_size),
-                              [(str(size), f"{size} players") for size in TABLE_SIZES],
+                              [(str(size), tr("{size} players", size=size)) for size in TABLE_SIZES],
                               editor.on(partial(_set_size, index)), key=f"fmt-size-{index}", width=150),
         ]
         if index == last:

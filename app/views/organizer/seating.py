@@ -189,13 +189,10 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
                     bgcolor=ft.Colors.WHITE, padding=6,
                 ),
                 ft.Text(tr("Setup code (QR version {version}):", version=image.version), size=12, color=ink),
-                ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink,
-                        selectable=True),
+                ft.Text(typing_form(code), font_family="monospace", size=13, key=f"setup-code-{table}", color=ink),
             ]
             if link:
-                lines.append(ft.Text(tr("Join link: {link}",
-                                        link=link), size=11, key=f"setup-link-{table}", color=ink,
-                                     selectable=True))
+                lines.append(ft.Text(tr("Join link: {link}", link=link), size=11, key=f"setup-link-{table}", color=ink))
             if not plain:
                 lines.append(CodeActions(tr("setup code"), typing_form(code), f"setup-code-{table}"))
                 if link:
