@@ -193,7 +193,7 @@ def test_the_nested_setup_code_typed_at_join_is_refused_with_a_reason_and_the_se
             "The rules in the code cannot be read: it is damaged, or not made by Farkle Table.")
         await ui.type_text("setup-code", event_of_four().setup_code(1))
         await ui.click("read-setup")
-        assert "HARBOUR-1 · Round 1 · Table 1" in ui.texts()
+        assert "HARBOUR-1 · Final · Table 1" in ui.texts()
 
     run(test)
 

@@ -99,7 +99,7 @@ def test_a_link_to_the_other_kind_of_code_says_what_it_holds() -> None:
 def test_a_join_link_pasted_on_join_opens_the_table_and_shows_its_code() -> None:
     async def test(ui: FletHarness) -> None:
         await join(ui, "\n" + link_qr_text(join_link(SETUP, "http://192.168.1.20:8550")) + "\n")
-        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts() and not ui.exists("join-refusal")
+        assert "MAYOR-26 · Final · Table 1" in ui.texts() and not ui.exists("join-refusal")
         assert ui.find("setup-code").value == safe_form(SETUP)
 
     Desk().run(test)

@@ -259,7 +259,7 @@ def test_a_photo_of_the_tables_card_opens_its_game_and_a_result_code_photo_is_na
         assert ui.text_of("join-scan-message").startswith("No QR code was found in that photo")
         await pick_photo(ui, "join-scan-photo", jpeg_of(qr_image(code).png))
         assert not ui.exists("join-scan-message")
-        assert "MAYOR-26 · Round 1 · Table 1" in ui.texts()
+        assert "MAYOR-26 · Final · Table 1" in ui.texts()
         assert read_code(ui.find("setup-code", ft.TextField).value or "") == read_code(code)
         assert ui.exists("start-tournament-game")
 
