@@ -103,16 +103,19 @@ def read_every_card(page: FlutterPage, tables: int, work: Path, pictures: Path, 
     return codes
 
 
-def import_results(page: FlutterPage, round_number: int, codes: list[str], others: list[list[int]]) -> dict[str, int]:
-    """Every table's result handed over: odd tables type the code, even ones paste the link."""
+def import_results(page: FlutterPage, round_number: int, codes: list[str], others: list[list[int]],
+                   round_name: str | None = None) -> dict[str, int]:
+    """Every table's result handed over: odd tables type the code, even ones paste the link;
+    the import names the round as the pages do (the last is "Final")."""
     totals: dict[str, int] = {}
+    named = round_name or f"Round {round_number}"
     page.click_button("Results")
     for table, (code, amounts) in enumerate(zip(codes, others), 1):
         typed, link, scores = played_result(code, amounts)
         totals |= scores
         page.type_into("Result code or link", typed if table % 2 else link)
         page.click_button("Import the result")
-        page.wait_for_text(f"Round {round_number}, table {table}: result counted", timeout_ms=20_000)
+        page.wait_for_text(f"{named}, table {table}: result counted", timeout_ms=20_000)
     page.wait_for_text("Every table has a result.")
     return totals
 
@@ -168,7 +171,7 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion(tm
 
             draw(page, "final", 1)
             codes = read_every_card(page, 1, tmp_path, pictures, 4)
-            totals = import_results(page, 4, codes, [[1050, 550, 0]])
+            totals = import_results(page, 4, codes, [[1050, 550, 0]], round_name="Final")
             champion = next(name for name, total in totals.items() if total == 12_000)
             page.click_button("Crown the champion")
             page.click_button("Final & prize")
