@@ -545,10 +545,12 @@ def throw(page: WebKitPage, faces: str) -> None:
 def new_game(page: WebKitPage, *names: str) -> None:
     """Start a game from the home screen: names in seat order (as browser_support.new_game)."""
     page.click_button("New game")
-    for seat, name in enumerate(names, start=1):
+    for seat, name in reversed(list(enumerate(names, start=1))):
         page.type_into(f"Player {seat} name", name)
-    # The app's own answer to the first name: under load WebKit's input showed "Ann" while
-    # the app had "An" when "Start game" came (typed key by key, the last change came late).
+    # The app's own answer to the name typed last, the first seat's: under load WebKit's input
+    # showed "Bob" while the app had "Bo" when "Start game" came (typed key by key, the last
+    # change came late). The other seats were typed before it, so their changes reached the
+    # app before the first seat's, which "Who starts" shows whole.
     page.wait_for_text(f"Who starts: {names[0]}")
     page.click_button("Start game")
     page.wait_for_text(f"Enter {names[0]}'s throw")
