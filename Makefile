@@ -40,12 +40,12 @@ test: $(STAMP) browser
 	$(PY) -m mypy
 	PYTHONUNBUFFERED=1 $(PY) -m pytest $(ARGS)
 
-# The benchmarks (tests/bench_*.py: pytest-benchmark tables and the side-by-side runs against the
+# The benchmarks (tests/bench/bench_*.py: pytest-benchmark tables and the side-by-side runs against the
 # previous commit); reported, never asserted on time, and not part of `make test`.
 bench: $(STAMP) browser
-	$(PY) -m pytest -s $(wildcard tests/bench_*.py) $(ARGS)
+	$(PY) -m pytest -s $(wildcard tests/bench/bench_*.py) $(ARGS)
 
 # The README's pictures, refreshed on purpose: `make test` writes its pictures to a temporary folder.
 screenshots: $(STAMP) browser
-	FARKLE_SCREENSHOTS=1 $(PY) -m pytest -m browser tests/test_browser_journeys.py tests/test_browser_organizer.py \
-	  tests/test_browser_table_layout.py tests/test_browser_phones_event.py tests/test_browser_seed_event.py
+	FARKLE_SCREENSHOTS=1 $(PY) -m pytest -m browser tests/browser/test_browser_journeys.py tests/browser/test_browser_organizer.py \
+	  tests/browser/test_browser_table_layout.py tests/browser/test_browser_phones_event.py tests/browser/test_browser_seed_event.py

@@ -17,7 +17,7 @@ __all__ = ["Route", "Screen", "parse_route", "DOCUMENT_ID"]
 
 Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "not_found"]
 """Every screen an address can name: the app's route table, which the sweep of every route
-(tests/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
+(tests/browser/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
 
 DOCUMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
 """What a game or tournament id looks like (the stores refuse anything else)."""

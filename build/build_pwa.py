@@ -49,7 +49,7 @@ from web_client import (STDLIB_DROPPED, check_versions, copy_web_client, pack_no
 
 __all__ = [
     "build", "BuildResult", "input_fingerprint", "main", "PatchError",
-    # the patches of flet-web files, each checked on its own by tests/test_pwa.py
+    # the patches of flet-web files, each checked on its own by tests/browser/test_pwa.py
     "RIVE_CDN", "patch_index_html", "patch_flutter_bootstrap", "patch_main_dart_js", "patch_python_js",
     "patch_pyodide_asm", "patch_python_worker", "patch_font_manifest", "web_client_dir", "STDLIB_DROPPED",
     # the app archive
@@ -188,7 +188,7 @@ def build(app_dir: Path = DEFAULT_APP, engine_dir: Path = DEFAULT_ENGINE, out: P
           icon: Path = DEFAULT_ICON, quiet: bool = False, no_precompile: bool = False,
           early_python: bool = True, snapshot: bool = True) -> BuildResult:
     """Build the site into ``out``. ``no_precompile`` and ``early_python=False`` exist to
-    measure what they gain (tests/bench_pwa.py --compare); so does ``snapshot=False``
+    measure what they gain (tests/bench/bench_pwa.py --compare); so does ``snapshot=False``
     (--compare-snapshot)."""
     start = time.monotonic()
     app_dir, engine_dir, out = app_dir.resolve(), engine_dir.resolve(), out.resolve()

@@ -3,7 +3,7 @@ the one error it stops with, and the exactly-once text replacement every patch o
 file goes through.
 
 The build's modules import each other as top-level modules (``build/`` is the script's
-folder when run as ``python build/build_pwa.py``; tests/pwa_harness.py puts it on
+folder when run as ``python build/build_pwa.py``; tests/support/pwa_harness.py puts it on
 ``sys.path`` the same way).
 """
 

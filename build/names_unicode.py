@@ -6,7 +6,7 @@ Unicode's own files as two pinned PyPI packages ship them (unicode.org is not re
 * ``Default_Ignorable_Code_Point`` (Unicode's DerivedCoreProperties.txt) from
   precis-i18n's ``UnicodeData``, the PRECIS (RFC 8264) library.
 
-Both are pinned in pyproject.toml's test extra and tests/test_names.py checks the file
+Both are pinned in pyproject.toml's test extra and tests/engine/test_names.py checks the file
 against them. A new Unicode version: bump the pins, ``pip install -e '.[test]'``, run
 ``.venv/bin/python build/names_unicode.py``, read the diff of the file, commit.
 The engine gets plain data and imports neither package (in the PWA it is one more file

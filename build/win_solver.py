@@ -19,7 +19,7 @@ sum, solved later in the pass. Passes repeat until none moves a start value by m
 solved by secant steps, and one pass solves the game.
 
 Runs where the shipped tables are written (``python build/win_tables.py``), never on a
-device; ``tests/test_win_solver.py`` checks it against the engine's solver.
+device; ``tests/engine/test_win_solver.py`` checks it against the engine's solver.
 """
 
 from __future__ import annotations

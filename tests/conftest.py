@@ -22,12 +22,12 @@ import pytest
 
 from app.storage import DATA_DIR_ENV, FileStore, MemoryPrefs, MemoryStore, PrefsStore, Store
 
-from tests.browser_support import FlutterPage, chromium_missing_reason, launch_chromium, start_app_server
+from tests.support.browser_support import FlutterPage, chromium_missing_reason, launch_chromium, start_app_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-    from tests.browser_support import AppServer
+    from tests.support.browser_support import AppServer
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -23,7 +23,7 @@ PAGES = [README, *DOCS]
 LINK = re.compile(r"!?\[(?:[^\]]|\][^(])*\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6}) +(.+?) *$", re.MULTILINE)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
-# A path in the repository written as code: `engine/advice/win.py`, `tests/bench_pwa.py`.
+# A path in the repository written as code: `engine/advice/win.py`, `tests/bench/bench_pwa.py`.
 NAMED_PATH = re.compile(r"`((?:app|engine|tests|build|assets|docs)/(?:[\w./-]*\.(?:py|md|txt|js|json|png|toml)|[\w/-]*/))`")
 MAP_ROW = re.compile(r"^\| `([\w/]+/)` \| (.*) \|$", re.MULTILINE)
 MAP_NAME = re.compile(r"`([\w.]+/?)`")

@@ -26,7 +26,7 @@ Seeded: the same state gives the same figures (:data:`SEED`, the same for every 
 so two states are compared on common random numbers). Bounded: games are played until
 :data:`TURN_BUDGET` turns have been simulated (at least :data:`FEWEST_GAMES`, at most
 :data:`MOST_GAMES` games), so a final round, whose games are a few turns long, is
-simulated over more games than a game's first turn. Figures: ``tests/bench_win_simulation.py``.
+simulated over more games than a game's first turn. Figures: ``tests/bench/bench_win_simulation.py``.
 """
 
 from __future__ import annotations

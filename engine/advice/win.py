@@ -48,11 +48,11 @@ simulates, with its error. Cost: about ``levels**3`` turn totals a pass; CPython
 ``house`` to 4,000 in about two minutes, so the tables players meet are shipped
 (:mod:`engine.advice.win_tables`: ``house`` to 4,000, 5,000 and 10,000, ``official`` to
 4,000 and 10,000, Busche's Facebook Farkle), solved by the compiled twin of this solver
-(``python build/win_tables.py``; ``tests/test_win_solver.py`` checks one against the
+(``python build/win_tables.py``; ``tests/engine/test_win_solver.py`` checks one against the
 other), and targets up to :data:`ON_DEMAND_LEVELS` steps without a penalty are solved when
 asked.
 
-Published figures (tests/test_win_chance.py checks them):
+Published figures (tests/app/test_win_chance.py checks them):
 
 * Busche & Neller 2017: simplest scoring (1 = 100, 5 = 50, three of a kind only), no entry
   threshold, first to bank 10,000 wins: 200 points for the second player make the game

@@ -7,7 +7,7 @@ allow it; the clashes left (each pair of former tablemates at one table) are rec
 
 Everything random comes from ``random.Random(seed)`` in a fixed order, so a draw that
 was recorded once is drawn the same by any later version: change this module only in
-ways that keep every recorded draw (``tests/test_engine_compat.py`` checks the old ones).
+ways that keep every recorded draw (``tests/engine/test_engine_compat.py`` checks the old ones).
 
 >>> draw_tables([1, 2, 3, 4, 5, 6], (3, 3), seed=1, before=[(1, 2, 3), (4, 5, 6)])
 (((3, 6, 2), (1, 4, 5)), 2)

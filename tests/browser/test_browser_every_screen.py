@@ -1,0 +1,479 @@
+"""Every screen and route, at a phone's 390x844 and a laptop's 1366x800, in one Chromium
+against one server: no Flutter error box, no blank region, and every control a finger and
+a screen reader can use.
+
+The data folder is seeded through the app's stores (tests/support/every_screen_seed.py): games in
+play, tied, over and handed over; an event seated at ten tables with results coming in,
+one being signed up (its format editor) and one with a champion. The app is loaded once;
+each further route is reached as the browser's Back and Forward reach it (the address
+changes, the app follows), so a screen costs its own drawing, not a new start of the
+client. Each screen is looked at in both sizes (the window is resized between them); the
+findings of the whole survey are then judged by two tests:
+
+- **Layout**: the page's scroll extent (read from the scrollable's accessibility node,
+  which Flutter sizes to the real extent) is sane; screenshots taken a screen at a time
+  down the whole page show no grey error box (a release build of Flutter paints
+  ``0xF0C0C0C0`` where a widget fails to lay out) and no blank band taller than most of
+  a screen between contents.
+- **Targets**: every node a person can press or type into is at least 48x48 px and has a
+  name of its own (a control inside another is named too, and so is a read-only text box),
+  and no node says the same words twice.
+
+Screenshots go to a temporary folder, named in the failure message.
+
+    .venv/bin/python -m pytest tests/browser/test_browser_every_screen.py
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageFilter
+from playwright.sync_api import Browser
+
+from tests.support.browser_support import FlutterPage, free_port, start_app_server
+from tests.support.every_screen_seed import seed_every_screen
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 800}
+MAX_EXTENT_PX = 20_000
+"""Taller than this, a screen is a layout failure (or a list nobody scrolls through)."""
+BLANK_SHARE = 0.75
+"""A band of nothing but background taller than this share of the screen, between contents, is a blank region."""
+MIN_TARGET_PX = 48
+ERROR_GREY = (188, 203)
+"""The channel range of Flutter's release error box (0xC0C0C0 at 94% over a light background)."""
+ERROR_BLOCK = 8
+"""The grey must fill whole blocks of this many pixels, three by three (a 32 px square at least)."""
+
+READY: dict[str, str] = {
+    "home": "Unfinished games",
+    "new game": "Players in seat order",
+    "rematch": "Rematch of Ann, Bob, Cy",
+    "table": "Enter Bob's throw",
+    "roll-off": "Tie for the win at 2,100",
+    "game over": "Final standings",
+    "history": "Score race over",
+    "player": "Average final score",
+    "lookup": "Chance of a farkle",
+    "lookup of a game": "This game's rules",
+    "join": "Join a tournament table",
+    "table result": "Hand the result to the organizer",
+    "organizer list and new event format": "New tournament",
+    "event with its format editor": "Sign-up: 5 signed up",
+    "event": "Round 1 is being played",
+    "players": "40 players",
+    "seating": "Table 10 · Round 1",
+    "print": "Table 10 · Round 1",
+    "results": "of 10 tables in",
+    "standings": "(number 23)",
+    "room lookup": "Find a player",
+    "final": "Champion: Bob",
+    "import link": "Imported from a link",
+    "not found": "There is nothing at",
+}
+"""A text each screen shows once it is drawn with its data."""
+
+PRESS_FIRST: dict[str, tuple[str, str]] = {
+    "event": ("Set a passphrase", "Set the passphrase"),
+}
+"""A button to press on a screen before looking at it (what it opens is part of the screen), and a text it shows."""
+
+MUST_HAVE: dict[str, list[tuple[str, str, int]]] = {
+    "seating": [("button", "Revoke card, issue a new one", 10),
+                ("textbox", "Why revoke this card (phone lost...)", 10),
+                ("img", "Setup QR code for table 10", 1)],
+    "room lookup": [("textbox", "Name or number", 1)],
+}
+"""Controls a screen must offer (role, accessible name, how many): a control that failed to lay
+out has no accessibility node at all."""
+
+# The page's vertical scrollables (Flutter sizes each one's overflow to the real extent).
+_SCROLLERS = """() => [...document.querySelectorAll('flt-semantics')]
+  .filter(e => getComputedStyle(e).overflowY === 'scroll')
+  .map(e => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, width: e.clientWidth, height: e.clientHeight,
+            extent: e.scrollHeight, at: e.scrollTop}; })
+  .sort((a, b) => b.width * b.height - a.width * a.height)"""
+
+_SCROLL_TO = """async (y) => {
+  const main = [...document.querySelectorAll('flt-semantics')]
+    .filter(e => getComputedStyle(e).overflowY === 'scroll')
+    .sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+  main.scrollTop = y;
+  for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);  // the scroll event, Flutter's frame
+  return main.scrollTop;
+}"""
+
+_GO_TO = """(route) => { history.pushState(null, '', route);
+  window.dispatchEvent(new PopStateEvent('popstate', {state: null})); }"""
+
+_BUSY = "() => (document.querySelector('flt-semantics-host') || {innerText: ''}).innerText.includes('Working...')"
+
+# Whether the text node ``title`` lies inside the visible part of the page's main scrollable.
+_TITLE_ON_SCREEN = """(title) => {
+  const main = [...document.querySelectorAll('flt-semantics')]
+    .filter(e => getComputedStyle(e).overflowY === 'scroll')
+    .sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+  const node = [...document.querySelectorAll('flt-semantics')].find(e => e.textContent.trim() === title);
+  if (!main || !node) return false;
+  const box = node.getBoundingClientRect(), view = main.getBoundingClientRect();
+  return box.top >= view.top && box.bottom <= view.bottom;
+}"""
+
+_FRAMES = "async () => { for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame); }"
+
+# What a person can press or type into, with its accessible name and its size.
+_TARGETS = """() => {
+  const roles = new Set(['button', 'checkbox', 'switch', 'radio', 'slider', 'link', 'tab', 'menuitem',
+                         'combobox', 'option', 'spinbutton']);
+  const found = [];
+  for (const e of document.querySelectorAll('flt-semantics-host flt-semantics')) {
+    const input = e.querySelector(':scope > input, :scope > textarea');
+    const role = e.getAttribute('role');
+    let kind = null;
+    if (input) kind = input.disabled || input.readOnly ? 'read-only textbox' : 'textbox';
+    else if (roles.has(role)) kind = role;
+    else if (e.hasAttribute('flt-tappable')) kind = 'tappable';
+    if (!kind) continue;
+    const r = e.getBoundingClientRect();
+    let label = (input && input.getAttribute('aria-label')) || e.getAttribute('aria-label') || e.textContent;
+    // Named by a plain node around it (a tooltip's), not by a control around it: a control
+    // inside another is a second stop for a screen reader, and needs its own name.
+    const outer = e.parentElement && e.parentElement.closest('flt-semantics[aria-label]:not([role])');
+    if (!(label || '').trim() && outer) {  // a tappable inside the node that names it, covering the same box
+      const o = outer.getBoundingClientRect();
+      if (Math.abs(o.width - r.width) < 1 && Math.abs(o.height - r.height) < 1) label = outer.getAttribute('aria-label');
+    }
+    found.push({id: e.id, kind, name: (label || '').trim().slice(0, 60), width: r.width, height: r.height,
+                top: r.top, bottom: r.bottom});
+  }
+  return found;
+}"""
+
+# Nodes that say the same words twice over (a tooltip read beside the text it repeats: "Ann\nAnn").
+_DOUBLED = """() => {
+  const found = [];
+  for (const e of document.querySelectorAll('flt-semantics-host flt-semantics')) {
+    const said = [e.getAttribute('aria-label') || '',
+                  ...[...e.querySelectorAll(':scope > span')].map(span => span.textContent)];
+    for (const text of said) {
+      const lines = text.split('\\n').map(line => line.trim()).filter(line => line);
+      if (lines.length > 1 && lines.every(line => line === lines[0])) found.push(text.trim().slice(0, 60));
+    }
+  }
+  return found;
+}"""
+
+# A control's box once it is scrolled to the middle of the page's main scrollable (a person
+# scrolls a control into view before tapping it); null when the node is gone.
+_CENTRED_BOX = """async (id) => {
+  const node = document.getElementById(id);
+  const main = [...document.querySelectorAll('flt-semantics')]
+    .filter(e => getComputedStyle(e).overflowY === 'scroll')
+    .sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+  if (!node) return null;
+  if (main) {
+    const n = node.getBoundingClientRect(), m = main.getBoundingClientRect();
+    main.scrollTop += (n.top + n.height / 2) - (m.top + m.height / 2);
+    for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame);
+  }
+  return true;
+}"""
+
+_BOX_OF = """(id) => { const node = document.getElementById(id); if (!node) return null;
+  const r = node.getBoundingClientRect(); return {width: r.width, height: r.height}; }"""
+
+_VIEW_SIZED = """([width, height]) => {
+  const view = document.querySelector('flutter-view') || document.querySelector('flt-glass-pane');
+  const host = document.querySelector('flt-semantics-host');
+  const box = view && view.getBoundingClientRect();
+  return !!box && !!host && window.innerWidth === width && box.width === width && box.height === height;
+}"""
+
+
+@dataclass
+class Survey:
+    """What was found on the screens: layout problems and unusable targets, one line each."""
+
+    shots: Path
+    layout: list[str] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    last_card_reached: str = "not tried"
+    """What choosing the last table in the seating page's "Go to table" did at phone size."""
+
+
+def size_name(size: dict[str, int]) -> str:
+    return f"{size['width']}x{size['height']}"
+
+
+def grey_error_box(shot: Image.Image) -> tuple[int, int] | None:
+    """Where a solid patch of Flutter's error grey is, or None."""
+    low, high = ERROR_GREY
+    red, green, blue = shot.split()
+
+    def within(band: Image.Image) -> Image.Image:
+        return band.point(lambda v: 255 if low <= v <= high else 0)
+
+    def alike(one: Image.Image, other: Image.Image) -> Image.Image:
+        return ImageChops.difference(one, other).point(lambda v: 255 if v <= 4 else 0)
+
+    mask = ImageChops.multiply(ImageChops.multiply(within(red), within(green)), within(blue))
+    mask = ImageChops.multiply(mask, ImageChops.multiply(alike(red, green), alike(green, blue)))
+    blocks = mask.reduce(ERROR_BLOCK).point(lambda v: 255 if v == 255 else 0).filter(ImageFilter.MinFilter(3))
+    box = blocks.getbbox()
+    return None if box is None else (box[0] * ERROR_BLOCK, box[1] * ERROR_BLOCK)
+
+
+def content_rows(shot: Image.Image, background: tuple[int, int, int]) -> list[bool]:
+    """For each row of ``shot``: whether anything but the background is drawn in it."""
+    plain = Image.new("RGB", shot.size, background)
+    drawn = ImageChops.difference(shot, plain).convert("L").point(lambda v: 255 if v > 16 else 0)
+    return [bool(row) for row in drawn.getprojection()[1]]
+
+
+def longest_blank_band(rows: dict[int, bool], scrolls: bool) -> tuple[int, int]:
+    """(start, length) of the tallest run of empty rows that has content above it and, unless the
+    page fits its screen (the rest of the screen is then simply unused), below it."""
+    ordered = [rows[y] for y in sorted(rows)]
+    best, start, run = (0, 0), None, 0
+    seen_content = False
+    for y, drawn in enumerate(ordered):
+        if drawn:
+            if seen_content and run > best[1]:
+                best = (start or 0, run)
+            seen_content, run, start = True, 0, None
+        elif seen_content:
+            start = y if start is None else start
+            run += 1
+    if scrolls and seen_content and run > best[1]:
+        best = (start or 0, run)
+    return best
+
+
+class Surveyor:
+    """Looks at one screen in one window size, a screen's height at a time down the page, and
+    writes down what is wrong with it."""
+
+    def __init__(self, page: FlutterPage, survey: Survey) -> None:
+        self.page = page
+        self.survey = survey
+
+    def shot(self) -> Image.Image:
+        return Image.open(io.BytesIO(self.page.page.screenshot())).convert("RGB")
+
+    def settled_shot(self) -> Image.Image:
+        """A screenshot once painting has settled: two in a row alike, with more than a few
+        colours (the canvas is drawn, not only the page behind it), and Flet's "Working..."
+        cover (a reply from the server taking long) gone."""
+        last = self.shot()
+        for _ in range(30):
+            self.page.page.evaluate(_FRAMES)
+            again = self.shot()
+            colours = again.getcolors(64)
+            if (ImageChops.difference(last, again).getbbox() is None and (colours is None or len(colours) > 8)
+                    and not self.page.page.evaluate(_BUSY)):
+                return again
+            last = again
+        return last
+
+    def scrolled_shot(self, before: Image.Image | None) -> Image.Image:
+        """A screenshot after a scroll (Flutter has had its frames): one is enough unless it still
+        shows the page as it was before the scroll."""
+        if before is not None:
+            shot = self.shot()
+            if ImageChops.difference(before, shot).getbbox() is not None and not self.page.page.evaluate(_BUSY):
+                return shot
+        return self.settled_shot()
+
+    def look(self, screen: str, size: dict[str, int]) -> None:
+        where = f"{screen} at {size_name(size)}"
+        self.page.settle()  # the screen laid out: its scrollable is the one it keeps
+        scrollers = self.page.page.evaluate(_SCROLLERS)
+        for scroller in scrollers:
+            if scroller["extent"] > MAX_EXTENT_PX:
+                self.survey.layout.append(
+                    f"{where}: a scrollable {scroller['width']}x{scroller['height']} px holds "
+                    f"{scroller['extent']:,} px (more than {MAX_EXTENT_PX:,}): something failed to lay out")
+        main = scrollers[0] if scrollers else None
+        if main is None:
+            area = (0, 64, size["width"], size["height"])  # below the app bar
+            stops = [0]
+        else:
+            area = (round(main["left"]), round(main["top"]), round(main["left"] + main["width"]),
+                    round(main["top"] + main["height"]))
+            last = max(0, main["extent"] - main["height"])
+            if main["extent"] > MAX_EXTENT_PX:
+                stops = [0, main["extent"] // 2]  # already failed: its first screen and its middle show why
+            else:
+                stops = list(range(0, last, main["height"])) + [last]
+        pictures: dict[int, Image.Image] = {}
+        targets: dict[str, dict[str, Any]] = {}
+        doubled: set[str] = set()
+        before: Image.Image | None = None
+        for stop in stops:
+            at = self.page.page.evaluate(_SCROLL_TO, stop) if main is not None else 0
+            if at in pictures:
+                continue  # the page scrolls no further
+            pictures[at] = before = self.scrolled_shot(before)
+            self.page.settle()  # measured once every control holds its place, not mid-layout
+            doubled.update(self.page.page.evaluate(_DOUBLED))
+            for target in self.page.page.evaluate(_TARGETS):
+                cut = abs(target["top"] - area[1]) < 1 or abs(target["bottom"] - area[3]) < 1
+                seen = targets.get(target["id"])
+                if seen is None or (seen["cut"] and not cut):
+                    targets[target["id"]] = {**target, "cut": cut}
+        for target in targets.values():  # small where seen: seen again in the middle of the page
+            if not target["cut"] and min(target["width"], target["height"]) < MIN_TARGET_PX - 0.5 \
+                    and self.page.page.evaluate(_CENTRED_BOX, target["id"]):
+                self.page.settle()
+                box = self.page.page.evaluate(_BOX_OF, target["id"])
+                if box is not None:
+                    target.update(box)
+        self.check_pictures(where, area, pictures, scrolls=main is not None)
+        self.check_targets(where, screen, targets.values())
+        self.survey.targets += [f"{where}: {text!r} is said twice" for text in sorted(doubled)]
+
+    def check_pictures(self, where: str, area: tuple[int, int, int, int], pictures: dict[int, Image.Image],
+                       scrolls: bool) -> None:
+        """Grey boxes in each picture; blank bands down the whole page (the pictures by scroll offset)."""
+        rows: dict[int, bool] = {}
+        background: tuple[int, int, int] | None = None
+        problems = len(self.survey.layout)
+        for at, picture in sorted(pictures.items()):
+            body = picture.crop(area)
+            if background is None:
+                background = max(body.getcolors(body.width * body.height) or [(0, (255, 255, 255))])[1]
+            grey = grey_error_box(body)
+            if grey is not None:
+                self.survey.layout.append(f"{where}: a grey error box at {grey[0]},{grey[1] + area[1]} px "
+                                          f"scrolled to {at} px")
+            for y, drawn in enumerate(content_rows(body, background)):
+                rows[at + y] = rows.get(at + y, False) or drawn
+        if not any(rows.values()):
+            self.survey.layout.append(f"{where}: nothing is drawn")
+        else:
+            start, length = longest_blank_band(rows, scrolls)
+            if length > BLANK_SHARE * (area[3] - area[1]):
+                self.survey.layout.append(f"{where}: a blank band {length} px tall at {start} px down the page")
+        if len(self.survey.layout) > problems:
+            for at, picture in pictures.items():
+                picture.save(self.survey.shots / f"{where.replace(' ', '-')}-at-{at}.png")
+            self.survey.layout.append(f"    (screenshots of {where}: {self.survey.shots})")
+
+    def check_targets(self, where: str, screen: str, targets: Iterable[dict[str, Any]]) -> None:
+        """Each control's size where it was seen whole (a control cut by the screen's edge is
+        measured cut), and its name; then the controls the screen must offer."""
+        problems: dict[str, int] = {}
+        for target in targets:
+            small = not target["cut"] and target["kind"] != "read-only textbox" and (
+                target["width"] < MIN_TARGET_PX - 0.5 or target["height"] < MIN_TARGET_PX - 0.5)
+            if small or not target["name"]:
+                line = (f"{target['kind']} {target['name']!r}"
+                        + (f" is {target['width']:.0f}x{target['height']:.0f} px" if small else "")
+                        + ("" if target["name"] else " has no name"))
+                problems[line] = problems.get(line, 0) + 1
+        for line, count in problems.items():
+            self.survey.targets.append(f"{where}: {line}" + (f" (x{count})" if count > 1 else ""))
+        for role, name, count in MUST_HAVE.get(screen, []):
+            shown = self.page.page.get_by_role(role, name=name, exact=True).count()  # type: ignore[arg-type]
+            if shown != count:
+                self.survey.layout.append(f"{where}: {count} {role} {name!r} expected, {shown} in the "
+                                          "accessibility tree")
+
+
+def open_screen(page: FlutterPage, url: str, ready: str) -> None:
+    """Load the app at ``url`` (its first screen costs the client's start)."""
+    page.page.goto(url, wait_until="commit")
+    page.enable_semantics()
+    page.wait_for_text(ready, timeout_ms=30_000)
+
+
+def go_to(page: FlutterPage, route: str, ready: str) -> None:
+    """Move the loaded app to ``route`` as the browser's Back and Forward do (the app follows the
+    address), which costs a screen, not a new start of the client."""
+    page.page.evaluate(_GO_TO, route)
+    page.wait_for_text(ready, timeout_ms=30_000)
+
+
+def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
+    """From the top of the page, choose the last table in "Go to table"; "shown" once its card's
+    title is on the screen."""
+    try:
+        page.page.evaluate(_SCROLL_TO, 0)
+        page.click_button("Go to table")
+        page.click_button(f"Table {tables}")
+        page.page.wait_for_function(_TITLE_ON_SCREEN, arg=f"Table {tables} · Round 1", timeout=15_000)
+    except Exception as failure:  # noqa: BLE001 - reported by its test
+        return f"not shown: {failure}"
+    return "shown"
+
+
+def resize(page: FlutterPage, size: dict[str, int]) -> None:
+    page.page.set_viewport_size(size)  # type: ignore[arg-type]
+    page.page.wait_for_function(_VIEW_SIZED, arg=[size["width"], size["height"]], timeout=10_000)
+    page.page.evaluate(_FRAMES)
+
+
+@pytest.fixture(scope="module")
+def survey(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """Open every route once; look at it at phone size and desktop size (alternating the order,
+    so each route costs one resize)."""
+    folder = tmp_path_factory.mktemp("every-screen")
+    port = free_port()
+    seeded = seed_every_screen(folder / "data", f"http://127.0.0.1:{port}")
+    # Out of pytest's numbered folders, which other runs on this machine rotate away.
+    found = Survey(Path(tempfile.mkdtemp(prefix="farkle-every-screen-")))
+    with start_app_server(folder / "data", port=port) as server:
+        context = chromium_browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+        page = FlutterPage(context.new_page())
+        surveyor = Surveyor(page, found)
+        loaded = False
+        try:
+            for index, (screen, route) in enumerate(seeded.routes()):
+                sizes = [PHONE, DESKTOP] if index % 2 == 0 else [DESKTOP, PHONE]
+                if page.page.viewport_size != sizes[0]:
+                    page.page.set_viewport_size(sizes[0])  # type: ignore[arg-type]
+                try:
+                    if loaded:
+                        go_to(page, route, READY[screen])
+                    else:
+                        open_screen(page, server.url.rstrip("/") + route, READY[screen])
+                    loaded = True
+                    if screen in PRESS_FIRST:
+                        page.click_button(PRESS_FIRST[screen][0])
+                        page.wait_for_text(PRESS_FIRST[screen][1])
+                except Exception as failure:  # noqa: BLE001 - one screen that does not show is one finding
+                    found.layout.append(f"{screen} ({route}) did not show {READY[screen]!r}: {failure}")
+                    loaded = False  # start the client again for the next screen
+                    continue
+                for number, size in enumerate(sizes):
+                    if number:
+                        resize(page, size)
+                    surveyor.look(screen, size)
+                    if screen == "seating" and size == PHONE:
+                        found.last_card_reached = go_to_the_last_table(page, tables=10)
+        finally:
+            context.close()
+    yield found
+
+
+def test_every_screen_at_phone_and_desktop_size_is_free_of_error_boxes_and_blank_regions(survey: Survey) -> None:
+    assert not survey.layout, "\n".join(survey.layout)
+
+
+def test_every_control_on_every_screen_is_at_least_48_px_square_and_named_and_nothing_is_said_twice(
+        survey: Survey) -> None:
+    assert not survey.targets, "\n".join(survey.targets)
+
+
+def test_the_seating_pages_go_to_table_brings_the_last_card_into_view_on_a_phone(survey: Survey) -> None:
+    assert survey.last_card_reached == "shown"
