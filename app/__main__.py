@@ -62,7 +62,7 @@ def serve(args: argparse.Namespace) -> None:
     if args.desktop:
         ft.run(main)
         return
-    from app.venue import client_address, server, venue
+    from app.venue import addresses, client_address, server
 
     if args.organizer_address:
         os.environ[client_address.ORGANIZER_ADDRESSES_ENV] = ",".join(args.organizer_address)
@@ -75,8 +75,8 @@ def serve(args: argparse.Namespace) -> None:
         print(f"Farkle Table cannot start: {error}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None
     print(f"Farkle Table: http://{args.host}:{args.port}  (games kept in {default_data_dir()})", flush=True)
-    venue.serve_on(args.host, args.port)
-    for base in venue.venue_link_bases():
+    addresses.serve_on(args.host, args.port)
+    for base in addresses.venue_link_bases():
         print(f"  phones on this network open {base}", flush=True)
     server.serve(main, args.host, args.port, no_cdn=True, allowed_origins=origins)
 

@@ -34,7 +34,7 @@ from typing import Any, Final, Protocol
 from urllib.parse import unquote
 
 from app.venue.client_address import is_organizer_address, peer_of
-from app.event.event_codes import SharedCode
+from app.event.codes import SharedCode
 from app.event.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
 from app.runtime import in_browser
 from app.event.sign_in_guard import GUARD, SignInGuard

@@ -26,7 +26,7 @@ from itertools import accumulate
 from typing import Any, Final
 
 from app.documents.events import COLLECTION, KIND, CopyMark, KeptEvent, copy_kept, event_document, read_event
-from app.event.event_codes import code_holders
+from app.event.codes import code_holders
 from app.i18n import ntr, tr
 from app.storage import Store, keep_beside
 from app.storage.base import off_the_loop

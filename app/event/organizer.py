@@ -31,7 +31,7 @@ from app.documents.events import (
     refusals_kept,
 )
 from app.event.event_copy import CopyOpened, CopyRefused, EventCopy, open_copy
-from app.event.event_codes import SharedCode, holders_among, refuse_taken_code
+from app.event.codes import SharedCode, holders_among, refuse_taken_code
 from app.event.format_draft import FormatDraft
 from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, new_id, utc_now_iso
@@ -136,7 +136,7 @@ class Organizer:
         """Create, persist and open a tournament: ``format`` (the house tournament by default), ``cap`` another cap,
         ``passphrase_hash`` its organizer passphrase's hash (:func:`app.event.passphrase.hash_passphrase`).
 
-        :raises CodeTaken: another stored event holds the code (:mod:`app.event.event_codes`); nothing is stored.
+        :raises CodeTaken: another stored event holds the code (:mod:`app.event.codes`); nothing is stored.
         """
         fmt = format or TournamentFormat.house()
         if cap is not None and cap != fmt.cap:

@@ -12,7 +12,7 @@ cannot sign a result.
 
 "That event" is the stored event that printed the table's card, known by the card's key
 (:meth:`engine.Tournament.printed`), never by the event code the game names: a code is no
-secret, and data kept before codes were unique (:mod:`app.event.event_codes`) may hold two
+secret, and data kept before codes were unique (:mod:`app.event.codes`) may hold two
 events with one code, each with its own passphrase.
 """
 

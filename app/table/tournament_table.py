@@ -17,7 +17,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from app.storage import Store
-from app.venue.venue import for_phones
+from app.venue.addresses import for_phones
 from engine import (
     LINK_ROUTE,
     Game,
@@ -58,7 +58,7 @@ def site_link_base(page_url: str, static: bool) -> str:
     the form ``<site>/#/join/CODE`` that any static server answers (the page turns it into
     the path route at start; ``build/templates/base-root.html``). "" for a non-web address.
     A server session's websocket address is given as the page's http(s) one, as phones reach
-    it (:func:`app.venue.venue.for_phones`).
+    it (:func:`app.venue.addresses.for_phones`).
 
     >>> site_link_base("http://127.0.0.1:8000/apps/farkle/organizer/E1/seating", True)
     'http://127.0.0.1:8000/apps/farkle/#'

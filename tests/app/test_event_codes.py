@@ -21,7 +21,7 @@ import pytest
 
 from app.event.access import SESSIONS_KEY, DeviceAccess, RouteAccess, issue_token, route_access, route_target, route_targets
 from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
-from app.event.event_codes import CodeHolder, CodeTaken, SharedCode, code_holders
+from app.event.codes import CodeHolder, CodeTaken, SharedCode, code_holders
 from app.documents.events import COLLECTION, KeptEvent, event_document
 from app.event.organizer import Organizer
 from app.event.passphrase import MIN_PASSPHRASE

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import app.venue.venue as venue
+import app.venue.addresses as venue
 from app.table.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
 from app.qr.camera import camera_trouble
 from engine import CodeDamaged, decode_result, decode_setup, link_form, read_code, safe_form, typing_form

@@ -178,7 +178,7 @@ def pwa_event(site_url: str) -> PwaEvent:
     from app.event.organizer import Organizer
     from app.storage import MemoryPrefs, PrefsStore
     from app.table.tournament_table import card_link_base, result_qr_text
-    from app.venue.venue import link_base_of
+    from app.venue.addresses import link_base_of
     from engine import Game, decode_setup, encode_result, result_from_game
     from tests.support.game_play import play_game
 

@@ -11,7 +11,7 @@ from app.event.sign_in_guard import FailedTries
 from app.runtime import in_browser
 from app.event.event_copy import copy_line
 from app.event.format_draft import FormatDraft
-from app.venue.venue import for_phones, serving, venue_link_bases
+from app.venue.addresses import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.widgets import big_button, on, section

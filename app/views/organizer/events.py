@@ -14,7 +14,7 @@ from app.event.event_copy import CopyOpened, CopyRefused
 from app.event.format_draft import FormatDraft
 from app.event.organizer import TournamentSummary
 from app.runtime import in_browser
-from app.venue.venue import link_base_of
+from app.venue.addresses import link_base_of
 from app.views.organizer.common import (
     notices,
     passphrase_field,

@@ -3,7 +3,7 @@
 The link is imported once per session, into the event it names (the open or latest
 event if none is stored with that code: the import then says why it is refused), and the
 screen is that event's results inbox with what happened on top. When several stored events
-hold the link's event code (data kept before codes were unique, :mod:`app.event.event_codes`), the
+hold the link's event code (data kept before codes were unique, :mod:`app.event.codes`), the
 screen lists them by name, those this device opens, and imports into the one chosen.
 """
 
@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 import flet as ft
 
-from app.event.event_codes import CodeHolder, SharedCode
+from app.event.codes import CodeHolder, SharedCode
 from app.event.organizer import describe_error
 from app.views.organizer.common import event_view, notices, use_event
 from app.views.organizer.results import ResultsPage, results_controls
