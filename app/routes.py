@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
-__all__ = ["Route", "Screen", "parse_route", "DOCUMENT_ID"]
+__all__ = ["Route", "Screen", "parse_route", "players_path", "DOCUMENT_ID"]
 
 Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "not_found"]
 """Every screen an address can name: the app's route table, which the sweep of every route
@@ -72,3 +72,15 @@ def parse_route(path: str) -> Route:
         if rest[1:] == ("history",):
             return Route("history", text, parts, game_id=rest[0])
     return Route("not_found", text, parts)
+
+
+def players_path(event_code: str) -> str:
+    """The address of an event's players' page: players open it on their own phones from the
+    venue server, so it is named by the code the cards print, not by the stored event's id.
+
+    >>> players_path("MAYOR-26")
+    '/players/MAYOR-26'
+    >>> players_path(" spring open/2 ")
+    '/players/spring%20open%2F2'
+    """
+    return "/players/" + quote(event_code.strip(), safe="")

@@ -32,8 +32,8 @@ from app.storage import (
 from engine import Tournament
 
 __all__ = ["COLLECTION", "CHECKS", "KIND", "LISTING", "REFUSALS_KEPT", "CopyMark", "KeptEvent", "Refusal",
-           "TournamentSummary", "copy_kept", "copy_mark", "event_document", "event_summaries", "read_event",
-           "refusals", "refusals_kept", "replay_event"]
+           "TournamentSummary", "copy_kept", "copy_mark", "event_document", "event_summaries", "players_page_kept",
+           "players_page_open", "read_event", "refusals", "refusals_kept", "replay_event"]
 
 COLLECTION: Final = "tournaments"
 REFUSALS_KEPT: Final = 30
@@ -122,7 +122,7 @@ KIND: Final = DocumentKind(
     COLLECTION, read_event, event_document,
     lambda: tr("This event was changed on another screen meanwhile. It now shows that screen's latest state: "
                "check it, then enter your action again."),
-    beside={"refused": [], "last_copy": None},
+    beside={"refused": [], "last_copy": None, "players_page": True},
 )
 
 
@@ -134,6 +134,21 @@ def refusals(beside: Mapping[str, Any]) -> tuple[Refusal, ...]:
 def copy_mark(beside: Mapping[str, Any]) -> CopyMark | None:
     """When a copy of the event was last saved, as kept beside it."""
     return CopyMark(**beside["last_copy"]) if beside["last_copy"] else None
+
+
+def players_page_open(beside: Mapping[str, Any]) -> bool:
+    """Whether players may open the event's players' page on their phones: on unless the
+    organizer closed it on this device (the venue server reads the switch kept beside the event).
+
+    >>> players_page_open(KIND.beside), players_page_open({"players_page": False})
+    (True, False)
+    """
+    return beside.get("players_page", True) is not False
+
+
+def players_page_kept(open_: bool) -> dict[str, Any]:
+    """The ``players_page`` switch kept beside an event."""
+    return {"players_page": open_}
 
 
 def refusals_kept(refused: tuple[Refusal, ...]) -> dict[str, Any]:

@@ -227,7 +227,9 @@ BESIDE_SCHEMA: Final = DocumentSchema(
     optional={
         **_REVISION,
         "games": object_with("what the device keeps beside a game", advice=BOOLEAN),
-        "tournaments": object_with("what the device keeps beside an event", refused=_REFUSED, last_copy=_LAST_COPY),
+        "tournaments": object_with("what the device keeps beside an event", refused=_REFUSED, last_copy=_LAST_COPY)
+        | object_with("what the device keeps beside an event", refused=_REFUSED, last_copy=_LAST_COPY,
+                      players_page=BOOLEAN),  # the players' page switch, kept since issue 28
     },
 )
 """What a device keeps beside a game or an event of the same id, outside its revision (a
