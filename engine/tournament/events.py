@@ -106,6 +106,9 @@ class SeatsDrawn:
     draw: str | None = None
     """This draw's own id, part of each table's key under scheme 2: a card of a cancelled
     draw signs nothing that counts. None under scheme 1."""
+    at: str | None = None
+    """When, as ISO 8601 local time with its offset (the room sees tables "playing since");
+    None in logs from before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,8 @@ class ResultRecorded:
     """The code it came from (QR form), or "" for a result entered by the organizer."""
     reason: str = ""
     """Why the organizer entered it by hand (a lost device, a paper score sheet); "" for a code."""
+    at: str | None = None
+    """When it was counted, as ISO 8601 local time with its offset; None in logs from before it was kept."""
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,10 @@ class Recorded:
     reason: str = ""
     issue: int = 0
     """Which printing of the table's card signed the code (the one in use when it arrived)."""
+    at: str | None = None
+    """When it was counted (ISO local time); None for a result held first, and in old logs."""
+    entry: int = 0
+    """The log entry that counted it: the room lists the latest results first by it."""
 
     def confirmation_line(self, players: Mapping[int, Player]) -> str:
         """How the table's players confirmed it (:meth:`TableResult.confirmation_line`), or
@@ -183,6 +187,8 @@ class RoundState:
     """How the tables' keys are derived (:mod:`engine.codec.keys`): 1 in draws logged before scheme 2."""
     draw: str = ""
     """The draw's own id (scheme 2), part of every table's key."""
+    drawn_at: str | None = None
+    """When it was drawn (ISO local time): its tables are playing since then. None in old logs."""
     revoked: SharedMap[int, tuple[Revocation, ...]] = field(default_factory=SharedMap)
     """Each table's revoked cards, first to last: the card in use is of issue ``len(revoked[table])``."""
     voided: SharedMap[int, tuple[Voided, ...]] = field(default_factory=SharedMap)
@@ -440,7 +446,7 @@ def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
     cut = state.format.scaled_cut(spec_index, players) if event.cut is None else event.cut
     drawn = RoundState(
         event.round, spec_index, cut, event.seed, event.tables, event.clashes,
-        key_scheme=event.keys or 1, draw=event.draw or "",
+        key_scheme=event.keys or 1, draw=event.draw or "", drawn_at=event.at,
     )
     if len(state.rounds) >= event.round:  # drawn again: the draw before is cancelled
         state = _next(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
@@ -467,8 +473,11 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
     table = event.table
     if not 1 <= table <= len(round_.tables):
         raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
+    entry = state.applied + 1
     if isinstance(event, ResultRecorded):
-        recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
+        recorded = Recorded(
+            _result_at(round_, table, event.result), event.code, event.reason, round_.issue(table), event.at, entry
+        )
         return evolved(round_, results=round_.results.set(table, recorded))
     if isinstance(event, ResultHeld):
         held = Recorded(_result_at(round_, table, event.result), event.code, "", round_.issue(table))
@@ -482,7 +491,7 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
         return evolved(
             round_,
             held=round_.held.set(table, left) if left else round_.held.without(table),
-            results=round_.results.set(table, taken) if event.taken else round_.results,
+            results=round_.results.set(table, evolved(taken, entry=entry)) if event.taken else round_.results,
             corrections=round_.corrections + (Correction(round_.number, table, kind, event.reason, round_.closed),),
         )
     if isinstance(event, ResultVoided):
@@ -494,7 +503,8 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
             corrections=round_.corrections + (Correction(round_.number, table, "voided", event.reason, round_.closed),),
         )
     else:
-        recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table))
+        recorded = Recorded(_result_at(round_, table, event.result), event.code, event.reason, round_.issue(table),
+                            entry=entry)
         corrected = evolved(
             round_,
             results=round_.results.set(table, recorded),

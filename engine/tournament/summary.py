@@ -28,7 +28,7 @@ from engine.codec import TableResult
 from engine.tournament.corrections import flags
 from engine.tournament.state import TournamentState
 
-__all__ = ["result_summary", "state_line"]
+__all__ = ["result_summary", "state_line", "sentence"]
 
 
 def result_summary(state: TournamentState, result: TableResult) -> str:
@@ -60,3 +60,8 @@ def _stage(state: TournamentState) -> str:
     active = [p for p in state.players.values() if not p.withdrawn]
     checked = sum(p.checked_in for p in active)
     return f"Sign-up: {len(active)} signed up, {checked} checked in."
+
+
+def sentence(words: str) -> str:
+    """``words`` with a capital first letter (the rest, names included, as written)."""
+    return words[:1].upper() + words[1:]

@@ -40,11 +40,12 @@ from engine.tournament.events import (
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.history import TournamentHistory
+from engine.tournament.room import Room, room_of
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation
-from engine.tournament.summary import result_summary, state_line
+from engine.tournament.summary import result_summary, sentence, state_line
 
 __all__ = ["Tournament"]
 
@@ -229,12 +230,12 @@ class Tournament(TournamentHistory):
             raise IllegalAction(f"{who} checked in: a round needs at least 2 players.")
         return self.plan()[self.round]
 
-    def draw_seats(self, seed: int | None = None) -> Tables:
+    def draw_seats(self, seed: int | None = None, *, at: datetime | None = None) -> Tables:
         """Seat the next round at random, reproducibly: the seed is recorded with the draw.
 
         Players who shared a table in the round before are spread over different tables
         where the numbers allow; the clashes left are recorded too, and so are the round
-        of the format and its cut, so the log replays without asking the planner.
+        of the format and its cut, so the log replays without asking the planner; and when (now by default).
         """
         plan = self.next_round()
         if seed is None:
@@ -244,7 +245,7 @@ class Tournament(TournamentHistory):
         before = self._spread_from(plan.number, plan.spec_index)
         tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, before)
         draw = secrets.token_hex(6)  # the draw's own id: its cards' keys are bound to it
-        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, plan.cut, LATEST_KEY_SCHEME, draw))
+        self._push(SeatsDrawn(plan.number, seed, tables, clashes, plan.spec_index, plan.cut, LATEST_KEY_SCHEME, draw, stamp(at)))
         return tables
 
     def rerun_draw(self, round_number: int) -> Tables:
@@ -338,7 +339,7 @@ class Tournament(TournamentHistory):
         """
         return placed(self._state, authentic(self._state, code), correcting)
 
-    def import_result(self, code: str) -> ImportReport:
+    def import_result(self, code: str, *, at: datetime | None = None) -> ImportReport:
         """Check a result code and count it; a second copy is a duplicate, a different one is held,
         and so is one a player declined to confirm (the organizer counts it or asks the table again).
 
@@ -367,14 +368,15 @@ class Tournament(TournamentHistory):
                 f"{where}: result {self.confirmation_of(result)}, so it is held for the organizer: "
                 f"count it, or ask the table to confirm again ({self.result_summary(result)}).",
             )
-        self._push(ResultRecorded(result.round, result.table, result, code))
-        confirmed = "" if result.confirmations is None else f" {_sentence(self.confirmation_of(result))}."
+        self._push(ResultRecorded(result.round, result.table, result, code, at=stamp(at)))
+        confirmed = "" if result.confirmations is None else f" {sentence(self.confirmation_of(result))}."
         return ImportReport(
             "accepted", result.round, result.table, f"{where}: result counted ({self.result_summary(result)}).{confirmed}"
         )
 
     def record_result(
-        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str
+        self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str,
+        at: datetime | None = None,
     ) -> TableResult:
         """The organizer enters a table's result by hand (totals in seat order), e.g. from a paper score sheet.
 
@@ -389,7 +391,7 @@ class Tournament(TournamentHistory):
             raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
         result = typed_result(self._state, round_, table, totals, roll_offs)
         self._need_reason(reason, "a result entered by hand is kept with why (device lost, paper sheet...)")
-        self._push(ResultRecorded(round_.number, table, result, "", " ".join(reason.split())))
+        self._push(ResultRecorded(round_.number, table, result, "", " ".join(reason.split()), stamp(at)))
         return result
 
     def result_source(self, round_number: int, table: int) -> tuple[str, str]:
@@ -478,6 +480,10 @@ class Tournament(TournamentHistory):
         """Where the event stands, in one line: ``Round 1 is being played: waiting for table 2.``
         (the words of :func:`engine.tournament.summary.state_line`)."""
         return state_line(self._state)
+
+    def room(self) -> Room:
+        """Where the room stands, for a display and the round at a glance (:mod:`~engine.tournament.room`)."""
+        return room_of(self._state)
 
     def results(self, round_number: int | None = None) -> dict[int, TableResult]:
         round_ = self._state.drawn_round(round_number)
@@ -591,8 +597,3 @@ class Tournament(TournamentHistory):
     def _need_reason(reason: str, why: str = "corrections are kept with their reason") -> None:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput(f"Give a reason: {why}.")
-
-
-def _sentence(words: str) -> str:
-    """``words`` with a capital first letter (the rest, names included, as written)."""
-    return words[:1].upper() + words[1:]
