@@ -13,7 +13,9 @@ and the room cannot tell the players apart, so:
 * :func:`name_key` is what two names share when they are the same name (``Ann``,
   ``ANN``, full-width ``Ａｎｎ``);
 * :func:`skeleton` is what two names share when they look alike (``Ann`` and a Cyrillic
-  ``Аnn``): Unicode's confusable skeleton (UTS #39) over every script, case folded.
+  ``Аnn``): Unicode's confusable skeleton (UTS #39) over every script, case folded;
+* :func:`short_forms` is how a table's phone names its players where a line is short:
+  ``Aleksandra G.`` for ``Aleksandra García-Márquez``, unique at the table.
 
 The Unicode data (confusables.txt and Default_Ignorable_Code_Point) is read from
 ``names_unicode.txt`` beside this module, written by build/names_unicode.py.
@@ -22,12 +24,14 @@ The Unicode data (confusables.txt and Default_Ignorable_Code_Point) is read from
 'Ann Lee'
 >>> name_key("ANN") == name_key("Ａｎｎ"), skeleton("\\u0410nn") == skeleton("Anո") == skeleton("Ann")
 (True, True)
+>>> short_forms(["Aleksandra García-Márquez", "Bartholomew García-Márquez", "Ann"])
+('Aleksandra G.', 'Bartholomew G.', 'Ann')
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,11 +39,17 @@ from typing import Final, Literal
 
 from engine.errors import InvalidInput
 
-__all__ = ["NAME_LONGEST", "NameClash", "clean_name", "name_key", "skeleton", "find_clash", "table_names", "shown"]
+__all__ = ["NAME_LONGEST", "SHOWN_WHOLE", "NameClash", "clean_name", "name_key", "skeleton", "find_clash",
+           "table_names", "shown", "short_forms"]
 
-NAME_LONGEST: Final = 24
-"""The most characters a player's name may have, at the table and in a tournament alike:
-it must fit one line of a phone's scoreboard, and every name goes into its table's setup QR."""
+NAME_LONGEST: Final = 40
+"""The most characters a player's name may have, at the table and in a tournament alike: a
+full name as a sign-up sheet holds it ("Bartholomew García-Márquez" and longer). The
+standings, prints and pages show it whole; a table's phone shows its :func:`short_forms`."""
+
+SHOWN_WHOLE: Final = 24
+"""The longest name a table's scoreboard shows whole: one line of a 390 px phone at its
+type size (every name was at most this long before sign-up took 40)."""
 
 UNICODE_DATA: Final = Path(__file__).with_name("names_unicode.txt")
 """Unicode's look-alikes and default-ignorable code points, as build/names_unicode.py writes them."""
@@ -86,7 +96,7 @@ def shown(text: str) -> str:
                          for index, char in enumerate(text)) + '"'
 
 
-def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
+def clean_name(text: str) -> str:
     """The form a player's name is kept in: NFKC, runs of spaces made one, ends trimmed.
 
     Characters that print as nothing are refused (controls, format characters, every
@@ -99,7 +109,7 @@ def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
 
     :raises InvalidInput: nothing was entered, the name holds characters that print as
         nothing (named, with what was entered) or nothing that prints at all, or it is
-        longer than ``longest``.
+        longer than :data:`NAME_LONGEST`.
     """
     if not isinstance(text, str):
         raise InvalidInput(f"A player's name is text, not {type(text).__name__}.")
@@ -119,9 +129,9 @@ def clean_name(text: str, *, longest: int = NAME_LONGEST) -> str:
     if not any(_prints(char) for char in name):
         raise InvalidInput(f"The name entered, {shown(name)}, is only accents or marks, with no letter to sit on: "
                            "type the player's name.")
-    if len(name) > longest:
-        raise InvalidInput(f"{shown(name)} has {len(name)} characters: a name has at most {longest}, "
-                           "to fit on a phone's scoreboard.")
+    if len(name) > NAME_LONGEST:
+        raise InvalidInput(f"{shown(name)} has {len(name)} characters: a name has at most {NAME_LONGEST}. "
+                           "Shorten it (a middle name to its initial, say).")
     return name
 
 
@@ -143,6 +153,49 @@ def table_names(entered: Iterable[str]) -> list[str]:
             raise InvalidInput(f"{said} Add something to tell them apart.")
         names.append(name)
     return names
+
+
+def short_forms(names: Sequence[str]) -> tuple[str, ...]:
+    """Each name of a table as its scoreboard shows it (in seat order): whole when it has at
+    most :data:`SHOWN_WHOLE` characters, else the given name and an initial (``Aleksandra G.``),
+    the initial made longer until no other name at the table could be read so.
+
+    A form is the first of the name's :func:`_abbreviations` (shortest first, the name itself
+    last) that is none of another player's abbreviations, letter for look-alike letter
+    (:func:`skeleton`): so two players never share a form, ``Ann L.`` is not shown beside
+    ``Ann Lee``, and a form is never longer than its name. ``names`` are a table's, told
+    apart as :func:`table_names` tells them.
+
+    >>> short_forms(["Bartholomew García-Márquez", "Bartholomew Grünewald-Osterhagen"])
+    ('Bartholomew Ga.', 'Bartholomew Gr.')
+    >>> short_forms(["Wolfeschlegelsteinhausenbergerdorff", "Ann Lee", "Ann Leeeeeeeeeeeeeeeeeeeeeeee"])
+    ('Wolfeschlegelsteinhause.', 'Ann Lee', 'Ann Le.')
+    """
+    readings = [{skeleton(form) for form in _abbreviations(name)} for name in names]
+    forms: list[str] = []
+    for seat, name in enumerate(names):
+        others = set().union(*(reading for other, reading in enumerate(readings) if other != seat))
+        shortened = (form for form in _abbreviations(name) if skeleton(form) not in others)
+        forms.append(name if len(name) <= SHOWN_WHOLE else next(shortened, name))
+    return tuple(forms)
+
+
+def _abbreviations(name: str) -> tuple[str, ...]:
+    """The forms a name may be shortened to, shortest first, ending with the name itself: the
+    given name and the rest cut after 1, 2... characters (``Ann L.``, ``Ann Le.``), or a single
+    word cut to :data:`SHOWN_WHOLE` characters and more. A cut falls after a letter or digit,
+    never inside a letter's accents, an emoji's joined parts or just after a hyphen."""
+    given, _, rest = name.partition(" ")
+    head, tail, shortest = (given + " ", rest, 1) if rest else ("", name, SHOWN_WHOLE - 1)
+    cuts = (head + tail[:at] + "." for at in range(shortest, len(tail) - 1) if _cut_fits(tail, at))
+    return (*cuts, name)
+
+
+def _cut_fits(text: str, at: int) -> bool:
+    """``text[:at]`` ends after a letter or digit, and what follows is not part of that letter."""
+    before, after = text[at - 1], text[at]
+    return (unicodedata.category(before)[0] in "LN" and unicodedata.category(after)[0] != "M"
+            and not _hidden(after) and ord(after) not in _SKIN_TONES)
 
 
 @lru_cache(maxsize=4096)

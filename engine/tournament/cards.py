@@ -13,6 +13,7 @@ from datetime import datetime
 
 from engine.codec import SealedResult, SeatedPlayer, TableSetup
 from engine.errors import IllegalAction
+from engine.names import short_forms
 from engine.rules import Rules
 from engine.tournament.state import RoundState, TournamentState
 
@@ -24,14 +25,23 @@ class RevokedCard(IllegalAction):
 
 
 def table_setup(state: TournamentState, round_: RoundState, table: int, numbers: tuple[int, ...], link_base: str) -> TableSetup:
-    """The setup code's content for ``table`` (seating ``numbers``) of ``round_``, with its current card's key."""
+    """The setup code's content for ``table`` (seating ``numbers``) of ``round_``, with its current card's key.
+
+    Each player is carried by number and by the name the table's scoreboard shows
+    (:func:`engine.names.short_forms`: ``Aleksandra G.``, a name of up to 24 characters
+    whole), not the full name: four 40-character names whole make the card's join link a
+    version-13 QR code at level M, their short forms a version-9 one (at most 10 is what the
+    cards promise). The result code names players by number, so the standings and every page
+    keep the full names.
+    """
     spec = state.format.rounds[round_.spec_index]
     switch = Rules.preset(spec.switch_to) if spec.switch_to and not round_.rules_switched else None
+    forms = short_forms([state.players[n].name for n in numbers])
     return TableSetup(
         state.event_id,
         round_.number,
         table,
-        tuple(SeatedPlayer(n, state.players[n].name) for n in numbers),
+        tuple(SeatedPlayer(n, form) for n, form in zip(numbers, forms)),
         Rules.preset(round_.rules_switched or spec.rules),
         state.card_key(round_, table),
         switch,

@@ -23,7 +23,7 @@ from engine.names import NameClash, clean_name, find_clash
 
 __all__ = [
     "ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST", "LIST_LARGEST",
-    "refused_sign_up", "LOGGED_NAME_LONGEST",
+    "refused_sign_up",
 ]
 
 LIST_LONGEST: Final = 1_000
@@ -32,10 +32,6 @@ LIST_LARGEST: Final = 250_000
 """The most bytes (UTF-8) a list may take, measured before it is read: 1,000 lines of 250 bytes,
 a registration spreadsheet's export with a dozen columns (a 500-player one with name, e-mail,
 phone, club and notes takes about 75 KB)."""
-
-LOGGED_NAME_LONGEST: Final = 40
-"""The longest name an event's log may hold: names were capped at 40 characters before the
-24 of today's sign-up, and an event signed up then still opens."""
 
 _NAME_HEADINGS: Final = frozenset({"name", "names", "player", "players", "player name", "full name"})
 _FIRST_HEADINGS: Final = frozenset({"first name", "first", "given name", "forename"})
@@ -144,7 +140,7 @@ def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> str | None:
         if not isinstance(name, str):
             return f"Player {number} has no name written."
         try:
-            kept = clean_name(name, longest=LOGGED_NAME_LONGEST)
+            kept = clean_name(name)
         except InvalidInput as error:
             return f"Player {number}: {error}"
         if kept != name:

@@ -56,10 +56,10 @@ REFUSED = {  # each was seated as written before issue 25, and the table's game 
         'This setup code names a player that could not be shown, at seat 1 (number 1). The name "A[control '
         'character]nn" holds an invisible or control character, U+0000 control character. Type it again without it. '
         f"{NOT_STARTED}"),
-    "a name too long for a phone's scoreboard": (
-        ("Ann", "B" * 40),
-        f'This setup code names a player that could not be shown, at seat 2 (number 2). "{"B" * 40}" has 40 '
-        f"characters: a name has at most 24, to fit on a phone's scoreboard. {NOT_STARTED}"),
+    "a name longer than any sign-up takes": (
+        ("Ann", "B" * 41),
+        f'This setup code names a player that could not be shown, at seat 2 (number 2). "{"B" * 41}" has 41 '
+        f"characters: a name has at most 40. Shorten it (a middle name to its initial, say). {NOT_STARTED}"),
     "an Armenian look-alike of Ann": (
         ("Ann", "Bob", "An\u0578"),
         'This setup code seats players nobody could tell apart. "An\u0578" looks like Ann, already at this table. Add '

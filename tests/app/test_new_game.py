@@ -101,9 +101,9 @@ def test_the_error_goes_away_once_the_entry_is_changed() -> None:
     run(test, store=MemoryStore())
 
 
-def test_a_name_longer_than_24_characters_is_cut_with_a_message() -> None:
+def test_a_name_longer_than_40_characters_is_cut_with_a_message() -> None:
     store = MemoryStore()
-    long_name = "Maximiliana Wolfeschlegelsteinhausen"
+    long_name = "Maximiliana Wolfeschlegelsteinhausen-Bergerdorff"
 
     async def test(ui: FletHarness) -> str:
         await ui.click("new-game")

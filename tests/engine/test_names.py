@@ -46,10 +46,11 @@ REFUSED = {
     "a glyph selector on a Latin letter": (
         "Ann\U000e0100", 'The name "Ann[variation selector-17]" holds an invisible or control character, U+E0100 '
         "variation selector-17. Type it again without it."),
-    "too long": ("A" * 25, f'"{"A" * 25}" has 25 characters: a name has at most 24, to fit on a phone\'s scoreboard.'),
+    "too long": ("A" * 41, f'"{"A" * 41}" has 41 characters: a name has at most 40. Shorten it (a middle name to its '
+                 "initial, say)."),
     "too long, with an emoji shown as it prints": (
-        "\u2764\ufe0f " + "A" * 23, f'"\u2764\ufe0f {"A" * 23}" has 26 characters: a name has at most 24, to fit on a '
-        "phone's scoreboard."),
+        "\u2764\ufe0f " + "A" * 39, f'"\u2764\ufe0f {"A" * 39}" has 42 characters: a name has at most 40. Shorten it (a '
+        "middle name to its initial, say)."),
 }
 
 

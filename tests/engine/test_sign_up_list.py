@@ -55,7 +55,7 @@ def test_the_preview_says_what_each_line_comes_to_and_records_nothing() -> None:
         "Cy,3",  # 5: number taken
         "Di\u200b",  # 6: invisible character
         "Ed,seven",  # 7: not a number: part of the name, no heading says otherwise
-        "A" * 25,  # 8: too long
+        "A" * 41,  # 8: too long
         "Flo",  # 9: added, next free number
         "Gus",  # 10: added
         "Hal",  # 11: added: the sixth player
@@ -70,7 +70,8 @@ def test_the_preview_says_what_each_line_comes_to_and_records_nothing() -> None:
         'Line 6: The name "Di[zero width space]" holds an invisible or control character, U+200B zero width space. '
         "Type it again without it.",
         "8. Ed seven",
-        f'Line 8: "{"A" * 25}" has 25 characters: a name has at most 24, to fit on a phone\'s scoreboard.',
+        f'Line 8: "{"A" * 41}" has 41 characters: a name has at most 40. Shorten it (a middle name to its initial, '
+        "say).",
         "9. Flo",
         "10. Gus",
         "11. Hal",
