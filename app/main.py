@@ -4,7 +4,7 @@ Routes: ``/`` home, ``/new`` new game (``/new/<id>`` a rematch of that game),
 ``/game/<id>`` the table, ``/game/<id>/history``, ``/lookup`` quick score lookup
 (``/lookup/<id>`` under that game's rules); ``/organizer/...`` the tournament organizer,
 ``/import/<code>`` a table's result opened from its QR link, ``/join[/<code>]`` a table
-joining its tournament.
+joining its tournament, ``/players/<event code>`` the players' page of an event.
 
 Every screen is a Flet component over plain state (see ``app/views``): an action
 updates that state and Flet sends only what changed, so the controls a person is
@@ -142,6 +142,10 @@ def _screen_of(route: Route) -> tuple[Any, ...]:
         from app.views.join import JoinScreen
 
         return (JoinScreen, f"join-{route.payload}", route.payload)
+    if route.screen == "players":
+        from app.views.players_page import PlayersScreen  # served to players' phones by the venue server
+
+        return (PlayersScreen, f"players-{route.payload}", route.payload)
     return (NotFoundScreen, "not-found", route.path)
 
 

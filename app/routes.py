@@ -4,6 +4,8 @@
 Route(screen='history', path='/game/20261129-160700-3fa9c2/history', parts=('game', '20261129-160700-3fa9c2', 'history'), game_id='20261129-160700-3fa9c2', payload='')
 >>> parse_route("/game/..").screen, parse_route("/IMPORT/FR1ABC").screen
 ('not_found', 'import')
+>>> parse_route(players_path("MAYOR-26")).payload
+'MAYOR-26'
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from urllib.parse import quote, unquote
 
 __all__ = ["Route", "Screen", "parse_route", "players_path", "DOCUMENT_ID"]
 
-Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "not_found"]
+Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "players",
+                 "not_found"]
 """Every screen an address can name: the app's route table, which the sweep of every route
 (tests/browser/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
 
@@ -32,7 +35,8 @@ class Route:
     :param screen: one of :data:`Screen`.
     :param parts: the path's segments (``/organizer/<id>/results`` -> three).
     :param game_id: the game a table, history, rematch or lookup is about ("" if none).
-    :param payload: a join link's code (the rest of the path after ``/join/``), or a player's name.
+    :param payload: a join link's code (the rest of the path after ``/join/``), a player's name, or the
+        event code of a players' page.
     """
 
     screen: Screen
@@ -57,6 +61,8 @@ def parse_route(path: str) -> Route:
         return Route("join", text, parts, payload=unquote("/".join(rest)))
     if head == "player" and len(rest) == 1 and unquote(rest[0]).strip():
         return Route("player", text, parts, payload=unquote(rest[0]))
+    if head == "players" and len(rest) == 1 and unquote(rest[0]).strip():
+        return Route("players", text, parts, payload=unquote(rest[0]).strip())
     if head == "organizer":
         if rest and not DOCUMENT_ID.fullmatch(rest[0]):
             return Route("not_found", text, parts)

@@ -18,6 +18,9 @@ passphrase asked first, or "organizer only"); the gate screen only draws that de
 A session token is ``<event id>.<expiry>.<HMAC>`` keyed by the event's stored passphrase
 hash: it cannot be made without the server's copy of the hash, survives a restart, and
 dies when the passphrase changes. Wrong passphrases are limited by :mod:`app.event.sign_in_guard`.
+
+The players' page (``/players/<event code>``) is public-read instead: :func:`players_access` opens it
+to any device, without a passphrase, unless the organizer switched it off for the event.
 """
 
 from __future__ import annotations
@@ -33,17 +36,19 @@ from typing import Any, Final, Protocol
 
 from urllib.parse import unquote
 
+from app.documents.events import COLLECTION, KIND, players_page_open
 from app.venue.client_address import is_organizer_address, peer_of
-from app.event.codes import SharedCode
+from app.event.codes import SharedCode, code_holders
 from app.event.passphrase import PassphraseRefused, b64_unpadded, verify_passphrase
 from app.runtime import in_browser
 from app.event.sign_in_guard import GUARD, SignInGuard
 from app.i18n import tr
+from app.storage import BESIDE, Store
 from engine import CodeDamaged
 
 __all__ = [
     "SESSION_SECONDS", "SESSIONS_KEY", "issue_token", "token_valid", "Prefs", "DeviceAccess", "OrganizerEvents",
-    "RouteAccess", "route_targets", "route_target", "route_access",
+    "RouteAccess", "route_targets", "route_target", "route_access", "PlayersAccess", "players_access",
 ]
 
 SESSION_SECONDS: Final = 12 * 3600
@@ -257,3 +262,38 @@ async def route_access(access: DeviceAccess, events: OrganizerEvents, parts: tup
     if status == "sign_in":  # told before typing when the event is under attack
         refusal = access.guard.refusal(access.address or "", list(guarded)) or ""
     return RouteAccess(status, refusal)
+
+
+@dataclass(frozen=True)
+class PlayersAccess:
+    """What the players' page of an event code shows any device: the stored event it reads
+    (``tournament_id``), or why there is none to show (``refusal``, in a player's words)."""
+
+    tournament_id: str = ""
+    refusal: str = ""
+
+
+_CODE_SHOWN = 20
+"""How much of an unknown code a refusal repeats (an address may be any length)."""
+
+
+async def players_access(store: Store, code: str) -> PlayersAccess:
+    """Whether the players' page of ``code`` opens: for anyone while the organizer keeps it on; an
+    unknown code is named back alone, so the answer tells nothing of the events stored here.
+
+    :raises StoreError: the events cannot be read.
+    """
+    holders = await code_holders(store, code)
+    if len(holders) != 1:
+        shown = code.strip()
+        shown = shown if len(shown) <= _CODE_SHOWN else shown[:_CODE_SHOWN - 1] + "…"
+        if holders:
+            return PlayersAccess(refusal=tr("Several events here have the code {code}: ask the organizer which one "
+                                            "is yours.", code=shown))
+        return PlayersAccess(refusal=tr("No event here has the code {code}. Check the code on the QR or the wall "
+                                        "print.", code=shown))
+    beside = await store.load(BESIDE, holders[0].id)
+    section = beside.get(COLLECTION) if beside is not None else None
+    if not players_page_open(section if isinstance(section, dict) else KIND.beside):
+        return PlayersAccess(refusal=tr("The organizer has closed the players' page for this event."))
+    return PlayersAccess(holders[0].id)

@@ -8,11 +8,12 @@ the first test, which says so.
 
 Each route is opened, and each button it shows pressed, by (a) a phone that has signed in to
 nothing and (b) a phone signed in to another event (the Night cup): neither may see the
-Harbour cup's organizer pages (any control only those pages show), its name, its tables'
-setup codes or their keys, nor change it (its stored document stays as it was, byte for
-byte). The screens run in the client-less harness, then over the real server's websocket (from
-another loopback address each, the organizer being at a documentation address); every HTTP
-route is asked with GET and POST, and an app route's page must be the same shell as ``/``.
+Harbour cup's organizer pages (any control only those pages show), its name (but on its public
+players' page), its tables' setup codes or their keys, its passphrase's hash, nor change it (its
+stored document stays as it was, byte for byte). The screens run in the client-less harness, then
+over the real server's websocket (from another loopback address each, the organizer being at a
+documentation address); every HTTP route is asked with GET and POST, and an app route's page
+must be the same shell as ``/``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
 from app.documents.events import COLLECTION
 from app.main import app_on
 from app.event.organizer import Organizer
-from app.routes import Screen, parse_route
+from app.routes import Screen, parse_route, players_path
 from app.table.scorekeeper import Scorekeeper
 from app.venue.server import flet_web_app
 from app.event.sign_in_guard import SignInGuard
@@ -70,7 +71,8 @@ class Venue:
     table_game: str = ""
     result_route: str = ""
     secrets: list[str] = field(default_factory=list)
-    """Texts no other device may ever be sent: the Harbour cup's name, its setup codes and keys."""
+    """Texts no other device may ever be sent: the Harbour cup's name (first), its passphrase's hash,
+    its setup codes and keys."""
 
     def store(self) -> FileStore:
         return FileStore(self.folder)
@@ -85,7 +87,8 @@ class Venue:
                 await organizer.act(lambda t, name=name: t.check_in(t.sign_up(name)))
             await organizer.act(lambda t: t.draw_seats(7))
             tournament = organizer.open_tournament
-            self.secrets.append("Harbour cup")
+            assert organizer.passphrase_hash
+            self.secrets += ["Harbour cup", organizer.passphrase_hash]
             for table in range(1, len(tournament.seating()) + 1):
                 code = read_code(tournament.setup_code(table))
                 self.secrets += [code, safe_form(code), typing_form(code), decode_setup(code).key.hex()]
@@ -124,6 +127,7 @@ SCREEN_PATHS: dict[str, Callable[[Venue], list[str]]] = {
                             f"/organizer/{v.harbour}/no-such-page", f"/organizer/{v.harbour}/results/more"],
     "import": lambda v: [v.result_route, "/import/FR1-NOT-A-CODE"],
     "join": lambda v: ["/join/FT1-NOT-A-CODE"],
+    "players": lambda v: [players_path("HARBOUR-26"), "/PLAYERS/HARBOUR-26", players_path("NO-SUCH-26")],
     "not_found": lambda v: ["/no/such/place"],
 }
 """Addresses for each screen of :data:`app.routes.Screen`, reaching the Harbour cup wherever one can."""
@@ -131,6 +135,13 @@ SCREEN_PATHS: dict[str, Callable[[Venue], list[str]]] = {
 
 def every_route(venue: Venue) -> list[str]:
     return [path for paths in SCREEN_PATHS.values() for path in paths(venue)]
+
+
+def secrets_at(venue: Venue, route: str) -> list[str]:
+    """What no device may be sent at ``route``: every secret, but the event's name on the players'
+    page, which shows what the room's projector shows (and nothing else of the event)."""
+    shown = parse_route(route)
+    return venue.secrets[1:] if (shown.screen, shown.payload.upper()) == ("players", "HARBOUR-26") else venue.secrets
 
 
 @pytest.fixture(scope="module")
@@ -253,7 +264,7 @@ def leaks(venue: Venue, seen: Visit, organizer_only: set[str]) -> list[str]:
     """What of the Harbour cup's the device was shown or changed: its secrets, an organizer page's
     controls (but on the pages of the event the device signed in to, which has the same controls)."""
     own_event = parse_route(seen.route).parts[1:2] == (venue.night,)
-    return ([secret[:24] for secret in venue.secrets if secret in seen.sent]
+    return ([secret[:24] for secret in secrets_at(venue, seen.route) if secret in seen.sent]
             + ([] if own_event else sorted(seen.keys & organizer_only))
             + (["its stored document changed"] if seen.changed else []))
 
@@ -365,7 +376,8 @@ def test_every_screen_over_the_real_websocket_sends_a_phone_nothing_of_the_event
     for number, route in enumerate(every_route(venue)):
         expected = visit(venue, PHONE, route).keys
         source = f"127.0.{2 if passphrase else 1}.{number + 1}"
-        sent[route] = asyncio.run(over_the_wire(server, source, route, expected, passphrase, venue.secrets))
+        sent[route] = asyncio.run(over_the_wire(server, source, route, expected, passphrase,
+                                                secrets_at(venue, route)))
     assert {route: shown for route, shown in sent.items() if shown} == {}
     assert venue.harbour_document(server.data_dir) == venue.harbour_document()
 
