@@ -31,6 +31,9 @@ __all__ = [
     "Built",
     "RulesChanged",
     "RolledOff",
+    "PointsBanked",
+    "PointsFarkled",
+    "EntrySwitched",
     "GAME_LOG",
     "event_to_dict",
     "events_to_dicts",
@@ -72,6 +75,9 @@ class GameStarted:
     players: tuple[str, ...]
     rules: Rules
     first: int
+    points_only: bool | None = None
+    """True: turns are entered as their points (:class:`PointsBanked`); left out (None) for
+    die by die, so logs from before points-only scoring read and write back unchanged."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +124,40 @@ class RolledOff:
     faces: Annotated[tuple[tuple[int, int], ...], SEAT_FACES]
 
 
-Event = Union[GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff]
+@dataclass(frozen=True)
+class PointsBanked:
+    """A turn entered as the points it banked (points only): the throws were not entered."""
 
-GAME_LOG: Final[EventLog[Event]] = EventLog("game", (GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff))
+    TYPE: ClassVar[str] = "points_banked"
+    points: int
+    """The whole bank, including the points built on."""
+    passed: int | None = None
+    """The dice left to pass on (progressive passing), or None when none are offered."""
+
+
+@dataclass(frozen=True)
+class PointsFarkled:
+    """A turn entered as a farkle (points only): its throws were not entered."""
+
+    TYPE: ClassVar[str] = "points_farkled"
+
+
+@dataclass(frozen=True)
+class EntrySwitched:
+    """From this turn on, turns are entered as points (True) or die by die (False)."""
+
+    TYPE: ClassVar[str] = "entry_switched"
+    points_only: bool
+
+
+Event = Union[
+    GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff, PointsBanked, PointsFarkled, EntrySwitched
+]
+
+GAME_LOG: Final[EventLog[Event]] = EventLog(
+    "game",
+    (GameStarted, Rolled, Kept, Banked, Built, RulesChanged, RolledOff, PointsBanked, PointsFarkled, EntrySwitched),
+)
 """How a game's events are logged and read back."""
 event_to_dict: Final = GAME_LOG.to_dict
 events_to_dicts: Final = GAME_LOG.to_dicts

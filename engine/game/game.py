@@ -17,16 +17,21 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.events import (
     Banked,
     Built,
+    EntrySwitched,
     Event,
     GameStarted,
     Kept,
+    PointsBanked,
+    PointsFarkled,
     Rolled,
     RolledOff,
     RulesChanged,
     event_from_dict,
     events_to_dicts,
 )
-from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start, undone
+from engine.game.points import UNCHECKED, points_step
+from engine.game.state import GameState, Notice, Offer, Phase, TurnRecord, apply, bank_refusal, start
+from engine.game.undo import undone
 from engine.ranking import places_from, ranked_seats
 from engine.rules import Rules
 from engine.scoring import breakdown, scoring_dice
@@ -43,10 +48,12 @@ class Game:
     (550, 6)
     """
 
-    def __init__(self, players: Iterable[str], rules: Rules | None = None, first: int = 0) -> None:
+    def __init__(
+        self, players: Iterable[str], rules: Rules | None = None, first: int = 0, *, points_only: bool = False
+    ) -> None:
         if isinstance(players, str):
             raise InvalidInput(f"Players must be a list of names, not the single text {players!r}.")
-        event = GameStarted(tuple(players), rules or Rules.preset("house"), first)
+        event = GameStarted(tuple(players), rules or Rules.preset("house"), first, points_only or None)
         self._events: list[Event] = [event]
         self._states: list[GameState] = [start(event)]
 
@@ -57,7 +64,7 @@ class Game:
         if not items or not isinstance(items[0], GameStarted):
             raise InvalidInput("A game log must begin with the start of the game.")
         first = items[0]
-        game = cls(first.players, first.rules, first.first)
+        game = cls(first.players, first.rules, first.first, points_only=bool(first.points_only))
         state = game._states[0]
         states = game._states
         for event in items[1:]:
@@ -82,6 +89,19 @@ class Game:
     def build(self) -> None:
         """Take the dice and points the previous player left instead of six fresh dice."""
         self._push(Built())
+
+    def bank_points(self, points: int, passed: int | None = None) -> None:
+        """Points only: the current player banked ``points`` (the whole bank, built-on points
+        included), leaving ``passed`` dice to the next player where the rules pass them."""
+        self._push(PointsBanked(points, passed))
+
+    def farkle(self) -> None:
+        """Points only: the current player farkled."""
+        self._push(PointsFarkled())
+
+    def switch_entry(self, points_only: bool) -> None:
+        """Enter turns as points only (True) or die by die (False) from the turn now starting."""
+        self._push(EntrySwitched(points_only))
 
     def set_rules(self, rules: Rules) -> None:
         """New rules from the next turn on (an organizer may switch a final to progressive)."""
@@ -153,6 +173,20 @@ class Game:
     def events(self) -> list[dict[str, Any]]:
         """The whole log as JSON-ready dicts; :meth:`from_events` replays it."""
         return events_to_dicts(self._events)
+
+    @property
+    def points_only(self) -> bool:
+        return self.state.points_only
+
+    @property
+    def unchecked(self) -> str | None:
+        """What the engine cannot check in this game, said plainly (None: every throw is checked)."""
+        return UNCHECKED if self.state.points_only else None
+
+    @property
+    def points_step(self) -> int:
+        """The step every bank is a multiple of under the rules of the turn being played."""
+        return points_step(self.rules)
 
     @property
     def players(self) -> tuple[str, ...]:

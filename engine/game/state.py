@@ -18,14 +18,18 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.events import (
     Banked,
     Built,
+    EntrySwitched,
     Event,
     GameStarted,
     Kept,
+    PointsBanked,
+    PointsFarkled,
     Rolled,
     RolledOff,
     RulesChanged,
 )
 from engine.frozen import evolved
+from engine.game.points import passed_refusal, points_refusal
 from engine.game.trail import Trail
 from engine.rules import Rules
 from engine.scoring import best_score, score
@@ -42,7 +46,6 @@ __all__ = [
     "apply",
     "bank_refusal",
     "start",
-    "undone",
 ]
 
 MIN_PLAYERS = 2
@@ -93,7 +96,7 @@ class Notice:
 
     kind: Literal[
         "farkle", "hot_dice", "banked", "on_board", "offer", "built",
-        "final_round", "tie", "roll_off", "won", "rules", "undone",
+        "final_round", "tie", "roll_off", "won", "rules", "undone", "entry",
     ]
     text: str
 
@@ -125,6 +128,8 @@ class GameState:
     history: Trail[TurnRecord] = Trail()
     """Every turn ended, first to last (reads as a tuple)."""
     notices: tuple[Notice, ...] = ()
+    points_only: bool = False
+    """Turns are entered as their banked points or a farkle, not die by die."""
 
     @property
     def phase(self) -> Phase:
@@ -192,6 +197,7 @@ def start(event: GameStarted) -> GameState:
         on_board=(event.rules.entry_threshold == 0,) * count,
         farkle_streak=(0,) * count,
         current=event.first,
+        points_only=bool(event.points_only),
     )
 
 
@@ -209,6 +215,12 @@ def apply(state: GameState, event: Event) -> GameState:
         return _change_rules(state, event.rules)
     if isinstance(event, RolledOff):
         return _roll_off(state, dict(event.faces))
+    if isinstance(event, PointsBanked):
+        return _bank_points(state, event.points, event.passed)
+    if isinstance(event, PointsFarkled):
+        return _farkle_points(state)
+    if isinstance(event, EntrySwitched):
+        return _switch_entry(state, event.points_only)
     raise InvalidInput(f"A game is started once; {event!r} cannot come later.")
 
 
@@ -223,8 +235,20 @@ def _playable(state: GameState) -> None:
         )
 
 
+def _by_dice(state: GameState) -> None:
+    if state.points_only:
+        raise IllegalAction(_POINTS_ONLY.format(who=state.name(state.current)))
+
+
+_POINTS_ONLY = (
+    "This game is kept in points only: enter {who}'s bank or a farkle, "
+    "or switch to entering dice at the start of a turn."
+)
+
+
 def _roll(state: GameState, dice: Dice) -> GameState:
     _playable(state)
+    _by_dice(state)
     phase = state.phase
     if phase == "keep":
         raise IllegalAction(
@@ -262,6 +286,7 @@ def _roll(state: GameState, dice: Dice) -> GameState:
 
 def _keep(state: GameState, dice: Dice) -> GameState:
     _playable(state)
+    _by_dice(state)
     if not state.throws:
         raise IllegalAction(f"{state.name(state.current)} has not thrown yet: enter the throw first.")
     throw = state.throws[-1]
@@ -300,6 +325,8 @@ def bank_refusal(state: GameState) -> str | None:
             _playable(state)
         except IllegalAction as refusal:
             return str(refusal)
+    if state.points_only:
+        return _POINTS_ONLY.format(who=who)
     if not state.throws:
         offer = state.open_offer
         if offer is not None:
@@ -309,15 +336,19 @@ def bank_refusal(state: GameState) -> str | None:
         return f"{who} must set aside scoring dice from {format_dice(state.throws[-1].dice)} before banking."
     if state.hot_dice and state.rules.must_roll_after_hot_dice:
         return "All six dice scored: under these rules the player must throw again."
+    return _short_bank(state)
+
+
+def _short_bank(state: GameState) -> str | None:
+    """Why the turn's points are too few to bank (getting on the board, the minimum bank), or None."""
+    who, points = state.name(state.current), state.turn_points
+    on = " (a turn stopped short of it scores nothing: enter a farkle)" if state.points_only else ", throw again"
     threshold = state.rules.entry_threshold
-    if not state.on_board[state.current] and state.turn_points < threshold:
-        return (
-            f"{who} needs {threshold:,} in one turn to get on the board: {state.turn_points:,} "
-            "is not enough, throw again."
-        )
+    if not state.on_board[state.current] and points < threshold:
+        return f"{who} needs {threshold:,} in one turn to get on the board: {points:,} is not enough{on}."
     minimum = state.rules.minimum_bank
-    if state.on_board[state.current] and state.turn_points < minimum:
-        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {state.turn_points:,}. Throw on."
+    if state.on_board[state.current] and points < minimum:
+        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {points:,}{on}."
     return None
 
 
@@ -325,6 +356,51 @@ def _bank(state: GameState) -> GameState:
     refusal = bank_refusal(state)
     if refusal:
         raise IllegalAction(refusal)
+    return _banked(state, state.dice_in_hand)
+
+
+def _bank_points(state: GameState, points: int, passed: int | None) -> GameState:
+    """A turn entered as its bank: every rule the points alone can break is checked."""
+    _playable(state)
+    who = state.name(state.current)
+    if not state.points_only:
+        raise IllegalAction(f"This game is entered die by die: enter {who}'s throw, or switch to points only first.")
+    built_on = state.offer.points if state.building and state.offer else None
+    refusal = points_refusal(who, points, state.rules, built_on) or passed_refusal(passed, state.rules)
+    state = evolved(state, turn_points=points)
+    refusal = refusal or _short_bank(state)
+    if refusal:
+        raise IllegalAction(refusal)
+    return _banked(state, passed)
+
+
+def _farkle_points(state: GameState) -> GameState:
+    _playable(state)
+    if not state.points_only:
+        raise IllegalAction(
+            f"This game is entered die by die: enter {state.name(state.current)}'s throw; "
+            "a throw with nothing to set aside is the farkle."
+        )
+    return _farkle(state, None)
+
+
+def _switch_entry(state: GameState, points_only: bool) -> GameState:
+    """Points only or die by die from the turn now starting (never halfway through a turn)."""
+    _playable(state)
+    who = state.name(state.current)
+    if points_only == state.points_only:
+        raise IllegalAction(f"This game is already entered {_ENTRY[points_only]}.")
+    if state.throws:
+        raise IllegalAction(f"{who}'s turn has begun with dice: switch to points only when {who} banks or farkles.")
+    words = f"From {who}'s turn on, turns are entered {_ENTRY[points_only]}."
+    return evolved(state, points_only=points_only, notices=(Notice("entry", words),))
+
+
+_ENTRY = {True: "as points only (the throws are not checked)", False: "die by die"}
+
+
+def _banked(state: GameState, passed: int | None) -> GameState:
+    """The turn's points banked: the total, getting on the board, the offer, the final round."""
     seat, points = state.current, state.turn_points
     who = state.name(seat)
     total = state.scores[seat] + points
@@ -332,7 +408,7 @@ def _bank(state: GameState) -> GameState:
     if not state.on_board[seat]:
         notices.append(Notice("on_board", f"{who} is on the board with {points:,}."))
     wins_now = not state.final_round and total >= state.rules.target and state.rules.end_rule == "first_to_target"
-    offer = Offer(points, state.dice_in_hand) if state.rules.progressive and not wins_now else None
+    offer = Offer(points, passed) if state.rules.progressive and passed and not wins_now else None
     if offer:
         notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
     record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
@@ -358,7 +434,8 @@ def _bank(state: GameState) -> GameState:
     return _end_turn(state, record, offer, "progressive", notices)
 
 
-def _farkle(state: GameState, dice: Dice) -> GameState:
+def _farkle(state: GameState, dice: Dice | None) -> GameState:
+    """A farkle on ``dice``, or one entered without its dice (points only)."""
     seat = state.current
     lost = state.turn_points
     streak = state.farkle_streak[seat] + 1
@@ -368,10 +445,11 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
         streak = 0
     total = state.scores[seat] - penalty
     notices = [Notice("farkle", _farkle_words(state, dice, penalty, total, third=streak == 0))]
-    offer = Offer(lost, len(dice)) if state.rules.steal and lost else None
+    offer = Offer(lost, len(dice)) if state.rules.steal and lost and dice else None
     if offer:
-        notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {len(dice)} dice."))
-    record = TurnRecord(seat, state.throws.then(Throw(dice)).as_tuple(), "farkled", lost, penalty, total, _built_on(state))
+        notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {offer.dice} dice."))
+    throws = state.throws.then(Throw(dice)) if dice else state.throws
+    record = TurnRecord(seat, throws.as_tuple(), "farkled", lost, penalty, total, _built_on(state))
     state = evolved(
         state,
         scores=_set(state.scores, seat, total),
@@ -380,12 +458,12 @@ def _farkle(state: GameState, dice: Dice) -> GameState:
     return _end_turn(state, record, offer, "steal", notices)
 
 
-def _farkle_words(state: GameState, dice: Dice, penalty: int, total: int, *, third: bool) -> str:
+def _farkle_words(state: GameState, dice: Dice | None, penalty: int, total: int, *, third: bool) -> str:
     """A farkle in one sentence that ends on the total the scoreboard shows: the turn's
     points lost and, for a third farkle in a row, what the penalty took (all of it, part of
     it or nothing, when the total reached the lowest it may go)."""
     who, lost, rule = state.name(state.current), state.turn_points, state.rules.triple_farkle_penalty
-    said = f"Farkle! {format_dice(dice)} has nothing to set aside"
+    said = f"Farkle for {who}" if dice is None else f"Farkle! {format_dice(dice)} has nothing to set aside"
     loses = f"{who} loses the {lost:,} of this turn" if lost else ""
     if not third or not rule:
         free = " (a third farkle in a row: no penalty under these rules)" if third else ""
@@ -498,32 +576,6 @@ def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
     winner = still[0]
     notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
     return evolved(state, tied=(), winner=winner, notices=(notice,))
-
-
-def undone(event: Event, before: GameState, after: GameState) -> Notice:
-    """What Undo took back, for the table: ``Undone: Bob's bank of 650``, ``Undone: Ann's
-    farkle on 2 2 4 and the 1,000 it cost`` (a third farkle in a row); ``before`` and
-    ``after`` are the states either side of ``event``."""
-    name = before.name(before.current)
-    if isinstance(event, Rolled):
-        ended = len(after.history) > len(before.history)
-        words = f"{name}'s farkle on {format_dice(event.dice)}" if ended else f"{name}'s throw {format_dice(event.dice)}"
-        if ended and after.history[-1].penalty:
-            words += f" and the {after.history[-1].penalty:,} it cost"
-    elif isinstance(event, Kept):
-        words = f"{name} setting aside {format_dice(event.dice)}"
-    elif isinstance(event, Banked):
-        turn = after.history[-1]
-        words = f"{before.name(turn.seat)}'s bank of {turn.points:,}"
-    elif isinstance(event, Built) and before.offer is not None:
-        words = f"{name} building on {before.offer.points:,}"
-    elif isinstance(event, RulesChanged):
-        words = "the change of rules"
-    elif isinstance(event, RolledOff):
-        words = "the roll-off"
-    else:
-        words = f"the last action ({event.TYPE})"
-    return Notice("undone", f"Undone: {words}")
 
 
 def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
