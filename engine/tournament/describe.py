@@ -14,7 +14,9 @@ from engine.tournament.events import (
     Event,
     FormatChanged,
     HeldResultSettled,
+    PlaceTaken,
     PlayerCheckedIn,
+    PlayerMissing,
     PlayerSignedUp,
     PlayerWithdrew,
     ResultHeld,
@@ -27,6 +29,7 @@ from engine.tournament.events import (
     SeatsDrawn,
     TournamentCreated,
 )
+from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import TournamentState
 
 __all__ = ["describe"]
@@ -67,6 +70,10 @@ def describe(event: Event, state: TournamentState) -> str:
         if state.rounds[event.round - 1].cut.kind == "final" and event.advancing:
             return f"the close of the final ({state.players[event.advancing[0]].name} champion)"
         return f"the close of round {event.round} ({len(event.advancing)} going on)"
+    if isinstance(event, PlaceTaken):
+        return f"{state.players[event.replacement].name} as next in line ({place_taken_words(state, event)})"
+    if isinstance(event, PlayerMissing):
+        return f"{state.players[event.number].name} missing from table {event.table} in round {event.round}"
     if isinstance(event, RulesSwitched):
         return f"the switch of round {event.round} to {event.rules} rules"
     shares = ", ".join(f"{state.players[number].name} {event.currency}{amount:,}" for number, amount in event.split)

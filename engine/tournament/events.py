@@ -41,6 +41,8 @@ __all__ = [
     "RoundClosed",
     "RulesSwitched",
     "PrizeAwarded",
+    "PlaceTaken",
+    "PlayerMissing",
     "TOURNAMENT_LOG",
     "event_to_dict",
     "events_to_dicts",
@@ -229,10 +231,34 @@ class PrizeAwarded:
     note: str
 
 
+@dataclass(frozen=True)
+class PlaceTaken:
+    """A player who made ``round``'s cut withdrew before the next draw, and the next in line
+    takes their place (:mod:`engine.tournament.replacements`)."""
+
+    TYPE: ClassVar[str] = "place_taken"
+    round: int
+    withdrawn: int
+    replacement: int
+    roll_off: tuple[tuple[int, int], ...] = ()
+    """The die each tied next-in-line player threw for the place; () when one was next alone."""
+
+
+@dataclass(frozen=True)
+class PlayerMissing:
+    """A player drawn at ``table`` of ``round`` did not come: the table plays without them."""
+
+    TYPE: ClassVar[str] = "player_missing"
+    round: int
+    table: int
+    number: int
+    reason: str
+
+
 Event = Union[
     TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
     ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
-    RoundClosed, RulesSwitched, PrizeAwarded,
+    RoundClosed, RulesSwitched, PrizeAwarded, PlaceTaken, PlayerMissing,
 ]
 
 
@@ -252,6 +278,7 @@ def _read_cut(value: Any, where: str) -> Cut:
 
 _LEAST: Final[dict[str, int]] = {
     "round": 1, "table": 1, "number": 1, "clashes": 0, "spec_index": 0, "keys": 1, "index": 0, "amount": 0,
+    "withdrawn": 1, "replacement": 1,
 }
 """The least value of each whole-number field, by name; a roll-off's table may be 0 (a tie over all tables)."""
 
@@ -265,8 +292,8 @@ def _range_problem(kind: type[Any], name: str, value: Any) -> str | None:
         numbers = [n for table in value for n in table] if name == "tables" else list(value or ())
         if any(n < 1 for n in numbers) or len(set(numbers)) != len(numbers):
             return f"{name} names a player number below 1 or twice"
-    if name == "faces" and any(not 1 <= face <= 6 for _, face in value):
-        return "faces has a die face other than 1 to 6"
+    if name in ("faces", "roll_off") and any(not 1 <= face <= 6 for _, face in value):
+        return f"{name} has a die face other than 1 to 6"
     if name == "split" and any(number < 1 or amount < 0 for number, amount in value):
         return "split has a player number below 1 or a negative share"
     return None
@@ -277,7 +304,7 @@ TOURNAMENT_LOG: Final[EventLog[Event]] = EventLog(
     (
         TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,
         ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced, RollOffRecorded,
-        RoundClosed, RulesSwitched, PrizeAwarded,
+        RoundClosed, RulesSwitched, PrizeAwarded, PlaceTaken, PlayerMissing,
     ),
     values={
         TournamentFormat: Codec(TournamentFormat.to_dict, _read_format),

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
+from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import Player, RoundState, TournamentState
 
 __all__ = [
@@ -218,7 +219,8 @@ def _status(state: TournamentState, player: Player, last: int, champion: int | N
     if round_.advancing is None:
         return f"playing {state.format.round_name(last, round_.spec_index).lower()}"
     if number in round_.advancing:
-        return f"through to round {last + 1}"
+        taken = [item for item in round_.places_taken if item.replacement == number]
+        return place_taken_words(state, taken[-1]) if taken else f"through to round {last + 1}"
     return f"out in {state.format.round_name(last, round_.spec_index).lower()}"
 
 

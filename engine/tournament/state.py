@@ -38,7 +38,9 @@ from engine.tournament.events import (
     Event,
     FormatChanged,
     HeldResultSettled,
+    PlaceTaken,
     PlayerCheckedIn,
+    PlayerMissing,
     PlayerSignedUp,
     PlayerWithdrew,
     PrizeAwarded,
@@ -195,6 +197,10 @@ class RoundState:
     cut_corrections: int = 0
     """How many of its corrections the round's cut takes in (it closed, or its cut was taken
     again, after them): the ones after those came later and are flagged."""
+    places_taken: tuple[PlaceTaken, ...] = ()
+    """Places in its cut taken by the next in line after a withdrawal, first to last."""
+    missing: tuple[PlayerMissing, ...] = ()
+    """Players drawn who did not come: :attr:`tables` seats the tables as they play, without them."""
     seats: Mapping[int, tuple[int, int]] = field(init=False, repr=False, compare=False)
     """(table, seat) of each player, both from 1."""
 
@@ -387,6 +393,10 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
             if not state.rounds:
                 raise InvalidInput("The tournament log takes the cut of a round before round 1 again: it is damaged.")
             state = _with_round(state, _recut(state, state.rounds[-1], event.recut))
+    elif isinstance(event, PlaceTaken):
+        state = _with_round(state, _place_taken(state, event))
+    elif isinstance(event, PlayerMissing):
+        state = _missing(state, event)
     elif isinstance(event, PrizeAwarded):
         prize = Prize(state.champion or 0, event.amount, event.currency, event.split, event.note)
         state = _next(state, prize=prize, withdrawn_prize=None)
@@ -413,6 +423,30 @@ def _player(state: TournamentState, event: PlayerSignedUp | PlayerCheckedIn | Pl
     changed = dataclasses.replace(player, withdrawn=True, reason=event.reason)
     return _next(state, players=state.players.set(event.number, changed),
                    active=state.active - (not player.withdrawn))
+
+
+def _place_taken(state: TournamentState, event: PlaceTaken) -> RoundState:
+    """The closed round drawn last with the next in line going on in the withdrawn player's place."""
+    round_ = state.rounds[-1]
+    if (round_.number != event.round or event.withdrawn not in (round_.advancing or ())
+            or event.replacement in (round_.advancing or ()) or event.replacement not in round_.seats):
+        raise InvalidInput(f"Number {event.replacement} cannot take number {event.withdrawn}'s place after round {event.round}.")
+    advancing = tuple(event.replacement if n == event.withdrawn else n for n in round_.advancing or ())
+    return evolved(round_, advancing=advancing, places_taken=round_.places_taken + (event,))
+
+
+def _missing(state: TournamentState, event: PlayerMissing) -> TournamentState:
+    """The round being played with ``event``'s table seating the players who came; the missing player is out."""
+    round_ = state.rounds[-1]
+    if round_.number != event.round or round_.closed or round_.seats.get(event.number, (0,))[0] != event.table:
+        raise InvalidInput(f"Number {event.number} is not seated at table {event.table} of round {event.round} being played.")
+    tables = tuple(tuple(n for n in seated if n != event.number) for seated in round_.tables)
+    seats = {n: (t, s) for t, seated in enumerate(tables, 1) for s, n in enumerate(seated, 1)}
+    played = evolved(round_, tables=tables, seats=seats, missing=round_.missing + (event,))
+    player = state.players[event.number]
+    out = dataclasses.replace(player, withdrawn=True, reason=event.reason)
+    return _next(_with_round(state, played), players=state.players.set(event.number, out),
+                 active=state.active - (not player.withdrawn))
 
 
 def _check_sign_up(state: TournamentState, event: PlayerSignedUp) -> None:

@@ -26,7 +26,6 @@ from engine.tournament.events import (
     HeldResultSettled,
     PlayerCheckedIn,
     PlayerSignedUp,
-    PlayerWithdrew,
     PrizeAwarded,
     ResultHeld,
     ResultRecorded,
@@ -40,6 +39,7 @@ from engine.tournament.events import (
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.history import TournamentHistory
+from engine.tournament.replacements import Vacancy, mark_missing, missing_words, take_place, vacancy, withdrawal
 from engine.tournament.room import Room, room_of
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
@@ -75,7 +75,7 @@ class Tournament(TournamentHistory):
             raise InvalidInput(f"{fmt!r} is not a tournament format.")
         if self._state.rounds:
             raise IllegalAction("Round 1 is drawn: the format is fixed for the rest of the event.")
-        active = self._active_players()
+        active = self._state.active
         if active > fmt.cap:
             raise IllegalAction(
                 f"{active} players are signed up: a cap of {fmt.cap} would leave {active - fmt.cap} without a seat "
@@ -97,9 +97,6 @@ class Tournament(TournamentHistory):
             raise InvalidInput(f"There is no player number {number!r}.")
         return self._state.players[number]
 
-    def _active_players(self) -> int:
-        return self._state.active
-
     def sign_up(self, name: str, number: int | None = None) -> int:
         """Sign a player up; returns their number (the next free one unless given).
 
@@ -109,7 +106,7 @@ class Tournament(TournamentHistory):
         entered, name = name, clean_name(name)
         if self._state.rounds:
             raise IllegalAction(f"Round 1 is drawn: sign-ups are closed, so {name} cannot join.")
-        if self._active_players() >= self.format.cap:
+        if self._state.active >= self.format.cap:
             raise IllegalAction(f"The event is full ({self.format.cap} players): {name} cannot sign up.")
         clash = self.name_clash(name)
         if clash is not None:
@@ -173,23 +170,24 @@ class Tournament(TournamentHistory):
         self._push(PlayerCheckedIn(number))
 
     def withdraw(self, number: int, reason: str = "") -> None:
-        """Withdraw a player before a round: they are not seated in any later round."""
-        player = self.player(number)
-        if player.withdrawn:
-            raise IllegalAction(f"{player.name} (number {number}) has already withdrawn.")
-        if self.champion is not None:
-            raise IllegalAction(f"The event is over: {player.name} (number {number}) can no longer withdraw.")
-        if self._state.rounds:
-            last = self._state.rounds[-1]
-            seated = last.seats.get(number)
-            if seated is not None and not last.closed:
-                raise IllegalAction(
-                    f"{player.name} (number {number}) is seated at table {seated[0]} of round {last.number}, "
-                    "which is being played: a withdrawal takes effect before a round (cancel the draw first)."
-                )
-            if number not in self._state.entrants():
-                raise IllegalAction(f"{player.name} (number {number}) is already out of the event.")
-        self._push(PlayerWithdrew(number, reason.strip()))
+        """Withdraw a player before a round (a place won at the last cut may go on: :meth:`take_place`)."""
+        self._push(withdrawal(self._state, number, reason))
+
+    def vacancy(self, number: int) -> Vacancy | None:
+        """The place ``number`` won at the last cut, with who is next in line for it (None: no such place)."""
+        return vacancy(self._state, number)
+
+    def take_place(self, withdrawn: int, roll_off: Mapping[int, int] | None = None) -> None:
+        """The next in line takes a withdrawn player's place (``roll_off``: the die each tied one threw)."""
+        self._push(take_place(self._state, withdrawn, roll_off))
+
+    def mark_missing(self, number: int, reason: str = "") -> None:
+        """A player drawn who did not come: their table plays without them, and its card says so."""
+        self._push(mark_missing(self._state, number, reason))
+
+    def short_table(self, table: int) -> str:
+        """``plays as three (Dan did not come)`` for a table of the last draw that started short; else ""."""
+        return missing_words(self._state, self._state.drawn_round(None), table)
 
     # -- rounds and seating --------------------------------------------------------------
 
@@ -251,7 +249,7 @@ class Tournament(TournamentHistory):
     def rerun_draw(self, round_number: int) -> Tables:
         """Re-run a recorded draw from its seed, to show the room it was not arranged."""
         round_ = self._state.drawn_round(round_number)
-        entrants = tuple(sorted(round_.seats))
+        entrants = tuple(sorted([*round_.seats, *(missing.number for missing in round_.missing)]))
         before = self._spread_from(round_.number, round_.spec_index)
         return draw_tables(entrants, round_.table_sizes, round_.seed, before)[0]
 
