@@ -54,10 +54,12 @@ class Scorekeeper:
     # -- games -------------------------------------------------------------------------
 
     async def start_game(
-        self, players: list[str], rules: Rules, first: int = 0, meta: dict[str, Any] | None = None
+        self, players: list[str], rules: Rules, first: int = 0, meta: dict[str, Any] | None = None,
+        *, points_only: bool = False,
     ) -> str:
-        """Create, persist and open a game; engine errors leave nothing behind."""
-        game = Game(players, rules, first)
+        """Create, persist and open a game (``points_only``: turns entered as their bank or a
+        farkle); engine errors leave nothing behind."""
+        game = Game(players, rules, first, points_only=points_only)
         game_id = new_id()
         kept = KeptGame(game, {"created": utc_now_iso(), **(meta or {})})
         try:

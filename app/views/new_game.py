@@ -109,6 +109,8 @@ class NewGameState(ft.Observable):
     lowest_total: str = "0"
     """As typed: 0, a total below 0 (-2,500), or empty for no limit."""
     end_rule: str = "final_round"
+    points_only: bool = False
+    """Each turn entered as its bank or a farkle instead of die by die."""
     show_options: bool = False
     refusal: str | None = None
     recent: list[str] = field(default_factory=list)
@@ -185,6 +187,7 @@ class NewGameState(ft.Observable):
             return
         self.players, self.first = list(game.players), 0
         self.set_rules(game.rules)
+        self.points_only = game.points_only
         self.rematch = ", ".join(game.players)
 
     # -- entries -----------------------------------------------------------------------
@@ -276,6 +279,9 @@ class NewGameState(ft.Observable):
         self.refusal = None
         self.end_rule, self.preset = value, "custom"
 
+    def set_points_only(self, value: bool) -> None:
+        self.points_only = value
+
     def toggle_options(self) -> None:
         self.show_options = not self.show_options
 
@@ -294,7 +300,7 @@ class NewGameState(ft.Observable):
         self.starting, self.refusal = True, None
         try:
             names = table_names(self.names())
-            return await self.keeper.start_game(names, rules, self.first_named())
+            return await self.keeper.start_game(names, rules, self.first_named(), points_only=self.points_only)
         except FarkleError as refusal:
             self.refusal = str(refusal)
         except StoreError as failure:
@@ -337,6 +343,9 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         async def handler(event: ft.Event[ft.TextField]) -> None:
             form.set_number(name, event.control.value or "")
         return handler
+
+    async def points_only_switched(event: ft.Event[ft.Switch]) -> None:
+        form.set_points_only(bool(event.control.value))
 
     async def typed_lowest_total(event: ft.Event[ft.TextField]) -> None:
         form.set_lowest_total(event.control.value or "")
@@ -432,6 +441,8 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         controls += [ft.Switch(label=tr(label), value=form.switches.get(name, False), key=f"rule-{name}",
                                on_change=switched(name))
                      for name, label in SWITCHES.items()]
+    controls.append(ft.Switch(label=tr("Points only: enter each turn's bank or a farkle, not the dice"),
+                              value=form.points_only, key="points-only", on_change=points_only_switched))
     controls.append(big_button(tr("Start game"), on(start), key="start-game", disabled=form.starting))
     lookup = icon_button(ft.Icons.CALCULATE, tr("Score lookup"), on(services.navigate, "/lookup"),
                          key="new-game-lookup")
