@@ -33,7 +33,9 @@ from engine.ranking import rank_blocks
 from engine.tournament.events import PlaceTaken, PlayerMissing, PlayerWithdrew
 from engine.tournament.state import RoundState, TournamentState
 
-__all__ = ["Vacancy", "withdrawal", "vacancy", "take_place", "place_taken_words", "mark_missing", "missing_words"]
+__all__ = [
+    "Vacancy", "withdrawal", "vacancy", "take_place", "place_taken_words", "mark_missing", "missing_words", "as_drawn",
+]
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,13 @@ def missing_words(state: TournamentState, round_: RoundState, table: int) -> str
     count = len(round_.tables[table - 1])
     size = {2: "two", 3: "three", 4: "four", 5: "five"}.get(count, str(count))
     return f"plays as {size} ({' and '.join(names)} did not come)"
+
+
+def as_drawn(round_: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(players, table sizes) as ``round_`` was drawn, the players missing since included: what its seed re-runs."""
+    players = sorted([*round_.seats, *(item.number for item in round_.missing)])
+    sizes = tuple(len(table) + sum(item.table == at for item in round_.missing) for at, table in enumerate(round_.tables, 1))
+    return tuple(players), sizes
 
 
 def _below_the_cut(state: TournamentState, round_: RoundState, table: int) -> list[list[int]]:

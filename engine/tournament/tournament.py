@@ -39,7 +39,7 @@ from engine.tournament.events import (
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.history import TournamentHistory
-from engine.tournament.replacements import Vacancy, mark_missing, missing_words, take_place, vacancy, withdrawal
+from engine.tournament.replacements import Vacancy, as_drawn, mark_missing, missing_words, take_place, vacancy, withdrawal
 from engine.tournament.room import Room, room_of
 from engine.tournament.seating import Tables, draw_tables
 from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal, read_sign_up_list
@@ -249,9 +249,9 @@ class Tournament(TournamentHistory):
     def rerun_draw(self, round_number: int) -> Tables:
         """Re-run a recorded draw from its seed, to show the room it was not arranged."""
         round_ = self._state.drawn_round(round_number)
-        entrants = tuple(sorted([*round_.seats, *(missing.number for missing in round_.missing)]))
+        entrants, sizes = as_drawn(round_)
         before = self._spread_from(round_.number, round_.spec_index)
-        return draw_tables(entrants, round_.table_sizes, round_.seed, before)[0]
+        return draw_tables(entrants, sizes, round_.seed, before)[0]
 
     def _spread_from(self, number: int, spec_index: int) -> Tables:
         """The tables whose players round ``number`` keeps apart: the round before's, if the format spreads."""
