@@ -1,15 +1,19 @@
-"""``/organizer/<id>/players``: sign-up at the door, check-in and withdrawal.
+"""``/organizer/<id>/players``: sign-up at the door, check-in, withdrawal and players who did not come.
 
 Players sign up one by one (Enter signs the name up and the cursor stays in the field for
 the next) or as a pasted list or CSV file: the preview says what will be added and what
 is refused, and why, before one tap signs them all up. Check-in is a tap on the name, or
 the number typed. Every message shows beside the form that caused it.
+
+A player who made the last cut and withdraws leaves a place: the page asks whether the
+next in line takes it (their die faces first, when several are tied) or it stays empty.
+A player drawn who does not come is marked missing: their table plays as one fewer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import flet as ft
@@ -19,9 +23,9 @@ from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.event.organizer import ListChanged
 from app.event.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
-from app.views.widgets import TAP_HEIGHT, big_button, on, section
+from app.views.widgets import MIN_TARGET, TAP_HEIGHT, big_button, die_button, on, section
 from app.i18n import ntr, tr
-from engine import FarkleError
+from engine import FarkleError, Tournament
 from engine.tournament.signups import SignUpPreview
 
 __all__ = ["PlayersScreen", "PlayersPage", "players_count"]
@@ -115,12 +119,69 @@ class PlayersPage(EventState):
                                                                     players=players_count(count)),
                       place="checkin")
 
+    asking: int | None = None
+    """The player whose place after the cut the page asks about (withdrawing, or withdrawn)."""
+    place_faces: dict[int, int] = field(default_factory=dict)
+    """The die each player tied next in line threw for the place, by number."""
+
     async def withdraw(self, number: int) -> None:
+        """Withdraw ``number``; one who holds a place after the last cut is asked about first."""
+        if self.tournament.vacancy(number) is not None:
+            self.asking = number
+            self.changed()
+            return
+        await self.leave(number, False)
+
+    async def leave(self, number: int, replace: bool) -> None:
+        """Withdraw ``number`` (unless already withdrawn) and, with ``replace``, give the place to the next in line."""
         reason = self.value("withdraw_reason")
-        await self.act(lambda t: t.withdraw(number, reason),
-                       lambda _: tr("{name} (number {number}) withdrew.",
-                                    name=self.name_of(number), number=number), clear=("withdraw_reason",),
-                       place="players")
+        faces = dict(self.place_faces)
+
+        def step(t: Tournament) -> str:
+            if not t.player(number).withdrawn:
+                t.withdraw(number, reason)
+            if not replace:
+                return ""
+            before = set(t.round_advancing() or ())
+            t.take_place(number, faces or None)
+            return t.player(min(set(t.round_advancing() or ()) - before)).name
+
+        def report(taker: str) -> str:
+            self.asking = None
+            self.place_faces.clear()
+            name = self.name_of(number)
+            if taker:
+                return tr("{taker} takes {name}'s place.", taker=taker, name=name)
+            return tr("{name} (number {number}) withdrew.", name=name, number=number)
+
+        await self.act(step, report, clear=("withdraw_reason",), place="players")
+
+    def pick_face(self, number: int, face: int) -> None:
+        self.place_faces[number] = face
+        self.changed()
+
+    def stop_asking(self) -> None:
+        self.asking = None
+        self.place_faces.clear()
+        self.changed()
+
+    async def mark_missing(self, number: int) -> None:
+        """``number`` did not come to the table drawn for them: it plays without them."""
+        reason = self.value("withdraw_reason")
+        table = self.tournament.lookup(number)[0].table or 0
+        await self.act(lambda t: t.mark_missing(number, reason),
+                       lambda _: tr("Table {table} {words}.", table=table, words=self.tournament.short_table(table)),
+                       clear=("withdraw_reason",), place="players")
+
+
+def _may_be_missing(t: Tournament, number: int) -> bool:
+    """Whether ``number`` sits at a table of the round being played that has no result yet (and seats 3 or more)."""
+    if not t.round_open or t.player(number).withdrawn:
+        return False
+    found = t.lookup(number)[0]
+    table = found.table
+    return (found.round == t.round and table is not None and table not in t.results()
+            and len(t.seating()[table - 1]) > 2)
 
 
 def _preview_words(preview: SignUpPreview) -> str:
@@ -211,6 +272,38 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
     return section(tr("Sign up a list"), *controls)
 
 
+def place_section(players: PlayersPage, number: int) -> ft.Control:
+    """The question a place after the cut asks: the next in line takes it, or it stays empty."""
+    t = players.tournament
+    place = t.vacancy(number)
+    name = players.name_of(number)
+    withdrawn = t.player(number).withdrawn
+    if place is None:
+        return ft.Text(tr("{name} holds no place after the cut any more.", name=name), key="place-question")
+    controls: list[ft.Control] = [ft.Text(place.describe(), key="place-question", weight=ft.FontWeight.BOLD)]
+    for tied in place.next_in_line if place.tied else ():
+        tied_name = players.name_of(tied)
+        controls += [
+            ft.Text(tr("{name} (number {number})", name=tied_name, number=tied)),
+            ft.Row([die_button(face, tr("{name} threw {face}", name=tied_name, face=face),
+                               on(players.pick_face, tied, face), key=f"place-roll-{tied}-{face}",
+                               selected=players.place_faces.get(tied) == face, size=MIN_TARGET)
+                    for face in range(1, 7)], spacing=6, wrap=True),
+        ]
+    buttons: list[ft.Control] = []
+    if place.next_in_line:
+        taker = tr("the roll-off's winner") if place.tied else place.names[0]
+        label = (tr("{taker} takes {name}'s place", taker=taker, name=name) if withdrawn
+                 else tr("Withdraw {name}; {taker} takes the place", name=name, taker=taker))
+        buttons.append(big_button(label, on(players.leave, number, True), key="place-next-in-line",
+                                  icon=ft.Icons.PERSON_ADD_ALT))
+    if not withdrawn:
+        buttons.append(big_button(tr("Withdraw {name}; leave the place empty", name=name),
+                                  on(players.leave, number, False), filled=False, key="place-empty"))
+    buttons.append(big_button(tr("Cancel"), on(players.stop_asking), filled=False, key="place-cancel"))
+    return section(tr("{name}'s place after the cut", name=name), *controls, ft.Row(buttons, wrap=True))
+
+
 def check_in_section(players: PlayersPage) -> ft.Control:
     return section(
         tr("Check in"),
@@ -242,6 +335,8 @@ def PlayersScreen(tournament_id: str) -> ft.View:
                      check_in_section(players)]
     controls.append(text_field(players, "withdraw_reason", tr("Reason for a withdrawal (optional)"),
                                key="withdraw-reason"))
+    if players.asking is not None:
+        controls.append(place_section(players, players.asking))
     active = [p for p in t.players if not p.withdrawn]
     rows: list[ft.Control] = [
         ft.Text(tr("{players} · {checked_in} checked in", players=players_count(len(active)),
@@ -268,6 +363,17 @@ def PlayersScreen(tournament_id: str) -> ft.View:
             buttons.append(ft.TextButton(tr("Withdraw"), on_click=on(players.withdraw, player.number),
                                          key=f"withdraw-{player.number}", tooltip=tr("Withdraw {name}",
                                                                                      name=player.name),
+                                         height=TAP_HEIGHT))
+        if _may_be_missing(t, player.number):
+            buttons.append(ft.TextButton(tr("Did not come"), on_click=on(players.mark_missing, player.number),
+                                         key=f"missing-{player.number}",
+                                         tooltip=tr("{name} did not come to the table", name=player.name),
+                                         height=TAP_HEIGHT))
+        place = t.vacancy(player.number) if player.withdrawn else None
+        if place is not None and place.next_in_line:
+            buttons.append(ft.TextButton(tr("Next in line"), on_click=on(players.withdraw, player.number),
+                                         key=f"place-{player.number}",
+                                         tooltip=tr("Give {name}'s place to the next in line", name=player.name),
                                          height=TAP_HEIGHT))
         rows.append(ft.Row([ft.Container(entry, expand=True), *buttons]))
     controls.append(section(tr("Players"), *rows))
