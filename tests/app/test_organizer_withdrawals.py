@@ -125,6 +125,12 @@ def test_a_player_who_did_not_come_is_marked_missing_and_the_table_plays_as_thre
         stored = await desk.now()
         assert stored.seating()[0] == tuple(n for n in seated if n != dan)
         assert not ui.exists(f"missing-{dan}") and not ui.exists(f"withdraw-{dan}")
+        for page in ("seating", "print"):
+            await ui.navigate(desk.route(page))
+            await ui.settle()
+            assert ui.text_of("card-title-1") == f"Table 1 · Round 1 · plays as three ({name} did not come)"
+            assert name not in " ".join(ui.texts()).replace(f"({name} did not come)", "")
+        await _open_players(ui, desk)
         await ui.click(f"missing-{seated[0]}")
         assert notice(ui).startswith("Table 1 plays as two (")
         assert not ui.exists(f"missing-{seated[2]}")  # two are left: a table needs them both

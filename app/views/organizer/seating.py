@@ -169,10 +169,11 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
     rules = t.rules_for(round_number).describe()
     cards: list[ft.Control] = []
     for table, numbers in enumerate(t.seating(), 1):
+        short = t.short_table(table)
+        heading = tr("Table {table} · {name}", table=table, name=t.plan()[round_number - 1].name)
         lines: list[ft.Control] = [
-            ft.Text(tr("Table {table} · {name}",
-                       table=table, name=t.plan()[round_number - 1].name), size=20, weight=ft.FontWeight.BOLD,
-                    color=ink),
+            ft.Text(heading + (f" · {short}" if short else ""), size=20, weight=ft.FontWeight.BOLD, color=ink,
+                    key=f"card-title-{table}"),
             *(ft.Text(tr("Seat {seat}: {name} (number {n})",
                          seat=seat, name=t.player(n).name, n=n), color=ink) for seat, n in enumerate(numbers, 1)),
             ft.Text(rules, size=12, color=ink),
