@@ -171,6 +171,12 @@ def short_forms(names: Sequence[str]) -> tuple[str, ...]:
     >>> short_forms(["Wolfeschlegelsteinhausenbergerdorff", "Ann Lee", "Ann Leeeeeeeeeeeeeeeeeeeeeeee"])
     ('Wolfeschlegelsteinhause.', 'Ann Lee', 'Ann Le.')
     """
+    return _short_forms(tuple(names))
+
+
+@lru_cache(maxsize=256)
+def _short_forms(names: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`short_forms`, worked out once for a table (its screen asks at every redraw)."""
     readings = [{skeleton(form) for form in _abbreviations(name)} for name in names]
     forms: list[str] = []
     for seat, name in enumerate(names):

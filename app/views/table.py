@@ -13,6 +13,7 @@ import flet as ft
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.i18n import tr
 from app.views.game_over import GameOver
+from app.views.points_entry import PointsEntry, entry_switch, points_allowed
 from app.views.table_awake import use_screen_awake
 from app.views.table_panels import keep_panel, roll_off_panel, scoreboard, throw_panel, turn_card, turn_line
 from app.views.table_state import TableState
@@ -45,7 +46,7 @@ def TableScreen(game_id: str) -> ft.View:
         body: list[ft.Control] = [ft.Text(table.refusal or text, size=16, key="table-missing")]
         return screen_view(route, tr("Not found") if table.missing else tr("Farkle Table"), body, on_home=home)
     meta = services.keeper.meta
-    title = str(meta.get("title") or " · ".join(state.players))
+    title = str(meta.get("title") or " · ".join(table.names))
     actions = [
         icon_button(ft.Icons.HISTORY, tr("History"), key="history", on_click=on(services.navigate, f"{route}/history")),
         icon_button(ft.Icons.TUNE, tr("Change rules"), on_click=on(table.ask_rules), key="change-rules"),
@@ -74,17 +75,22 @@ def TableScreen(game_id: str) -> ft.View:
         panel = [GameOver(table.game, game_id, meta.get("tournament"))]
     elif state.phase == "roll_off":
         panel = [roll_off_panel(table, state)]
+    elif state.points_only:
+        panel = [PointsEntry(table, state)]
     elif state.phase == "keep":
-        panel = [turn_line(state), keep_panel(table, state, preview, problem, advice)]
+        panel = [turn_line(table, state), keep_panel(table, state, preview, problem, advice)]
     else:
         touch = ft.context.page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
-        panel = [turn_line(state), throw_panel(table, state, keyboard_hint=not touch, advice=advice)]
-    card = [turn_card(state, (preview or state).turn_points)] if turn_on else []
+        panel = [turn_line(table, state), throw_panel(table, state, keyboard_hint=not touch, advice=advice)]
+        if not state.throws and points_allowed(table):
+            panel.append(entry_switch(table, state))
+    card = [turn_card(table, state, (preview or state).turn_points)] if turn_on and not state.points_only else []
     lead_chances = table.lead_chances(advice)
     landscape = use_viewport().landscape
     if landscape:  # the board and the entry scroll each on its own: Roll and Bank stay in view
         controls: list[ft.Control] = [ft.Row(
-            [ft.Column([*card, scoreboard(state, scrolls=True, lead_chances=lead_chances, win_chances=table.chances)],
+            [ft.Column([*card, scoreboard(table, state, scrolls=True, lead_chances=lead_chances,
+                                          win_chances=table.chances)],
                        expand=2, spacing=8),
              ft.Column([*notices, *panel], expand=3, spacing=8, scroll=ft.ScrollMode.AUTO)],
             vertical_alignment=ft.CrossAxisAlignment.START,
@@ -92,7 +98,8 @@ def TableScreen(game_id: str) -> ft.View:
             key="landscape",
         )]
     else:
-        controls = [*card, scoreboard(state, lead_chances=lead_chances, win_chances=table.chances), *notices, *panel]
+        board = scoreboard(table, state, lead_chances=lead_chances, win_chances=table.chances)
+        controls = [*card, board, *notices, *panel]
     return screen_view(route, title, controls, actions=actions, on_home=home, scrolls=not landscape)
 
 

@@ -19,9 +19,10 @@ SCROLLBAR_ROOM = 14
 """Room right of the totals (px) for the scroll bar, which is drawn over the content."""
 
 
-def turn_card(state: GameState, turn_total: int) -> ft.Control:
-    """Whose turn and the turn total, big enough to read from across the table."""
-    name = state.players[state.current]
+def turn_card(table: TableState, state: GameState, turn_total: int) -> ft.Control:
+    """Whose turn (the short form of a long name, the full one on hover or a long press) and
+    the turn total, big enough to read from across the table."""
+    name = table.player_name()
     in_hand = dice_words(state.dice_in_hand)
     return ft.Container(
         ft.Row(
@@ -30,7 +31,8 @@ def turn_card(state: GameState, turn_total: int) -> ft.Control:
                     [
                         ft.Text(name, size=28, weight=ft.FontWeight.BOLD, max_lines=1,
                                 overflow=ft.TextOverflow.ELLIPSIS, color=ft.Colors.ON_PRIMARY_CONTAINER,
-                                tooltip=ft.Tooltip(name, exclude_from_semantics=True), key="turn-name"),
+                                tooltip=ft.Tooltip(state.players[state.current], exclude_from_semantics=True),
+                                key="turn-name"),
                         ft.Text(tr("to play · {in_hand} in hand",
                                    in_hand=in_hand), size=16, color=ft.Colors.ON_PRIMARY_CONTAINER),
                     ],
@@ -78,27 +80,31 @@ def player_marks(state: GameState, seat: int, lead_chance: float | None = None, 
     return marks
 
 
-def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping[int, float] | None = None,
-               win_chances: WinChances | None = None) -> ft.Control:
+def scoreboard(table: TableState, state: GameState, *, scrolls: bool = False,
+               lead_chances: Mapping[int, float] | None = None, win_chances: WinChances | None = None) -> ft.Control:
     """Every player on one line: whose turn, total, on-board mark, farkle streak, final round.
 
     The name takes only the width it needs and the marks follow it, on the next line when
-    they do not fit, so the final-round target is never cut. Each line is one live region
-    named with all it says, so a screen reader hears a mark the moment it appears.
+    they do not fit, so the final-round target is never cut. A long name shows its short
+    form (``Aleksandra G.``); a tap on its line shows the full name there, wrapped, until
+    the next tap. Each line is one live region named with all it says (the full name), so a
+    screen reader hears a mark the moment it appears.
     ``scrolls``: the board scrolls on its own (landscape), keeping the entry beside it in view.
     ``win_chances``: each player's chance to win, with its error where it is simulated.
     """
     playing_now = state.phase not in ("over", "roll_off")
     rows: list[ft.Control] = []
-    for seat, name in enumerate(state.players):
+    for seat, (name, form) in enumerate(zip(state.players, table.names)):
         playing = seat == state.current and playing_now
+        whole = table.whole_name == seat or form == name
         wins = win_chances.shown(seat) if win_chances is not None else None
         marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat), wins))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
         said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
         line: list[ft.Control] = [
-            ft.Text(name, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
-                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, key=f"name-{seat}"),
+            ft.Text(name if whole else form, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
+                    max_lines=None if form != name and whole else 1, overflow=ft.TextOverflow.ELLIPSIS,
+                    key=f"name-{seat}"),
         ]
         if marks:
             line.append(ft.Text(marks, size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT, key=f"marks-{seat}"))
@@ -123,21 +129,23 @@ def scoreboard(state: GameState, *, scrolls: bool = False, lead_chances: Mapping
                     border=ft.Border.all(2, ft.Colors.PRIMARY) if playing else None,
                     padding=ft.Padding.only(left=8, top=2, right=SCROLLBAR_ROOM, bottom=2),
                     border_radius=8,
+                    on_click=None if form == name else on(table.show_whole_name, seat),
+                    key=f"line-{seat}",
                 ),
                 key=f"seat-{seat}",
             )
         )
     header: list[ft.Control] = []
     if state.final_round and playing_now:
-        names = ", ".join(state.players[seat] for seat in state.last_turns)
+        names = ", ".join(table.names[seat] for seat in state.last_turns)
         header.append(ft.Text(tr("Final round · last turns: {names}", names=names), color=ft.Colors.ERROR,
                               weight=ft.FontWeight.BOLD, key="final-round"))
     return ft.Column(header + rows, spacing=2, key="scoreboard", scroll=ft.ScrollMode.AUTO if scrolls else None,
                      expand=scrolls)
 
 
-def turn_line(state: GameState) -> ft.Control:
-    name = state.players[state.current]
+def turn_line(table: TableState, state: GameState) -> ft.Control:
+    name = table.player_name()
     if state.phase == "keep":
         text = tr("{name}'s turn · turn total {turn_points:,} before this throw",
                   name=name, turn_points=state.turn_points)
@@ -152,7 +160,7 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
     """The faces of the next throw, tapped in; Bank instead while a choice is open; with
     advice on, the advice (throw, or build on an offer) in one line."""
     wanted = state.dice_to_throw or 0
-    name = state.players[state.current]
+    name = table.player_name()
     parts: list[ft.Control] = []
     offer = state.open_offer
     if offer is not None:
@@ -284,7 +292,7 @@ def keep_panel(table: TableState, state: GameState, preview: GameState | None, p
     best = options[0]
     return ft.Column(
         [
-            ft.Text(tr("{name} threw {throw}", name=state.players[state.current], throw=format_dice(throw)), size=16,
+            ft.Text(tr("{name} threw {throw}", name=table.player_name(), throw=format_dice(throw)), size=16,
                     key="thrown"),
             ft.Row(dice_controls, spacing=8, wrap=True, key="thrown-dice"),
             ft.Text(summary, size=16, weight=ft.FontWeight.W_500, key="keep-preview",
@@ -318,9 +326,9 @@ def roll_off_panel(table: TableState, state: GameState) -> ft.Control:
     ]
     for seat in state.tied:
         chosen = table.roll_off_faces.get(seat)
-        rows.append(ft.Text(state.players[seat], weight=ft.FontWeight.BOLD))
+        rows.append(ft.Text(table.player_name(seat), weight=ft.FontWeight.BOLD))
         rows.append(ft.Row(
-            [die_button(face, tr("{name} threw {face}", name=state.players[seat], face=face),
+            [die_button(face, tr("{name} threw {face}", name=table.player_name(seat), face=face),
                         on(table.pick_roll_off, seat, face),
                         key=f"roll-off-{seat}-{face}", selected=chosen == face, size=48)
              for face in range(1, 7)],

@@ -23,6 +23,7 @@ from app.table.table_advice import prepare_advice, work_out_chances
 from engine import (Advice, FarkleError, Game, GameState, Notice, WinChances, advise, catch_up_chance, format_dice,
                     prepared, step_of)
 from engine.events import Event as GameEvent
+from engine.names import short_forms
 
 __all__ = ["TableState", "DICE_WORDS", "dice_words"]
 
@@ -59,6 +60,7 @@ class TableState(ft.Observable):
     advice_solved: bool = False  # the advice tables for this game's rules are ready
     advice_refused: str | None = None  # why there is no advice under this game's rules (too costly to work out)
     chances: WinChances | None = None  # each player's chance to win, for ``state``, with advice on
+    whole_name: int | None = None  # the seat whose full name the scoreboard shows in place of its short form
 
     @property
     def game(self) -> Game:
@@ -185,9 +187,21 @@ class TableState(ft.Observable):
             chances[state.current] = shown.value
         return chances
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each player as this screen names them: the short form of a long name (``Aleksandra G.``,
+        :func:`engine.names.short_forms`), so a line of a 390 px phone holds it."""
+        return short_forms(self.game.players)
+
     def player_name(self, seat: int | None = None) -> str:
+        """The player at ``seat`` (whose turn it is, by default) as this screen names them."""
         state = self.game.state
-        return state.players[state.current if seat is None else seat]
+        return self.names[state.current if seat is None else seat]
+
+    def show_whole_name(self, seat: int) -> None:
+        """A tap on a shortened name on the scoreboard: its full name in its place; a second tap,
+        or a tap on another, puts the short form back."""
+        self.whole_name = None if self.whole_name == seat else seat
 
     def add_face(self, face: int) -> None:
         state = self.game.state
@@ -358,8 +372,9 @@ class TableState(ft.Observable):
         await self.act(lambda game: game.set_rules(rules))
 
     async def on_key(self, key: str) -> None:
-        """Digits enter faces (or pick dice to set aside); Enter confirms; Backspace takes back."""
-        if self.state is None:
+        """Digits enter faces (or pick dice to set aside); Enter confirms; Backspace takes back.
+        In points only the points field takes the keys."""
+        if self.state is None or self.state.points_only:
             return
         phase = self.game.phase
         if key in FACE_KEYS:

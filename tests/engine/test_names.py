@@ -1,4 +1,5 @@
-"""Players' names: one form each, nothing invisible, look-alikes caught (engine.names and sign-up)."""
+"""Players' names: one form each, nothing invisible, look-alikes caught, short forms told apart at a table
+(engine.names and sign-up)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalAction, InvalidInput, Tournament, table_names
-from engine.names import NAME_LONGEST, UNICODE_DATA, clean_name, find_clash, name_key, skeleton
+from engine.names import (NAME_LONGEST, SHOWN_WHOLE, UNICODE_DATA, clean_name, find_clash, name_key, short_forms,
+                          skeleton)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "build"))
 import names_unicode  # noqa: E402  (build/: the tool that writes engine/names_unicode.txt)
@@ -279,3 +281,49 @@ def test_the_unicode_data_file_is_unicodes_files_as_the_pinned_packages_ship_the
     text = UNICODE_DATA.read_text(encoding="utf-8")
     assert text == names_unicode.render()
     assert "UTS #39 confusables.txt, Unicode 18.0.0" in text
+
+
+SHORT_FORMS = {  # a table's names: the forms its scoreboard shows, in seat order
+    "the two real names from the issue": (("Aleksandra García-Márquez", "Bartholomew García-Márquez"),
+                                          ("Aleksandra G.", "Bartholomew G.")),
+    "an initial made longer to tell two apart": (("Bartholomew García-Márquez", "Bartholomew Grünewald-Osterhagen"),
+                                                 ("Bartholomew Ga.", "Bartholomew Gr.")),
+    "an accent tells them apart": (("Bartholomew García-Márquez", "Bartholomew Garcia-Marquez"),
+                                   ("Bartholomew Garcí.", "Bartholomew Garci.")),
+    "a name of 24 characters or fewer is shown whole": (("Ann", "Bob Lee", "Cassiopeia Montgomery-Sm"),
+                                                        ("Ann", "Bob Lee", "Cassiopeia Montgomery-Sm")),
+    "never a form another whole name could be read as": (("Ann Lee", "Ann Leeeeeeeeeeeeeeeeeeeeeeeee"),
+                                                         ("Ann Lee", "Ann Le.")),
+    "a look-alike initial is no difference": (("Bartholomew Сastellano-Rodríguez", "Bartholomew Castillo-Rodríguez"),
+                                              ("Bartholomew Сaste.", "Bartholomew Casti.")),
+    "no cut just after a hyphen": (("Aleksandra García-Márquez", "Aleksandra García-Mendoza"),
+                                   ("Aleksandra García-Má.", "Aleksandra García-Me.")),
+    "one long word cut at 23 letters": (("Wolfeschlegelsteinhausenbergerdorff",), ("Wolfeschlegelsteinhause.",)),
+    "names alike to their last letter are kept whole": (("Bartholomew García-Márquez Jr", "Bartholomew García-Márquez Sr"),
+                                                        ("Bartholomew García-Márquez Jr", "Bartholomew García-Márquez Sr")),
+    "an emoji is never cut apart": (("Ann \U0001f469\U0001f3fd\u200d\U0001f680Featherstonehaugh-Smythe",),
+                                    ("Ann \U0001f469\U0001f3fd\u200d\U0001f680F.",)),
+    "a script without capitals": (("Αλεξάνδρα Παπαδοπούλου-Γεωργίου",), ("Αλεξάνδρα Π.",)),
+}
+
+
+@pytest.mark.parametrize("case", SHORT_FORMS)
+def test_a_long_name_is_shown_at_the_table_as_its_given_name_and_the_shortest_initial_that_tells_it_apart(
+        case: str) -> None:
+    names, forms = SHORT_FORMS[case]
+    assert short_forms(names) == forms
+
+
+_NAME_LETTERS = "AaBbCcÉéGgÓóŁłМмАаΑα-' "
+
+
+@given(st.lists(st.text(_NAME_LETTERS, min_size=1, max_size=NAME_LONGEST), min_size=2, max_size=8))
+def test_a_tables_short_forms_are_told_apart_and_never_longer_than_their_names(entered: list[str]) -> None:
+    try:
+        names = table_names(entered)
+    except InvalidInput:  # a name that prints nothing, or two alike: no table seats them
+        return
+    forms = short_forms(names)
+    assert len({skeleton(form) for form in forms}) == len(names)
+    for name, form in zip(names, forms):
+        assert len(form) <= len(name) and (form == name or len(name) > SHOWN_WHOLE)
