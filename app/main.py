@@ -14,10 +14,12 @@ tapping stay the same controls between taps.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import flet as ft
 
+from app.event import room_signal
 from app.event.access import DeviceAccess
 from app.qr.camera import DEFAULT_TIMING, ScanTiming
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
@@ -66,9 +68,15 @@ def _hearing_other_tabs(prefs: ft.SharedPreferences) -> TabSharedPrefs:
 
     channel = js.BroadcastChannel.new(CHANNEL_NAME)
     shared = TabSharedPrefs(prefs, channel.postMessage)
-    channel.onmessage = create_proxy(lambda event: shared.receive(str(event.data)))
+    channel.onmessage = create_proxy(lambda event: _heard(shared, str(event.data)))
     _channels.append(channel)  # kept for the page's life
     return shared
+
+
+def _heard(shared: TabSharedPrefs, message: str) -> None:
+    """Another tab saved: read its value from now on, then wake the screens following what it saved."""
+    shared.receive(message)
+    room_signal.heard_from_tab(message)
 
 
 @ft.component
@@ -199,8 +207,9 @@ async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_T
         page.update()
 
     access = DeviceAccess.of_page(page, prefs=lambda: _service(page, ft.SharedPreferences))
+    organizer = Organizer(store, announce=partial(room_signal.announce, page))
     services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
-                        toggle_theme=toggle_theme, desk=Desk(Organizer(store), access), scan_timing=scan_timing)
+                        toggle_theme=toggle_theme, desk=Desk(organizer, access), scan_timing=scan_timing)
     page.render_views(App, services, parse_route(page.route or "/"))
 
 

@@ -90,10 +90,12 @@ class Organizer:
     :class:`~app.storage.ChangedElsewhere`, writing nothing.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, announce: Callable[[str], None] = lambda tournament_id: None) -> None:
         self.store = store
         store.check_with(CHECKS)
         self.session = DocumentSession(store, KIND)
+        self.announce = announce
+        """Tells the other screens showing an event that it was saved (:mod:`app.event.room_signal`)."""
 
     @property
     def tournament(self) -> Tournament | None:
@@ -238,7 +240,10 @@ class Organizer:
                 return kept, answer
             return replace(kept, tournament=trial), answer
 
-        return await self.session.act(play)
+        answer = await self.session.act(play)
+        if self.session.doc_id is not None:
+            self.announce(self.session.doc_id)
+        return answer
 
     async def undo(self) -> str:
         """Take back the last organizer action, stored before it returns; what it took back, in words."""

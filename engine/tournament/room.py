@@ -50,6 +50,8 @@ class RoomTable:
     """``playing since 14:02``, ``reported at 14:40: 1. Ed 10,050, …``, ``held: …``, ``roll-off pending: …``."""
     since: str | None = None
     """HH:MM the table started playing (the draw), None when the log has no time."""
+    at: str | None = None
+    """HH:MM its result was counted (reported, or waiting for a roll-off), None when not or not known."""
 
 
 @dataclass(frozen=True)
@@ -163,12 +165,13 @@ def _table(state: TournamentState, round_: RoundState, table: int, pending: tupl
         return RoomTable(table, "held", seats, f"held for the organizer ({why})", since)
     if recorded is None:
         return RoomTable(table, "playing", seats, "playing" + (f" since {since}" if since else ""), since)
+    at = _hhmm(recorded.at)
     ties = [item for item in pending if set(item.numbers) & set(numbers)]
     if ties:
-        return RoomTable(table, "roll-off", seats, "roll-off pending: " + "; ".join(item.players for item in ties), since)
-    at = _hhmm(recorded.at)
+        words = "roll-off pending: " + "; ".join(item.players for item in ties)
+        return RoomTable(table, "roll-off", seats, words, since, at)
     words = f"reported{f' at {at}' if at else ''}: {result_summary(state, recorded.result)}"
-    return RoomTable(table, "reported", seats, words, since)
+    return RoomTable(table, "reported", seats, words, since, at)
 
 
 def _to_close(state: TournamentState, round_: RoundState, pending: tuple[RollOffNeeded, ...]) -> tuple[str, ...]:

@@ -182,6 +182,8 @@ class FletHarness:
     :param services: extra or replacement method handlers by
         ``(control type, method)``, e.g. ``("FilePicker", "save_file")``.
     :param raise_on_crash: turn a crashed handler into :class:`HandlerCrashed`.
+    :param pubsub: the server's one ``PubSubHub`` shared with other harnesses: their sessions
+        then hear each other's ``page.pubsub`` messages, as the tabs of one local server do.
     """
 
     def __init__(
@@ -196,8 +198,10 @@ class FletHarness:
         shared_preferences: Optional[dict[str, Any]] = None,
         services: Optional[Mapping[tuple[str, str], ServiceHandler]] = None,
         raise_on_crash: bool = True,
+        pubsub: Optional[PubSubHub] = None,
     ) -> None:
         self.main = main
+        self.pubsub = pubsub
         self.client_page_props: dict[str, Any] = {
             "route": route,
             "width": width,
@@ -236,6 +240,8 @@ class FletHarness:
         loop = asyncio.get_running_loop()
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="flet-harness")
         self._connection = FakeConnection(loop, self._executor, self._answer_method_call)
+        if self.pubsub is not None:
+            self._connection.pubsubhub = self.pubsub
         self._session = Session(self._connection)
         _context_page.set(self._session.page)
         self._session.apply_page_patch(dict(self.client_page_props))

@@ -13,6 +13,7 @@ Routes (``<id>``: the stored tournament)::
     /organizer/<id>/standings    per-round totals, cuts, corrections, CSV export
     /organizer/<id>/lookup       the room's quick lookup: table, seat, standing
     /organizer/<id>/final        the final's rules switch, the champion, the prize
+    /organizer/<id>/display      the room display for a projector: seating, tables, standings, results
     /import/<code>               a result's deep link (a phone's camera app opens it)
 
 One module per screen, each a Flet component over its own plain state (see
@@ -39,6 +40,7 @@ from app.context import use_model, use_services
 from app.event.organizer import describe_error
 from app.event.desk import Desk
 from app.views.organizer.common import not_found_view
+from app.views.organizer.display import DisplayScreen
 from app.views.organizer.event import EventScreen
 from app.views.organizer.events import EventsScreen
 from app.views.organizer.final import FinalScreen
@@ -62,6 +64,7 @@ EVENT_PAGES: dict[str, Callable[..., ft.View]] = {
     "standings": StandingsScreen,
     "lookup": RoomLookupScreen,
     "final": FinalScreen,
+    "display": DisplayScreen,
 }
 """An event's screens by the route part after its id."""
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from app.event import room_signal
 from app.event.sign_in_guard import FailedTries
 from app.runtime import in_browser
 from app.event.event_copy import copy_line
@@ -17,7 +18,7 @@ from app.views.organizer.format_editor import FormatEditing, format_editor, form
 from app.views.widgets import big_button, on, section
 from app.i18n import tr
 
-__all__ = ["EventScreen", "EventPage", "failed_tries_line"]
+__all__ = ["EventScreen", "EventPage", "failed_tries_line", "round_at_a_glance"]
 
 
 @dataclass
@@ -122,9 +123,29 @@ def failed_tries_line(tries: FailedTries) -> str:
     return line
 
 
+def round_at_a_glance(event: EventPage) -> list[ft.Control]:
+    """The round being played, table by table (reported, playing since when, held, a roll-off
+    pending) and what must happen before it can close, in the engine's words; and the room display."""
+    t = event.tournament
+    display = big_button(tr("Open the room display"), on(event.navigate, f"{event.base}/display"), filled=False,
+                         key="open-display", icon=ft.Icons.TV)
+    if not t.round_open:
+        return [display]
+    room = t.room()
+    lines: list[ft.Control] = [ft.Text(tr("Table {table}: {words}", table=table.table, words=table.words),
+                                       key=f"glance-table-{table.table}") for table in room.tables]
+    if room.to_close:
+        lines.append(ft.Text(tr("Before the round can close:"), weight=ft.FontWeight.BOLD))
+        lines += [ft.Text(line, key=f"glance-to-close-{index}") for index, line in enumerate(room.to_close)]
+    else:
+        lines.append(ft.Text(tr("Every table has reported: the round can close (Results)."), key="glance-ready"))
+    return [section(tr("{round} at a glance", round=room.round_name), *lines, display)]
+
+
 @ft.component
 def EventScreen(tournament_id: str) -> ft.View:
     event = use_event(EventPage, tournament_id, "")
+    room_signal.use_saves_of(tournament_id, event.load)
     if not event.ready:
         return event_view(event, [])
     t = event.tournament
@@ -146,6 +167,7 @@ def EventScreen(tournament_id: str) -> ft.View:
         ft.Text(tr("Event code {event_id} · {name} · at most {cap} players",
                    event_id=t.event_id, name=t.format.name, cap=t.format.cap), key="event-line"),
         ft.Text(t.state_line(), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
+        *round_at_a_glance(event),
         ft.Text(access_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-access"),
         section(tr("The rounds"), *plan),
         section(
