@@ -1,0 +1,61 @@
+"""A kitchen-table game kept in points only, in real headless Chromium at 390x844 against the real server:
+each turn typed as its bank or tapped as a farkle, the rules still kept, to the end of the final round."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser_support import FlutterPage, screenshots_dir
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = screenshots_dir()
+
+
+def bank(page: FlutterPage, name: str, points: str, total: str) -> None:
+    """Type the bank and press Bank; the table says the new total before the next turn is entered."""
+    page.type_into("Points banked", points)
+    page.click_button(f"Bank {points}")
+    page.wait_for_text(f"{name} banks {points}: total {total}.")
+
+
+def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: FlutterPage):
+    page = browser_page
+    page.click_button("New game")
+    page.type_into("Player 1 name", "Ann")
+    page.type_into("Player 2 name", "Bob")
+    page.type_into("Target", "2000")
+    page.page.get_by_role("switch", name="Points only: enter each turn's bank or a farkle, not the dice").click()
+    page.click_button("Start game")
+    page.wait_for_text("Ann banks", timeout_ms=30_000)  # the first game on a busy server
+    page.screenshot(SCREENSHOTS / "points-only.png")
+
+    page.type_into("Points banked", "300")
+    page.click_button("Bank 300")
+    page.wait_for_text("Ann needs 500 in one turn to get on the board: 300 is not enough")
+    page.click_button("Farkle")
+    page.wait_for_text("Farkle for Ann.")
+    page.wait_for_text("Bob banks")
+
+    page.click_button("+500")
+    page.click_button("+100")
+    page.click_button("+50")
+    page.click_button("Bank 650")
+    page.wait_for_text("Bob banks 650: total 650.")
+    page.wait_for_text("Bob is on the board with 650.")
+
+    page.type_into("Points banked", "1,025")
+    page.click_button("Bank 1,025")
+    page.wait_for_text("1,025 cannot be banked under these rules: every score is a multiple of 50 (1,000 or 1,050?).")
+    bank(page, "Ann", "1,050", "1,050")
+    page.click_button("Undo")
+    page.wait_for_text("Undone: Ann's bank of 1,050")
+    page.click_button("Redo")
+    page.wait_for_text("Bob banks")
+
+    bank(page, "Bob", "1,400", "2,050")
+    page.wait_for_text("Bob reached 2,050. Final round: last turns for Ann.")
+    bank(page, "Ann", "800", "1,850")
+    page.wait_for_text("Bob wins with 2,050!")
+    page.wait_for_text("1. Bob 2,050")
+    page.screenshot(SCREENSHOTS / "points-only-over.png")
