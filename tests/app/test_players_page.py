@@ -8,15 +8,18 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import flet as ft
 import pytest
 
+import app.views.organizer.players_page_switch as switch_part
 import app.views.players_page as players_page
-from app.documents.events import players_page_kept
+from app.documents.events import players_page_kept, players_page_open
 from app.event.organizer import Organizer
-from app.routes import players_path
+from app.qr import read_qr_texts
+from app.routes import parse_route, players_path
 from app.storage import MemoryStore
 from engine import Tournament, decode_setup, read_code
-from tests.support.app_driver import run
+from tests.support.app_driver import FailingStore, run
 from tests.support.flet_harness import FletHarness
 from tests.support.tournament_support import TWO_ROUNDS, default_totals, play_round
 
@@ -26,8 +29,8 @@ NAMES = ("Aleksandra Nowak", "Bartholomew Quist", "Cat", "Dmitri", "Esme", "Fari
 class Venue:
     """The organizer's store with one event (MAYOR-26) run through the organizer's own actions."""
 
-    def __init__(self) -> None:
-        self.store = MemoryStore()
+    def __init__(self, store: MemoryStore | None = None) -> None:
+        self.store = store or MemoryStore()
         self.organizer = Organizer(self.store)
         self.tournament_id = ""
 
@@ -48,6 +51,21 @@ class Venue:
 
     def open(self, test: Callable[[FletHarness], Awaitable[Any]], code: str = "MAYOR-26") -> Any:
         return run(test, players_path(code), store=self.store)
+
+    def open_event_page(self, test: Callable[[FletHarness], Awaitable[Any]]) -> Any:
+        """The organizer's own device on the event page (it saved the venue's address for phones)."""
+        async def at_the_venue() -> None:
+            assert await self.organizer.open(self.tournament_id) is not None
+            await self.organizer.set_link_base("http://192.168.1.20:8550")
+
+        asyncio.run(at_the_venue())
+        return run(test, f"/organizer/{self.tournament_id}", store=self.store)
+
+    async def page_open(self) -> bool:
+        """The switch as stored beside the event (read as another screen would)."""
+        reader = Organizer(self.store)
+        assert await reader.open(self.tournament_id) is not None
+        return players_page_open(reader.session.beside)
 
 
 async def find(ui: FletHarness, query: str) -> None:
@@ -267,3 +285,63 @@ def test_the_offline_app_says_the_players_page_needs_the_venue_server(monkeypatc
         assert not ui.exists("players-query")
 
     venue.open(test)
+
+
+def test_the_organizer_shows_the_players_page_qr_and_it_opens_the_events_page_at_the_venue_address() -> None:
+    venue = Venue().setup(lambda t: t.draw_seats(seed=3))
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.find("players-page-switch", ft.Switch).value is True
+        assert ui.text_of("players-page-link") == "Link: http://192.168.1.20:8550/players/MAYOR-26"
+        [scanned] = read_qr_texts(ui.find("players-page-qr", ft.Image).src)
+        assert scanned == "HTTP://192.168.1.20:8550/PLAYERS/MAYOR-26"
+        opened = parse_route(scanned.split("8550", 1)[1])
+        assert (opened.screen, opened.payload) == ("players", "MAYOR-26")
+        assert ui.accessible_name(ui.find("players-page-qr")) == "Players' page QR code"
+
+    venue.open_event_page(test)
+
+
+def test_the_organizer_closes_the_players_page_with_one_switch_kept_before_it_says_so_and_opens_it_again() -> None:
+    venue = Venue().setup(lambda t: t.draw_seats(seed=3))
+
+    async def test(ui: FletHarness) -> None:
+        await ui.set_value("players-page-switch", False)
+        assert ui.text_of("organizer-notice") == "Players' page off: phones that open its link are told it is closed."
+        assert not await venue.page_open()
+        assert ui.find("players-page-switch", ft.Switch).label == "Players' page: off"
+        assert not ui.exists("players-page-qr") and ui.exists("players-page-closed")
+        await ui.set_value("players-page-switch", True)
+        assert ui.text_of("organizer-notice") == (
+            "Players' page on: phones that open its link or QR see their seat and place.")
+        assert await venue.page_open() and ui.exists("players-page-qr")
+
+    venue.open_event_page(test)
+
+
+def test_a_switch_the_store_cannot_keep_is_refused_and_the_page_stays_open() -> None:
+    store = FailingStore()
+    venue = Venue(store).setup(lambda t: t.draw_seats(seed=3))
+
+    async def test(ui: FletHarness) -> None:
+        store.fail = True
+        await ui.set_value("players-page-switch", False)
+        assert "disk unplugged" in ui.text_of("organizer-notice")
+        store.fail = False
+        assert await venue.page_open()
+        assert ui.find("players-page-switch", ft.Switch).label == "Players' page: on"
+        assert ui.find("players-page-switch", ft.Switch).value is True
+
+    venue.open_event_page(test)
+
+
+def test_the_offline_app_offers_no_players_page_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    venue = Venue().setup(lambda t: t.draw_seats(seed=3))
+    monkeypatch.setattr(switch_part, "in_browser", lambda: True)
+
+    async def test(ui: FletHarness) -> None:
+        assert ui.text_of("players-page-offline").startswith("Players can look up their seat and place on their own "
+                                                             "phones when the event runs on a laptop at the venue")
+        assert not ui.exists("players-page-switch") and not ui.exists("players-page-qr")
+
+    venue.open_event_page(test)

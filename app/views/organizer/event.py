@@ -15,6 +15,7 @@ from app.event.format_draft import FormatDraft
 from app.venue.addresses import for_phones, serving, venue_link_bases
 from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
+from app.views.organizer.players_page_switch import players_page_section
 from app.views.widgets import big_button, on, section
 from app.i18n import tr
 
@@ -170,6 +171,7 @@ def EventScreen(tournament_id: str) -> ft.View:
         *round_at_a_glance(event),
         ft.Text(access_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-access"),
         section(tr("The rounds"), *plan),
+        players_page_section(event),
         section(
             tr("A copy of the event"),
             ft.Text(tr("A file with the whole event, to keep off this device (a laptop, a cloud folder, a message "
