@@ -4,12 +4,14 @@ A player finds themself by name or number and sees where they sit this round, th
 round, their place and the cut, and the champion at the end: what the room's projector shows
 anyway, so the page is public-read (:func:`app.event.access.players_access`) and shows nothing
 else of the event (no setup code, key or passphrase; no organizer control). It reads the event
-as stored on each search, so a result counted on the organizer's device shows at the next one.
-The offline PWA has no venue server to serve it: the page says so.
+as stored on each search and whenever another session saves the event (:mod:`app.event.room_signal`),
+so a result counted on the organizer's device shows within a moment. The offline PWA has no venue
+server to serve it: the page says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -17,6 +19,7 @@ import flet as ft
 
 from app.context import use_model, use_services
 from app.documents.events import COLLECTION, read_event
+from app.event import room_signal
 from app.event.access import players_access
 from app.i18n import ntr, tr
 from app.routes import players_path
@@ -37,6 +40,9 @@ class PlayersPage(ft.Observable):
     show), the search typed and the one last made."""
 
     code: str
+    store: Store
+    tournament_id: str = ""
+    """The stored event the code opens ("" while it is refused): the one whose saves the page follows."""
     tournament: Tournament | None = None
     refusal: str = ""
     searched: str | None = None
@@ -44,42 +50,31 @@ class PlayersPage(ft.Observable):
     typed: dict[str, str] = field(default_factory=dict)
     """The search box's text as typed (kept without drawing the page again)."""
 
-    async def read(self, store: Store) -> None:
+    async def read(self) -> None:
         """The event as stored now, if its players' page is open to this device."""
-        if in_browser():
-            self.refusal = tr("The players' page comes from the organizer's laptop at the venue (the app started "
-                              "with make run). This app runs on this phone alone, so it has no players' page: ask "
-                              "the organizer for the venue's address.")
-        else:
-            try:
-                self.tournament, self.refusal = await _shown_event(store, self.code), ""
-            except _Refused as refused:
-                self.tournament, self.refusal = None, str(refused)
-            except StoreError as failure:
-                self.tournament, self.refusal = None, tr("The event cannot be read just now ({failure}): try again "
-                                                         "in a moment.", failure=failure)
+        self.tournament_id, self.tournament, self.refusal = await _shown_event(self.store, self.code)
 
-    async def search(self, store: Store) -> None:
+    async def search(self) -> None:
         """Find what is typed in the event as it stands now."""
-        await self.read(store)
+        await self.read()
         self.searched = self.typed.get("query", "").strip()
 
 
-class _Refused(Exception):
-    """The players' page of this code is not shown (the reason is the message)."""
-
-
-async def _shown_event(store: Store, code: str) -> Tournament:
-    """The event whose players' page ``code`` opens, as stored now.
-
-    :raises _Refused: no event here has the code, or its organizer closed the page.
-    :raises StoreError: the event cannot be read.
-    """
-    access = await players_access(store, code)
-    document = await store.load(COLLECTION, access.tournament_id) if access.tournament_id else None
+async def _shown_event(store: Store, code: str) -> tuple[str, Tournament | None, str]:
+    """The event the players' page of ``code`` shows, as stored now, with its stored id; or why
+    none is shown (``("", None, why)``)."""
+    if in_browser():
+        return "", None, tr("The players' page comes from the organizer's laptop at the venue (the app started with "
+                            "make run). This app runs on this phone alone, so it has no players' page: ask the "
+                            "organizer for the venue's address.")
+    try:
+        access = await players_access(store, code)
+        document = await store.load(COLLECTION, access.tournament_id) if access.tournament_id else None
+    except StoreError as failure:
+        return "", None, tr("The event cannot be read just now ({failure}): try again in a moment.", failure=failure)
     if document is None:  # refused, or removed since the list was read
-        raise _Refused(access.refusal or tr("No event here has the code {code}.", code=code))
-    return read_event(document).tournament
+        return "", None, access.refusal or tr("No event here has the code {code}.", code=code)
+    return access.tournament_id, read_event(document).tournament, ""
 
 
 def stage_line(t: Tournament) -> str:
@@ -93,8 +88,9 @@ def stage_line(t: Tournament) -> str:
                   done=tables - len(t.missing_tables()), tables=tables)
     if t.round:
         return tr("{round} is over: the next seats are drawn soon.", round=plan[t.round - 1].name)
+    signed_up = sum(not p.withdrawn for p in t.players)
     return ntr("Seats are not drawn yet: {count} player signed up.", "Seats are not drawn yet: {count} players "
-               "signed up.", sum(not p.withdrawn for p in t.players), count=sum(not p.withdrawn for p in t.players))
+               "signed up.", signed_up, count=signed_up)
 
 
 def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
@@ -151,18 +147,26 @@ def found_controls(t: Tournament, query: str) -> list[ft.Control]:
 @ft.component
 def PlayersScreen(code: str) -> ft.View:
     services = use_services()
-    page = use_model(lambda: PlayersPage(code))
+    page = use_model(lambda: PlayersPage(code, services.store))
+    ft.on_mounted(page.read)
+    session_page = ft.context.page
+    following: list[Callable[[], None]] = use_model(list)
 
-    async def load() -> None:
-        await page.read(services.store)
+    def follow() -> None:
+        if page.tournament_id:
+            following.append(room_signal.listen(session_page, page.tournament_id, page.read))
 
-    ft.on_mounted(load)
+    def unfollow() -> None:
+        while following:
+            following.pop()()
+
+    ft.use_effect(follow, dependencies=[page.tournament_id], cleanup=unfollow)
 
     def typed(event: Any) -> None:
         page.typed["query"] = str(event.control.value or "")
 
     async def find(event: Any = None) -> None:
-        await page.search(services.store)
+        await page.search()
 
     controls: list[ft.Control] = []
     t = page.tournament

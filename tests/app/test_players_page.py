@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 import pytest
+from flet.pubsub.pubsub_hub import PubSubHub
 
 import app.views.organizer.players_page_switch as switch_part
 import app.views.players_page as players_page
@@ -19,6 +20,9 @@ from app.qr import read_qr_texts
 from app.routes import parse_route, players_path
 from app.storage import MemoryStore
 from engine import Tournament, decode_setup, read_code
+from app.main import app_on
+from tests.app.test_organizer import import_typed, signed_code
+from tests.app.test_room_display import until
 from tests.support.app_driver import FailingStore, run
 from tests.support.flet_harness import FletHarness
 from tests.support.tournament_support import TWO_ROUNDS, default_totals, play_round
@@ -201,7 +205,29 @@ def test_at_the_end_the_page_names_the_champion_and_each_player_their_rounds() -
     venue.open(test)
 
 
-def test_a_result_counted_after_the_page_opened_shows_at_the_next_search() -> None:
+def test_a_result_the_organizer_counts_shows_on_an_open_players_page_without_a_tap() -> None:
+    venue = Venue().setup(lambda t: t.draw_seats(seed=3))
+    t = venue.organizer.open_tournament
+    number = t.seating()[0][0]
+
+    async def test() -> None:
+        hub = PubSubHub(loop=asyncio.get_running_loop())
+        app = app_on(venue.store)
+        async with FletHarness(app, route=players_path("MAYOR-26"), pubsub=hub) as phone, \
+                FletHarness(app, route=f"/organizer/{venue.tournament_id}/results", pubsub=hub) as organizer:
+            await find(phone, str(number))
+            assert not phone.exists(f"players-totals-{number}")
+            counted = await import_typed(organizer, signed_code(t, 1, (10_050, 7_500, 4_000, 2_000)))
+            assert counted.startswith("Round 1, table 1: result counted")
+            await until(lambda: phone.exists(f"players-totals-{number}"), 2,
+                        lambda: f"the players' page still shows {phone.texts()}", phone, organizer)
+            assert phone.text_of(f"players-totals-{number}") == "Round 1: 10,050"
+            assert phone.text_of("players-stage") == "Round 1 is being played: 1 of 2 tables have a result."
+
+    asyncio.run(test())
+
+
+def test_a_result_counted_elsewhere_shows_at_the_next_search() -> None:
     venue = Venue().setup(lambda t: t.draw_seats(seed=3))
     number = venue.organizer.open_tournament.seating()[0][0]
 
@@ -211,7 +237,6 @@ def test_a_result_counted_after_the_page_opened_shows_at_the_next_search() -> No
         await venue.act(lambda t: t.record_result(1, default_totals(t.seating()[0]), reason="paper score sheet"))
         await ui.click("players-find")
         assert ui.text_of(f"players-totals-{number}") == f"Round 1: {10_000 + 50 * number:,}"
-        assert ui.text_of("players-stage") == "Round 1 is being played: 1 of 2 tables have a result."
 
     venue.open(test)
 
