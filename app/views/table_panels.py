@@ -103,8 +103,8 @@ def scoreboard(table: TableState, state: GameState, *, scrolls: bool = False,
         said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
         line: list[ft.Control] = [
             ft.Text(name if whole else form, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
-                    max_lines=None if form != name and whole else 1, overflow=ft.TextOverflow.ELLIPSIS,
-                    key=f"name-{seat}"),
+                    max_lines=1 if form == name or not whole else None,
+                    overflow=ft.TextOverflow.ELLIPSIS if form == name or not whole else None, key=f"name-{seat}"),
         ]
         if marks:
             line.append(ft.Text(marks, size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT, key=f"marks-{seat}"))

@@ -33,7 +33,10 @@ LONG_NAMES = ["Annabelle-Marguerite Lee", "Bob", "Cyrus Montgomery-Smythe", "Di"
               "Florentina Papadopoulou", "Gus", "Hal"]
 FINAL_NAMES = [f"{first:-<20} Lee" for first in
                ["Annabelle", "Bartholomew", "Cassiopeia", "Demetrius", "Evangeline", "Ferdinand", "Gwendolyn", "Hieronymus"]]
-"""Eight names of the longest a game takes (24 characters)."""
+"""Eight names of the longest a scoreboard shows whole (24 characters)."""
+FULL_NAMES = ["Aleksandra García-Márquez", "Bartholomew García-Márquez", "Maximiliana Featherstonehaugh-Cholmondel",
+              "Bartholomew Grünewald-Osterhagen"]
+"""Names as people give them, up to the longest a game takes (40 characters)."""
 NEEDS = "not on board, last turn · needs over 1,050 to lead"
 MIN_TARGET = 47.5  # Flutter's semantic boxes are fractional; 48 logical px rounds to this or more
 
@@ -58,6 +61,7 @@ async def _stored_games(data_dir: Path) -> dict[str, str]:
         await keeper.act(lambda game: game.roll("1 2 3 3 3 5"))
     games["long-8"] = await keeper.start_game(LONG_NAMES, house)
     await keeper.act(lambda game: game.roll("1 5 5 2 3 4"))
+    games["full-names"] = await keeper.start_game(FULL_NAMES, house)
     games["final-8"] = await keeper.start_game(FINAL_NAMES, dataclasses.replace(house, target=1000))
     await keeper.act(lambda game: (game.roll("1 1 1 5 2 3"), game.keep("1 1 1 5"), game.bank(),
                                    game.roll("2 2 3 3 4 6")) and None)  # final round; the second player farkled
@@ -260,5 +264,34 @@ def test_in_landscape_roll_and_bank_stay_in_view_when_the_scoreboard_scrolls_to_
             after = box(page, name)
             assert after == before and after["y"] + after["height"] <= height, (name, before, after)
         page.screenshot(tmp_path / "final-round-landscape.png")
+    finally:
+        page.close()
+
+
+def test_a_phone_upright_shows_long_names_as_short_forms_and_a_tap_shows_one_whole(chromium_browser: Browser,
+                                                                                   table_server: Any) -> None:
+    server, games = table_server
+    page = open_game(chromium_browser, server, games["full-names"], "portrait")
+    width, height = VIEWPORTS["portrait"]["width"], VIEWPORTS["portrait"]["height"]
+    try:
+        page.wait_for_text("Aleksandra G.'s turn", exact=False)  # the turn line and card use the short form
+        assert "Aleksandra G." in page.texts()
+        lines = page.page.evaluate(_PLAYER_LINES, FULL_NAMES)
+        assert [line["label"].removeprefix("Playing now: ").split(" · ")[0] for line in lines] == FULL_NAMES
+        bounds = box(page, "Enter throw")
+        assert bounds["y"] + bounds["height"] <= height
+        one_line = lines[2]["box"]
+        page.page.mouse.click(one_line["left"] + 60, one_line["top"] + one_line["height"] / 2)
+        page.page.wait_for_function(  # the full name wraps in its place (cut with an ellipsis, the line were lower)
+            f"(names) => ({_PLAYER_LINES})(names)[2].box.height > {one_line['height'] * 2}",
+            arg=FULL_NAMES, timeout=20_000)
+        for line in page.page.evaluate(_PLAYER_LINES, FULL_NAMES):
+            assert line["box"]["left"] >= 0 and line["box"]["right"] <= width - 12, line
+        page.screenshot(SCREENSHOTS / "table-full-name.png")
+        whole = page.page.evaluate(_PLAYER_LINES, FULL_NAMES)[2]["box"]
+        page.page.mouse.click(whole["left"] + 60, whole["top"] + 12)
+        page.page.wait_for_function(  # a second tap: the short form again
+            f"(names) => ({_PLAYER_LINES})(names)[2].box.height < {one_line['height'] + 2}",
+            arg=FULL_NAMES, timeout=20_000)
     finally:
         page.close()
