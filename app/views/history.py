@@ -77,7 +77,7 @@ def history_lines(game: Game) -> list[tuple[str, str]]:
             format_dice(throw.dice) + (tr(" → kept {dice}", dice=format_dice(throw.kept)) if throw.kept
                                        else tr(" → farkle"))
             for throw in record.throws
-        )
+        ) or tr("entered as points, throws not checked")
         if record.outcome == "banked":
             result = tr("banked {points:,}", points=record.points)
         else:

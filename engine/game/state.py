@@ -342,13 +342,15 @@ def bank_refusal(state: GameState) -> str | None:
 def _short_bank(state: GameState) -> str | None:
     """Why the turn's points are too few to bank (getting on the board, the minimum bank), or None."""
     who, points = state.name(state.current), state.turn_points
-    on = " (a turn stopped short of it scores nothing: enter a farkle)" if state.points_only else ", throw again"
+    short = " (a turn stopped short of it scores nothing: enter a farkle)" if state.points_only else ""
     threshold = state.rules.entry_threshold
     if not state.on_board[state.current] and points < threshold:
-        return f"{who} needs {threshold:,} in one turn to get on the board: {points:,} is not enough{on}."
+        also = short or ", throw again"
+        return f"{who} needs {threshold:,} in one turn to get on the board: {points:,} is not enough{also}."
     minimum = state.rules.minimum_bank
     if state.on_board[state.current] and points < minimum:
-        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {points:,}{on}."
+        also = short or ". Throw on"
+        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {points:,}{also}."
     return None
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from engine.dice import format_dice
-from engine.events import Banked, Built, EntrySwitched, Event, Kept, PointsBanked, PointsFarkled, Rolled, RolledOff, RulesChanged
+from engine.events import (
+    Banked, Built, EntrySwitched, Event, Kept, PointsBanked, PointsFarkled, Rolled, RolledOff, RulesChanged,
+)
 from engine.game.state import GameState, Notice
 
 __all__ = ["undone"]
@@ -19,7 +21,8 @@ def undone(event: Event, before: GameState, after: GameState) -> Notice:
         if isinstance(event, PointsFarkled):
             words = f"{name}'s farkle"
         else:
-            words = f"{name}'s farkle on {format_dice(event.dice)}" if ended else f"{name}'s throw {format_dice(event.dice)}"
+            thrown = format_dice(event.dice)
+            words = f"{name}'s farkle on {thrown}" if ended else f"{name}'s throw {thrown}"
         if ended and after.history[-1].penalty:
             words += f" and the {after.history[-1].penalty:,} it cost"
     elif isinstance(event, Kept):

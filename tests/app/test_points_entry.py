@@ -23,7 +23,9 @@ def stored_points_game(rules: Rules, *, meta: dict[str, object] | None = None) -
 
 
 async def stored_game(store: MemoryStore, game_id: str) -> Game:
-    return Game.from_events((await store.load("games", game_id))["events"])
+    document = await store.load("games", game_id)
+    assert document is not None
+    return Game.from_events(document["events"])
 
 
 async def bank(ui: FletHarness, points: str) -> None:
@@ -162,3 +164,22 @@ def test_the_keys_of_the_points_field_do_not_enter_dice() -> None:
         assert not ui.exists("refusal") and await store.load("games", game_id) == before
 
     run(test, route=f"/game/{game_id}", store=store)
+
+
+def test_the_history_of_a_points_only_game_says_its_turns_were_entered_as_points() -> None:
+    store, game_id = stored_points_game(Rules.preset("house"))
+
+    async def play() -> None:
+        keeper = Scorekeeper(store)
+        await keeper.open_game(game_id)
+        await keeper.act(lambda game: game.bank_points(600))
+        await keeper.act(lambda game: game.farkle())
+
+    asyncio.run(play())
+
+    async def test(ui: FletHarness) -> None:
+        texts = ui.texts()
+        assert "1. Ann: banked 600 · total 600" in texts and "2. Bob: farkled · total 0" in texts
+        assert texts.count("entered as points, throws not checked") == 2
+
+    run(test, route=f"/game/{game_id}/history", store=store)
