@@ -16,7 +16,7 @@ import flet as ft
 from app.event.number_entry import parse_number
 from app.i18n import tr
 from app.views.table_state import TableState, dice_words
-from app.views.widgets import MIN_TARGET, big_button, on
+from app.views.widgets import MIN_TARGET, big_button, labelled_dropdown, on
 from engine import GameState, InvalidInput
 
 __all__ = ["PointsEntry", "entry_switch", "points_allowed", "typed_points"]
@@ -113,16 +113,11 @@ def PointsEntry(table: TableState, state: GameState) -> ft.Control:
 
 def passed_choice(passed: int, choose: Callable[[int], None]) -> ft.Control:
     """How many dice the bank leaves to pass (progressive passing): none, or one to six."""
-    def button(count: int) -> ft.Control:
-        text = tr("None") if count == 0 else str(count)
-        label = tr("No dice to pass") if count == 0 else tr("Pass {dice}", dice=dice_words(count))
-        kind = ft.FilledButton if count == passed else ft.OutlinedButton
-        return kind(text, on_click=on(choose, count), key=f"passed-{count}", height=MIN_TARGET, tooltip=label)
+    async def chosen(event: ft.Event[ft.Dropdown]) -> None:
+        choose(int(event.control.value or 0))
 
-    return ft.Column([
-        ft.Text(tr("Dice left to pass to the next player"), size=14),
-        ft.Row([button(count) for count in range(7)], wrap=True, spacing=4),
-    ], spacing=4, key="points-passed")
+    options = [("0", tr("None: nothing on offer"))] + [(str(count), dice_words(count)) for count in range(1, 7)]
+    return labelled_dropdown(tr("Dice left to pass"), str(passed), options, chosen, key="points-passed", width=260)
 
 
 def entry_switch(table: TableState, state: GameState) -> ft.Control:

@@ -111,9 +111,9 @@ def test_progressive_passing_asks_for_the_dice_passed_and_the_next_player_builds
     store, game_id = stored_points_game(Rules.preset("progressive"))
 
     async def test(ui: FletHarness) -> None:
-        await ui.click("passed-2")
+        await ui.set_value("points-passed", "2", event="select")
         await bank(ui, "600")
-        assert ui.exists("offer")
+        assert ui.exists("offer") and ui.unlabelled_controls() == []
         await ui.click("build")
         assert "Bob builds on 600: enter the whole bank, more than 600." in ui.texts()
         await bank(ui, "750")
