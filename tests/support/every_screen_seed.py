@@ -1,6 +1,7 @@
 """A data folder holding something for every screen to show, written through the app's own
 stores (no clicking): games in play, tied, over and handed over; events being signed up,
-seated at ten (or more) tables with some results in, and finished with a champion.
+seated at ten (or more) tables with some results in, and finished with a champion; names of
+up to 40 characters among them.
 
     seeded = seed_every_screen(tmp_path / "data", "http://127.0.0.1:8550", tables=10)
     seeded.routes()   # [("home", "/"), ("seating", "/organizer/<id>/seating"), ...]
@@ -26,6 +27,9 @@ from tests.support.game_play import play_game
 __all__ = ["Seeded", "seed_every_screen", "seed_seating"]
 
 HOUSE = Rules.preset("house")
+LONG_NAMES = ("Aleksandra García-Márquez", "Maximiliana Featherstonehaugh-Cholmondel")
+"""Names as people give them, the second of the most characters a name may have (40): the
+seated event's players 1 and 2, and the third player of the game in play."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class Seeded:
             ("room lookup", f"{seated}/lookup"),
             ("final", f"/organizer/{self.event_finished}/final"),
             ("import link", "/import/" + self.result_link),
+            ("players' page", "/players/BIG-26"),
             ("not found", "/no/such/screen"),
         ]
 
@@ -93,7 +98,7 @@ def _winning_totals(numbers: Sequence[int]) -> list[int]:
 async def _seated_event(organizer: Organizer, name: str, event_id: str, players: int, base: str) -> str:
     cap = max(players, TournamentFormat.house().cap)
     tournament_id = await organizer.create(name, cap=cap, event_id=event_id, link_base=base)
-    names = [f"Player {index:03}" for index in range(1, players + 1)]
+    names = [*LONG_NAMES, *(f"Player {index:03}" for index in range(len(LONG_NAMES) + 1, players + 1))]
     await organizer.act(lambda t: [t.check_in(t.sign_up(player)) for player in names])
     await organizer.act(lambda t: t.draw_seats(2026))
     return tournament_id
@@ -102,7 +107,7 @@ async def _seated_event(organizer: Organizer, name: str, event_id: str, players:
 async def _seed(store: FileStore, base: str, tables: int) -> Seeded:
     keeper = Scorekeeper(store)
     organizer = Organizer(store)
-    in_play = await keeper.start_game(["Ann", "Bob", "Cy"], HOUSE)
+    in_play = await keeper.start_game(["Ann", "Bob", LONG_NAMES[1]], HOUSE)
     await keeper.act(_bank_1050)
     tied = await keeper.start_game(["Ann", "Bob"], dataclasses.replace(HOUSE, target=2000))
     await keeper.act(_tie_for_the_win)
