@@ -58,8 +58,13 @@ class DisplayState(EventState):
     paused: bool = False
 
     async def follow(self) -> None:
-        """Another screen saved the event: read it again (:meth:`load` shows it)."""
+        """Another screen saved the event: read it again (:meth:`load` shows it); a champion just
+        crowned is shown at once (the champion's page comes first)."""
+        crowned = self.ready and self.tournament.champion is not None
         await self.load()
+        if not crowned and self.ready and self.tournament.champion is not None:
+            self.turns = 0
+            self.changed()
 
     def turn(self, step: int) -> None:
         self.turns += step
@@ -166,16 +171,25 @@ def _tables(room: Room, width: float) -> Callable[[float], list[ft.Control]]:
     return draw
 
 
+MARKS: Final = {"going on": (ft.Icons.CHECK_CIRCLE, translatable("goes on")),
+                "roll-off": (ft.Icons.CASINO, translatable("roll-off"))}
+"""A row's mark (an icon: the fonts served offline have no check mark) and what it is called."""
+
+
 def _standing_row(row: RoomStanding, scale: float) -> ft.Control:
     colour = SELECTED if row.mark == "roll-off" else INK
     total = "" if row.total is None else f"{row.total:,}"
-    mark = {"going on": "✓", "roll-off": "?", "": ""}[row.mark]
+    mark: ft.Control = ft.Container(width=round(LINE * 1.2 * scale))
+    if row.mark:
+        icon, name = MARKS[row.mark]
+        mark = ft.Icon(icon, size=round(LINE * scale), color=SELECTED, semantics_label=tr(name),
+                       key=f"display-{row.mark.replace(' ', '-')}-{row.number}")
     return ft.Row([
         _text(f"{row.rank}.", LINE * scale, colour=colour),
         ft.Container(_text(tr("{name} ({number})", name=row.name, number=row.number), LINE * scale, colour=colour),
                      expand=True),
         _text(total, LINE * scale, colour=colour),
-        _text(mark, LINE * scale, colour=SELECTED),
+        ft.Container(mark, width=round(LINE * 1.2 * scale)),
     ], spacing=round(24 * scale), key=f"display-standing-{row.number}")
 
 
