@@ -11,6 +11,7 @@ flet_web package, uploads) with two additions:
   (a DNS-rebinding page would otherwise be "its own origin").
 * :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
 * :class:`WakeLockScript`, which answers the wakelock plugin's page-side script with app/web/wake_lock.js.
+* :class:`app.venue.printouts.Printouts`, which serves a printable the organizer opened to print.
 * :mod:`app.venue.server_limits`: disconnected sessions dropped after seconds, sessions capped per
   address and overall, request headers given a deadline and a size, idle sockets closed.
 * Flet's ``before_main`` records each session's client address once
@@ -34,6 +35,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from app.venue import client_address
+from app.venue.printouts import Printouts
 from app.venue.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
                                guarded_http)
 
@@ -283,7 +285,7 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
     client_address.mark_network_served()
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
-    served = WakeLockScript(FallbackFonts(flet_web_app(main, no_cdn), fonts))
+    served = Printouts(WakeLockScript(FallbackFonts(flet_web_app(main, no_cdn), fonts)))
     return OriginCheck(SessionLimits(ConnectionBanner(served)), allowed_origins)
 
 

@@ -8,6 +8,8 @@ Routes (``<id>``: the stored tournament)::
     /organizer/<id>/players      sign-up, check-in, withdrawal
     /organizer/<id>/seating      the draw and the table cards with their setup codes
     /organizer/<id>/print        the table cards alone, plainly, for printing
+    /organizer/<id>/print-seats  the seat list for the wall, result slips (print-slips), the
+                                 standings with the cut (print-standings): HTML to print
     /organizer/<id>/results      import results (or type a table's paper totals), what arrived,
                                  is missing, held or refused; roll-offs, closing the round
     /organizer/<id>/standings    per-round totals, cuts, corrections, CSV export
@@ -46,6 +48,7 @@ from app.views.organizer.events import EventsScreen
 from app.views.organizer.final import FinalScreen
 from app.views.organizer.import_link import ImportScreen
 from app.views.organizer.players import PlayersScreen
+from app.views.organizer.printables import ResultSlipsScreen, SeatListScreen, StandingsPrintScreen
 from app.views.organizer.results import ResultsScreen
 from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
@@ -60,6 +63,9 @@ EVENT_PAGES: dict[str, Callable[..., ft.View]] = {
     "players": PlayersScreen,
     "seating": SeatingScreen,
     "print": PrintScreen,
+    "print-seats": SeatListScreen,
+    "print-slips": ResultSlipsScreen,
+    "print-standings": StandingsPrintScreen,
     "results": ResultsScreen,
     "standings": StandingsScreen,
     "lookup": RoomLookupScreen,

@@ -15,6 +15,7 @@ from app.qr import qr_image
 from app.runtime import in_browser
 from app.table.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
 from app.views.organizer.common import EventState, event_view, text_field, use_event
+from app.views.organizer.printables import printable_links
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section
 from app.i18n import ntr, tr
@@ -120,6 +121,7 @@ def SeatingScreen(tournament_id: str) -> ft.View:
                 big_button(tr("Re-run the draw from its seed"), on(seating.rerun), filled=False, key="rerun-draw"),
                 big_button(tr("Printable cards"), on(seating.navigate, f"{seating.base}/print"), filled=False,
                            key="print-cards", icon=ft.Icons.PRINT),
+                *printable_links(seating.base, seating.navigate),
             ], wrap=True),
         ]
         if t.round_open and not t.results() and not t.held_results():
