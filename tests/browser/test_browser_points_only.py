@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser_support import FlutterPage, screenshots_dir
+from tests.support.browser_support import FlutterPage, screenshots_dir, throw
 
 pytestmark = pytest.mark.browser
 
@@ -19,15 +19,19 @@ def bank(page: FlutterPage, name: str, points: str, total: str) -> None:
     page.wait_for_text(f"{name} banks {points}: total {total}.")
 
 
-def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: FlutterPage):
-    page = browser_page
+def new_points_game(page: FlutterPage, target: str) -> None:
     page.click_button("New game")
     page.type_into("Player 1 name", "Ann")
     page.type_into("Player 2 name", "Bob")
-    page.type_into("Target", "2000")
+    page.type_into("Target", target)
     page.page.get_by_role("switch", name="Points only: enter each turn's bank or a farkle, not the dice").click()
     page.click_button("Start game")
     page.wait_for_text("Ann banks", timeout_ms=30_000)  # the first game on a busy server
+
+
+def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: FlutterPage):
+    page = browser_page
+    new_points_game(page, "2000")
     page.screenshot(SCREENSHOTS / "points-only.png")
 
     page.type_into("Points banked", "300")
@@ -59,3 +63,16 @@ def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: F
     page.wait_for_text("Bob wins with 2,050!")
     page.wait_for_text("1. Bob 2,050")
     page.screenshot(SCREENSHOTS / "points-only-over.png")
+
+
+def test_a_points_game_switches_to_dice_for_a_turn_and_back(browser_page: FlutterPage):
+    page = browser_page
+    new_points_game(page, "10000")
+    bank(page, "Ann", "500", "500")
+    page.click_button("Enter dice instead")
+    page.wait_for_text("From Bob's turn on, turns are entered die by die.")
+    throw(page, "2 2 3 3 4 6")
+    page.wait_for_text("Farkle! 2 2 3 3 4 6 has nothing to set aside.")
+    page.click_button("Enter points instead")
+    page.wait_for_text("Ann banks")
+    bank(page, "Ann", "600", "1,100")
