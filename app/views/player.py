@@ -1,4 +1,7 @@
-"""A player's page: their games on this device, by name, with wins, average and farkle rate."""
+"""A player's page: their games on this device, by name, with wins, average and farkle rate.
+
+A long name is titled by its short form (``Maximiliana F.``, as the table's scoreboard shows
+it) and given whole, wrapped, at the top of the page, where the app bar would cut it."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from app.table.player_record import PlayerRecord, player_record
 from app.storage import Store, StoreError
 from app.views.widgets import on, screen_view, section
 from app.i18n import tr
+from engine.names import short_forms
 
 __all__ = ["PlayerScreen", "PlayerState"]
 
@@ -40,7 +44,10 @@ def PlayerScreen(name: str) -> ft.View:
 
     ft.on_mounted(load)
     record = player.record
+    [title] = short_forms([name])
     controls: list[ft.Control] = []
+    if title != name:
+        controls.append(ft.Text(name, size=20, weight=ft.FontWeight.BOLD, key="player-name"))
     if player.refusal:
         controls.append(ft.Text(player.refusal, color=ft.Colors.ERROR))
     elif record is None:
@@ -68,4 +75,4 @@ def PlayerScreen(name: str) -> ft.View:
                         key=f"player-game-{index}")
             for index, (game_id, line) in enumerate(record.games)
         ]))
-    return screen_view("/player", name, controls, on_home=on(services.navigate, "/"))
+    return screen_view("/player", title, controls, on_home=on(services.navigate, "/"))

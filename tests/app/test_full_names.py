@@ -146,3 +146,20 @@ def test_a_game_of_eight_long_names_shows_eight_different_short_forms() -> None:
     forms = short_forms(names)
     assert forms == ("Bartholomew Garcí.", "Bartholomew Gr.", "Bartholomew Garci.", "Bartholomew Fi.",
                      "Bartholomew Fe.", "Bartholomew Gómez-Pérez", "Bartholomew Gomez", "Bartholomew Z.")
+
+
+def test_a_players_page_of_a_long_name_is_titled_by_its_short_form_and_gives_the_name_whole() -> None:
+    store = MemoryStore()
+
+    async def test(ui: FletHarness) -> None:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", FORTY)
+        await ui.type_text("player-name-2", "Ann")
+        await ui.click("start-game")
+        await ui.navigate(f"/player/{FORTY}")
+        assert ui.text_of("player-name") == FORTY
+        assert "Maximiliana F." in ui.texts()  # the app bar's title
+        await ui.navigate("/player/Ann")
+        assert not ui.exists("player-name") and "Ann" in ui.texts()
+
+    run(test, store=store)
