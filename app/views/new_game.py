@@ -441,8 +441,10 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         controls += [ft.Switch(label=tr(label), value=form.switches.get(name, False), key=f"rule-{name}",
                                on_change=switched(name))
                      for name, label in SWITCHES.items()]
-    controls.append(ft.Switch(label=tr("Points only: enter each turn's bank or a farkle, not the dice"),
-                              value=form.points_only, key="points-only", on_change=points_only_switched))
+    controls.append(ft.Switch(label=tr("Points only"), value=form.points_only, key="points-only",
+                              on_change=points_only_switched))
+    controls.append(ft.Text(tr("Each turn entered as its bank or a farkle, not die by die."), size=12,
+                            color=ft.Colors.ON_SURFACE_VARIANT, key="points-only-note"))
     controls.append(big_button(tr("Start game"), on(start), key="start-game", disabled=form.starting))
     lookup = icon_button(ft.Icons.CALCULATE, tr("Score lookup"), on(services.navigate, "/lookup"),
                          key="new-game-lookup")

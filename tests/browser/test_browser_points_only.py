@@ -19,19 +19,21 @@ def bank(page: FlutterPage, name: str, points: str, total: str) -> None:
     page.wait_for_text(f"{name} banks {points}: total {total}.")
 
 
-def new_points_game(page: FlutterPage, target: str) -> None:
+def new_points_game(page: FlutterPage, target: str, picture: str | None = None) -> None:
     page.click_button("New game")
     page.type_into("Player 1 name", "Ann")
     page.type_into("Player 2 name", "Bob")
     page.type_into("Target", target)
-    page.page.get_by_role("switch", name="Points only: enter each turn's bank or a farkle, not the dice").click()
+    page.page.get_by_role("switch", name="Points only").click()
+    if picture:
+        page.screenshot(SCREENSHOTS / picture)
     page.click_button("Start game")
     page.wait_for_text("Ann banks", timeout_ms=30_000)  # the first game on a busy server
 
 
 def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: FlutterPage):
     page = browser_page
-    new_points_game(page, "2000")
+    new_points_game(page, "2000", picture="new-game-points-only.png")
     page.screenshot(SCREENSHOTS / "points-only.png")
 
     page.type_into("Points banked", "300")
