@@ -78,6 +78,7 @@ READY: dict[str, str] = {
     "room lookup": "Find a player",
     "final": "Champion: Bob",
     "import link": "Imported from a link",
+    "players' page": "Big cup · BIG-26",
     "not found": "There is nothing at",
 }
 """A text each screen shows once it is drawn with its data."""
@@ -92,6 +93,7 @@ MUST_HAVE: dict[str, list[tuple[str, str, int]]] = {
                 ("textbox", "Why revoke this card (phone lost...)", 10),
                 ("img", "Setup QR code for table 10", 1)],
     "room lookup": [("textbox", "Name or number", 1)],
+    "players' page": [("textbox", "Your name or number", 1), ("button", "Find me", 1)],
 }
 """Controls a screen must offer (role, accessible name, how many): a control that failed to lay
 out has no accessibility node at all."""

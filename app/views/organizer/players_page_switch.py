@@ -20,7 +20,7 @@ from app.runtime import in_browser
 from app.table.tournament_table import card_link_base, link_qr_text, site_link_base
 from app.venue.addresses import serving
 from app.views.organizer.common import EventState, notice_at
-from app.views.widgets import section
+from app.views.widgets import MIN_TARGET, section
 
 __all__ = ["phones_base", "players_page_qr_text", "players_page_section"]
 
@@ -68,7 +68,7 @@ def players_page_section(event: EventState) -> ft.Control:
 
     controls: list[ft.Control] = [
         ft.Switch(label=tr("Players' page: on") if shown else tr("Players' page: off"), value=shown,
-                  on_change=switched, key="players-page-switch"),
+                  on_change=switched, key="players-page-switch", height=MIN_TARGET),
         *notice_at(event, PLACE),
     ]
     if shown:
