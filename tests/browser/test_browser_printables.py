@@ -27,6 +27,7 @@ from app.event.organizer import Organizer
 from app.routes import players_path
 from app.storage import FileStore
 from engine import Tournament
+from engine.name_order import name_order
 from tests.support.browser_support import AppServer, FlutterPage, free_port, start_app_server
 from tests.support.tournament_support import default_totals
 
@@ -114,7 +115,7 @@ def test_the_seat_list_of_40_fits_two_a4_pages_alphabetically_every_name_whole_w
     seats = {t.player(n).name: (table, seat) for table, numbers in enumerate(t.seating(1), 1)
              for seat, n in enumerate(numbers, 1)}
     found = [line for line in lines if re.search(r"Table \d+ · seat \d$", line)]
-    assert found == [f"{name} Table {seats[name][0]} · seat {seats[name][1]}" for name in sorted(seats, key=str.casefold)]
+    assert found == [f"{name} Table {seats[name][0]} · seat {seats[name][1]}" for name in sorted(seats, key=name_order)]
     assert any(line.startswith(LONGEST + " ") for line in lines)  # whole, on one line
     assert "…" not in "".join(lines) and "..." not in "".join(lines)
     qr_png = base64.b64decode(re.search(r'src="data:image/png;base64,([^"]+)"', html).group(1))  # type: ignore[union-attr]

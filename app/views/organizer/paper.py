@@ -17,7 +17,7 @@ from typing import Final
 from app.i18n import tr
 from app.qr import qr_image
 from engine import Tournament
-from engine.names import name_key
+from engine.name_order import name_order
 
 __all__ = ["PAPERS", "seat_list", "result_slips", "standings_sheet"]
 
@@ -103,7 +103,7 @@ def seat_list(t: Tournament, players_link: str | None) -> str:
         link = _fill(_PARAGRAPH, text=tr("Scan for your seat, your totals and your place: {link}", link=players_link))
     seated = [(n, table, seat) for table, numbers in enumerate(t.seating() if t.round else (), 1)
               for seat, n in enumerate(numbers, 1)]
-    seated.sort(key=lambda item: (name_key(t.player(item[0]).name), item[0]))
+    seated.sort(key=lambda item: (name_order(t.player(item[0]).name), item[0]))
     rows = [_fill(_SEAT_ROW, name=t.player(n).name, where=tr("Table {table} · seat {seat}", table=table, seat=seat))
             for n, table, seat in seated]
     if not rows:
