@@ -318,12 +318,13 @@ _NAME_LETTERS = "AaBbCcÉéGgÓóŁłМмАаΑα-' "
 
 
 @given(st.lists(st.text(_NAME_LETTERS, min_size=1, max_size=NAME_LONGEST), min_size=2, max_size=8))
-def test_a_tables_short_forms_are_told_apart_and_never_longer_than_their_names(entered: list[str]) -> None:
+def test_a_tables_short_forms_are_told_apart_taken_as_names_and_never_longer_than_their_names(entered: list[str]) -> None:
     try:
         names = table_names(entered)
     except InvalidInput:  # a name that prints nothing, or two alike: no table seats them
         return
     forms = short_forms(names)
     assert len({skeleton(form) for form in forms}) == len(names)
+    assert table_names(forms) == list(forms)  # a card carrying them is taken at the table as written
     for name, form in zip(names, forms):
         assert len(form) <= len(name) and (form == name or len(name) > SHOWN_WHOLE)
