@@ -94,22 +94,36 @@ def stage_line(t: Tournament) -> str:
 
 
 def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
-    """One player's seat, totals by round, place and cut, large enough to read at arm's length."""
+    """One player's seat and table, totals by round, place and cut, large enough to read at arm's
+    length; the table's and the cut's state in the room's words (:meth:`Tournament.room`)."""
     number = found.number
     plan = t.plan()
+    room = t.room()
     row = next(row for row in t.standings() if row.number == number)
-    if found.table is not None and found.seat is not None:
-        seat = tr("{round}: table {table}, seat {seat}", round=plan[found.round - 1].name, table=found.table,
-                  seat=found.seat)
-    else:
-        seat = tr("Not seated yet: the seats are drawn when the round starts.")
+    standing = next(item for item in room.standings if item.number == number)
     lines: list[ft.Control] = [
         ft.Text(tr("{name} · number {number}", name=found.name, number=number), size=18,
                 weight=ft.FontWeight.BOLD, key=f"players-name-{number}"),
-        ft.Text(seat, size=24, weight=ft.FontWeight.BOLD, key=f"players-seat-{number}"),
-        ft.Text(tr("Place {place} of {count} · {status}", place=found.rank, count=len(t.players),
-                   status=found.status[:1].upper() + found.status[1:]), size=16, key=f"players-place-{number}"),
     ]
+    if found.table is not None and found.seat is not None:
+        lines.append(ft.Text(tr("{round}: table {table}, seat {seat}", round=plan[found.round - 1].name,
+                                table=found.table, seat=found.seat), size=24, weight=ft.FontWeight.BOLD,
+                             key=f"players-seat-{number}"))
+        if found.round == room.round:
+            table = room.tables[found.table - 1]
+            lines += [
+                ft.Text(tr("At the table: {players}", players=", ".join(
+                    f"{seat}. {name}" for seat, (_, name) in enumerate(table.seats, 1))), size=14,
+                    key=f"players-table-{number}"),
+                ft.Text(tr("Table {table}: {state}", table=table.table, state=table.words), size=14,
+                        key=f"players-table-state-{number}"),
+            ]
+    else:
+        lines.append(ft.Text(tr("Not seated yet: the seats are drawn when the round starts."), size=24,
+                             weight=ft.FontWeight.BOLD, key=f"players-seat-{number}"))
+    lines.append(ft.Text(tr("Place {place} of {count} · {status}", place=found.rank, count=len(t.players),
+                            status=found.status[:1].upper() + found.status[1:]), size=16,
+                         key=f"players-place-{number}"))
     totals = [tr("{round}: {total}", round=plan[index].name, total=f"{total:,}")
               for index, total in enumerate(row.totals) if total is not None]
     if totals:
@@ -117,6 +131,9 @@ def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
     if found.round:
         lines.append(ft.Text(tr("The cut: {cut}.", cut=plan[found.round - 1].cut.describe()), size=14,
                              key=f"players-cut-{number}"))
+    if standing.mark == "going on" and t.round_open and room.cut_line is not None:
+        lines.append(ft.Text(tr("You are above the line. {line}", line=room.cut_line.words), size=16,
+                             weight=ft.FontWeight.BOLD, key=f"players-going-on-{number}"))
     for tie in t.pending_roll_offs() if t.round else ():
         if number in tie.numbers:
             lines.append(ft.Text(tr("Roll-off to come: {players} are tied on {total} for places {first} to {last}; "

@@ -5,6 +5,7 @@ nothing of any other event."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -94,8 +95,11 @@ def test_a_player_finds_their_table_and_seat_by_part_of_their_name_while_the_rou
         assert ui.text_of("players-name-1") == "Aleksandra Nowak · number 1"
         assert ui.text_of("players-seat-1") == f"Round 1: table {table}, seat {seat}"
         assert ui.text_of("players-place-1").startswith("Place ")
+        assert ui.text_of("players-table-1") == "At the table: " + ", ".join(
+            f"{place}. {NAMES[n - 1]}" for place, n in enumerate(t.seating()[table - 1], 1))
+        assert ui.text_of("players-table-state-1").startswith(f"Table {table}: playing")
         assert ui.text_of("players-cut-1") == "The cut: places 1 to 2 of each table go on."
-        assert not ui.exists("players-totals-1")
+        assert not ui.exists("players-totals-1") and not ui.exists("players-going-on-1")
         assert ui.unlabelled_controls() == []
 
     venue.open(test)
@@ -156,6 +160,30 @@ def test_after_round_one_each_player_sees_their_total_place_and_whether_they_mad
             status = "Through to round 2" if number in advancing else "Out in round 1"
             assert ui.text_of(f"players-place-{number}") == f"Place {rows[number].rank} of 8 · {status}"
             assert ui.text_of(f"players-cut-{number}") == "The cut: places 1 to 2 of each table go on."
+
+    venue.open(test)
+
+
+def every_table_reported(t: Tournament) -> None:
+    """Round 1 drawn and every table's result counted: the cut is known, the round not yet closed."""
+    t.draw_seats(seed=3)
+    for table, numbers in enumerate(t.seating(), 1):
+        t.record_result(table, default_totals(numbers), reason="paper score sheet")
+
+
+def test_once_every_table_reported_a_player_above_the_line_is_told_before_the_round_closes() -> None:
+    venue = Venue().setup(every_table_reported)
+    winner, *others = venue.organizer.open_tournament.seating()[0]
+    last = min(others)  # default totals: the lowest number of the other seats comes last
+
+    async def test(ui: FletHarness) -> None:
+        await find(ui, str(winner))
+        assert ui.text_of(f"players-going-on-{winner}") == (
+            "You are above the line. Above the line: the 4 who go on to Final when the round closes.")
+        assert re.fullmatch(rf"Table 1: reported at \d\d:\d\d: 1\. {NAMES[winner - 1]} {10_000 + 50 * winner:,}, 2\. .*",
+                            ui.text_of(f"players-table-state-{winner}"))
+        await find(ui, str(last))
+        assert ui.exists(f"players-place-{last}") and not ui.exists(f"players-going-on-{last}")
 
     venue.open(test)
 
