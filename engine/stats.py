@@ -33,12 +33,14 @@ class PlayerStats:
     :param penalties: each third farkle in a row that took points, as (the game's turn
         number from 1, as the history numbers it; the points taken). The banked points less
         these are the player's total.
+    :param hot_dice: the player's hot dice, or None when a turn of theirs was entered as
+        points only: its throws, and so its hot dice, are unknown.
     """
 
     name: str
     turns: int
     farkles: int
-    hot_dice: int
+    hot_dice: int | None
     best_turn: int
     banked_turns: int
     banked_points: int
@@ -92,8 +94,9 @@ def player_stats(game: Game) -> tuple[PlayerStats, ...]:
             name=name,
             turns=len(records),
             farkles=len(records) - len(banked),
-            hot_dice=sum(1 for record in records for throw in record.throws
-                         if throw.kept and len(throw.kept) == len(throw.dice)),
+            hot_dice=None if any(not record.throws for record in records) else sum(
+                1 for record in records for throw in record.throws if throw.kept and len(throw.kept) == len(throw.dice)
+            ),
             best_turn=max((record.points for record in banked), default=0),
             banked_turns=len(banked),
             banked_points=sum(record.points for record in banked),

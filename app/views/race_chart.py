@@ -15,7 +15,7 @@ from app.i18n import ntr, tr
 from engine import GameState
 from engine.stats import PlayerStats
 
-__all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "race_summary", "roll_off_winner", "stats_table"]
+__all__ = ["RaceChart", "SERIES_COLOURS", "TABLE_WIDEST", "hot_dice_shown", "race_summary", "roll_off_winner", "stats_table"]
 
 SERIES_COLOURS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838F", "#AD1457", "#5D4037")
 """One distinct colour per seat (up to eight players), readable on light and dark."""
@@ -125,7 +125,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
             title
             + [ft.Text(tr("{name}: turns {turns} · farkles {farkles} · hot dice {hot_dice} · best {best:,} · "
                           "average bank {average:,.0f} · {board}",
-                          name=player.name, turns=player.turns, farkles=player.farkles, hot_dice=player.hot_dice,
+                          name=player.name, turns=player.turns, farkles=player.farkles, hot_dice=hot_dice_shown(player),
                           best=player.best_turn, average=player.average_bank,
                           board=tr("on the board in turn {turn}", turn=player.on_board_turn) if player.on_board_turn
                           else tr("never on the board")),
@@ -140,7 +140,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
             ft.DataCell(ft.Text(player.name, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)),
             ft.DataCell(ft.Text(str(player.turns))),
             ft.DataCell(ft.Text(str(player.farkles))),
-            ft.DataCell(ft.Text(str(player.hot_dice))),
+            ft.DataCell(ft.Text(hot_dice_shown(player))),
             ft.DataCell(ft.Text(f"{player.best_turn:,}")),
             ft.DataCell(ft.Text(f"{player.average_bank:,.0f}")),
             ft.DataCell(ft.Text(tr("turn {turn}", turn=player.on_board_turn) if player.on_board_turn else "—")),
@@ -153,3 +153,8 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
                       data_row_max_height=36, key="player-stats")],
         scroll=ft.ScrollMode.AUTO,
     )
+
+
+def hot_dice_shown(player: PlayerStats) -> str:
+    """The player's hot dice, or a dash where turns entered as points hide them."""
+    return "—" if player.hot_dice is None else str(player.hot_dice)

@@ -183,3 +183,20 @@ def test_the_history_of_a_points_only_game_says_its_turns_were_entered_as_points
         assert texts.count("entered as points, throws not checked") == 2
 
     run(test, route=f"/game/{game_id}/history", store=store)
+
+
+def test_the_figures_of_a_points_only_game_show_no_hot_dice_they_cannot_know() -> None:
+    store, game_id = stored_points_game(Rules.preset("house"))
+
+    async def play() -> None:
+        keeper = Scorekeeper(store)
+        await keeper.open_game(game_id)
+        await keeper.act(lambda game: game.bank_points(600))
+
+    asyncio.run(play())
+
+    async def test(ui: FletHarness) -> None:
+        assert "hot dice — ·" in ui.text_of("player-figures-0")
+        assert "hot dice 0 ·" in ui.text_of("player-figures-1")
+
+    run(test, route=f"/game/{game_id}/history", store=store)

@@ -183,7 +183,7 @@ def test_the_figures_of_a_points_only_game_count_its_turns_and_farkles() -> None
     play(game, [600, "farkle", "farkle", 800])
     ann, bob = player_stats(game)
     assert (ann.turns, ann.farkles, ann.best_turn, ann.on_board_turn) == (2, 1, 600, 1)
-    assert (bob.turns, bob.banked_points, bob.on_board_turn, bob.hot_dice) == (2, 800, 2, 0)
+    assert (bob.turns, bob.banked_points, bob.on_board_turn, bob.hot_dice) == (2, 800, 2, None)
 
 
 def random_points_turn(game: Game, rng: random.Random) -> None:
