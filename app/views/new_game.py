@@ -43,6 +43,7 @@ from engine import (
     Rules,
     table_names,
 )
+from engine.names import short_forms
 from engine.rules import END_RULES
 
 __all__ = ["NewGameScreen", "NewGameState", "NAME_LONGEST"]
@@ -403,9 +404,10 @@ def NewGameScreen(game_id: str = "") -> ft.View:
            for index, name in enumerate(form.offered())],
         wrap=True,
     ))
+    shown = short_forms([name.strip() for name in form.players])  # as the table will name them: the box is narrow
     controls.append(labelled_dropdown(
         tr("Who starts"), str(form.first),
-        [(str(seat), name.strip() or tr("Player {number}", number=seat + 1)) for seat, name in enumerate(form.players)],
+        [(str(seat), name or tr("Player {number}", number=seat + 1)) for seat, name in enumerate(shown)],
         chosen(form.choose_first), key="first-player", width=260,
     ))
     presets = [(name, preset_label(name)) for name in PRESET_NAMES]

@@ -163,3 +163,15 @@ def test_a_players_page_of_a_long_name_is_titled_by_its_short_form_and_gives_the
         assert not ui.exists("player-name") and "Ann" in ui.texts()
 
     run(test, store=store)
+
+
+def test_who_starts_offers_the_short_forms_the_table_will_show() -> None:
+    async def test(ui: FletHarness) -> None:
+        await ui.click("new-game")
+        await ui.type_text("player-name-1", ALEKSANDRA)
+        await ui.type_text("player-name-2", BARTHOLOMEW)
+        await ui.click("add-player")
+        options = ui.find("first-player", ft.Dropdown).options
+        assert [option.text for option in options] == ["Aleksandra G.", "Bartholomew G.", "Player 3"]
+
+    run(test, store=MemoryStore())
