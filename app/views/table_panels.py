@@ -101,10 +101,11 @@ def scoreboard(table: TableState, state: GameState, *, scrolls: bool = False,
         marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat), wins))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
         said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
+        wraps = whole and form != name  # a full name tapped open: on as many lines as it takes
         line: list[ft.Control] = [
             ft.Text(name if whole else form, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
-                    max_lines=1 if form == name or not whole else None,
-                    overflow=ft.TextOverflow.ELLIPSIS if form == name or not whole else None, key=f"name-{seat}"),
+                    max_lines=None if wraps else 1,
+                    overflow=ft.TextOverflow.VISIBLE if wraps else ft.TextOverflow.ELLIPSIS, key=f"name-{seat}"),
         ]
         if marks:
             line.append(ft.Text(marks, size=13, color=colour or ft.Colors.ON_SURFACE_VARIANT, key=f"marks-{seat}"))
