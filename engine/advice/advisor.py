@@ -166,16 +166,21 @@ def advise(game: Game | GameState) -> Advice:
 
 def _win_chance(state: GameState, advice: Advice) -> float | None:
     """The chance the player to act wins a game of two with the best play from here, both
-    playing to win, under the rules' end rule (None with more players, no table ready for
-    the rules, or an offer); in the last turn, the chance to bank more than the leader
-    with a tie counted as half (a roll-off at even odds)."""
-    if len(state.scores) != 2 or state.offer is not None or not win_table_ready(state.rules):
+    playing to win, under the rules' end rule (None with more players or no table ready
+    for the rules): with an offer passed, built on or not, whichever is better; in the last
+    turn, the chance to bank more than the leader with a tie counted as half (a roll-off
+    at even odds)."""
+    if len(state.scores) != 2 or not win_table_ready(state.rules):
         return None
     seat, streaks = state.current, state.farkle_streak
+    offer = state.open_offer
+    if offer is not None:
+        return win_chance(state.rules, state.scores, seat, streaks=streaks, offer=(offer.points, offer.dice))
     if advice.action == "keep":
         return max(win_chance(state.rules, state.scores, seat, advice.turn_points + choice.points,
                               choice.dice_left or MAX_DICE, streaks) for choice in advice.keeps)
-    return win_chance(state.rules, state.scores, seat, state.turn_points, advice.dice, streaks)
+    return win_chance(state.rules, state.scores, seat, state.turn_points, advice.dice, streaks,
+                      may_bank=bank_refusal(state) is None)
 
 
 def _advise(state: GameState) -> Advice:

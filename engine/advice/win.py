@@ -37,12 +37,23 @@ farkle value)``. Under the final round, more points are not always better: at 0-
 250 with two dice is best banked (51 %); at 50-0 the same bank makes 300 and hands the
 other player a last turn that catches up 78 % of the time, so the turn is worth 50 %.
 
-Supported: every scoring, entry threshold, minimum bank, end rule and three-farkle
-penalty with a lowest total (a turn banks only from the entry threshold off the board and
-the minimum bank on it; a last turn short of the leader by less than the minimum bank
-must reach the minimum bank). Not solved: progressive passing and steals (the state would
-also need the points and dice on offer), a penalty with no lowest total, and a penalty
-beside an entry threshold (a total of 0 or less may be on the board or not): there
+Progressive passing (``progressive``, ``classic``): a bank hands the other player its
+points and the dice left (six on hot dice), and the start of their turn is the better of
+six fresh dice and building on the offer. Building is throwing those dice at that turn
+total in the builder's own turn, so the offer's value is a row of that turn's solution:
+every turn solved keeps them (:meth:`_Solver.throws`), and a bank at a pair of totals
+reads them at the pair it leads to, of higher sum, solved already. A bank now has a value
+per dice left. In the final round the offer puts the other player as far short as the
+banker started the turn, however much the turn made; past where that beats the other's
+fresh last turn every turn total is the same row, solved as one (:func:`_settled`).
+
+Supported: every scoring, entry threshold, minimum bank, end rule, progressive passing
+and three-farkle penalty with a lowest total (a turn banks only from the entry threshold
+off the board and the minimum bank on it; a last turn short of the leader by less than
+the minimum bank must reach the minimum bank). Not solved: steals (the state would also
+need a farkle's points and dice), passing beside a penalty, a penalty with no lowest
+total, and a penalty beside an entry threshold (a total of 0 or less may be on the board
+or not): there
 :func:`win_table_ready` is False and :func:`engine.advice.simulation.win_chances`
 simulates, with its error. Cost: about ``levels**3`` turn totals a pass; CPython solves
 ``house`` to 4,000 in about two minutes, so the tables players meet are shipped
@@ -101,6 +112,8 @@ MAX_STEPS = 60
 """Secant steps a cycle may take; three or four suffice as a rule."""
 SLOPE_CAP = 0.999
 """A start value moves less than its guess does (some turns end in a bank): keeps a step finite."""
+MAX_ROUNDS = 100
+"""Rounds of :func:`_settled`'s play and its values; two or three suffice."""
 
 Row = tuple[float, ...]
 """After a keep at one turn total: the value with 0 (hot dice) to 5 dice left."""
@@ -117,10 +130,18 @@ class _Throw:
 
     keys: tuple[tuple[int, int], ...]
     farkle: float
+    single_keys: tuple[int, ...]
+    """The keeps (indices into ``keys``) of the throws with one keep."""
     single_chances: tuple[float, ...]
-    single_pick: Pick
+    choice_keys: tuple[tuple[int, ...], ...]
+    """Each throw with a choice: the keeps it chooses from."""
     choice_chances: tuple[float, ...]
-    choice_picks: tuple[Pick, ...]
+    single_pick: Pick = field(init=False)
+    choice_picks: tuple[Pick, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "single_pick", _pick(self.single_keys))
+        object.__setattr__(self, "choice_picks", tuple(_pick(keys) for keys in self.choice_keys))
 
 
 @dataclass(frozen=True)
@@ -142,21 +163,21 @@ def _moves(rules: Rules) -> _Moves:
     for n in range(1, MAX_DICE + 1):
         index: dict[tuple[int, int], int] = {}
         single: dict[int, float] = {}
-        multi = []
+        multi: list[tuple[float, tuple[int, ...]]] = []
         for chance, keeps in outcomes.every_keep[n]:
-            found = [index.setdefault((points // step, left), len(index)) for points, left in keeps]
+            found = tuple(index.setdefault((points // step, left), len(index)) for points, left in keeps)
             if len(found) == 1:
                 single[found[0]] = single.get(found[0], 0.0) + chance
             else:
-                multi.append((chance, _pick(found)))
+                multi.append((chance, found))
         farkle = 1.0 - sum(chance for chance, _ in outcomes.outcomes[n])
-        throws.append(_Throw(tuple(index), farkle, tuple(single.values()), _pick(list(single)),
-                             tuple(chance for chance, _ in multi), tuple(pick for _, pick in multi)))
+        throws.append(_Throw(tuple(index), farkle, tuple(single), tuple(single.values()),
+                             tuple(keys for _, keys in multi), tuple(chance for chance, _ in multi)))
     reach = max(points // step for group in outcomes.outcomes for _, keeps in group for points, _ in keeps)
     return _Moves(step, tuple(throws), reach)
 
 
-def _pick(keys: list[int]) -> Pick:
+def _pick(keys: Sequence[int]) -> Pick:
     """The values at ``keys``, as a tuple however many there are."""
     if not keys:
         return lambda values: ()
@@ -177,9 +198,59 @@ def _throw_row(moves: _Moves, rows: list[Row], at: int, farkled: float) -> list[
     return values
 
 
-def _after_keep(throw: Sequence[float], bank: float | None, must_roll_hot_dice: bool) -> Row:
-    """The row at a turn total from the throw values there: bank or throw on, hot dice six."""
-    best = [throw[left or MAX_DICE] if bank is None else max(bank, throw[left or MAX_DICE]) for left in range(MAX_DICE)]
+def _settled(moves: _Moves, bank: Row, farkled: float, must_roll_hot_dice: bool) -> Row:
+    """The row that repeats at every turn total when banking is worth ``bank`` (by the
+    dice left) at each: the fixed point of bank or throw on, by policy iteration (the best
+    play against the row so far, then that play's own values, until the play stays).
+    Value iteration would take hundreds of rounds where throwing on is best: six dice
+    farkle only 2.3 % of the time."""
+    row = bank
+    for _ in range(MAX_ROUNDS):
+        throw = _throw_row(moves, [row] * (moves.reach + 1), 0, farkled)
+        system = []
+        for left in range(MAX_DICE):
+            equation = [0.0] * MAX_DICE + [bank[left]]
+            equation[left] = 1.0
+            if bank[left] < throw[left or MAX_DICE] or must_roll_hot_dice and left == 0:
+                play = moves.throws[(left or MAX_DICE) - 1]
+                equation[MAX_DICE] = play.farkle * farkled
+                for key, chance in zip(play.single_keys, play.single_chances):
+                    equation[play.keys[key][1]] -= chance
+                for keys, chance in zip(play.choice_keys, play.choice_chances):
+                    best = max(keys, key=lambda key: row[play.keys[key][1]])
+                    equation[play.keys[best][1]] -= chance
+            system.append(equation)
+        following = _solved(system)
+        if max(abs(a - b) for a, b in zip(following, row)) <= NEGLIGIBLE:
+            return following
+        row = following
+    return row
+
+
+def _solved(system: list[list[float]]) -> Row:
+    """The solution of linear equations, each its coefficients and then its right-hand side
+    (Gaussian elimination with partial pivoting; the play's equations are never singular:
+    every throw may farkle)."""
+    size = len(system)
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda row: abs(system[row][column]))
+        system[column], system[pivot] = system[pivot], system[column]
+        for row in range(column + 1, size):
+            factor = system[row][column] / system[column][column]
+            if factor:
+                system[row] = [a - factor * b for a, b in zip(system[row], system[column])]
+    values = [0.0] * size
+    for row in range(size - 1, -1, -1):
+        known = sum(system[row][column] * values[column] for column in range(row + 1, size))
+        values[row] = (system[row][size] - known) / system[row][row]
+    return tuple(values)
+
+
+def _after_keep(throw: Sequence[float], banks: Row | None, must_roll_hot_dice: bool) -> Row:
+    """The row at a turn total from the throw values there and the bank's by the dice left
+    (what passing hands on): bank or throw on, hot dice six."""
+    best = [throw[left or MAX_DICE] if banks is None else max(banks[left], throw[left or MAX_DICE])
+            for left in range(MAX_DICE)]
     if must_roll_hot_dice:
         best[0] = throw[MAX_DICE]
     return tuple(best)
@@ -208,7 +279,7 @@ def _last_turn(rules: Rules) -> _LastTurn:
     while not chances or chances[-1][MAX_DICE] > NEGLIGIBLE:
         throw = _throw_row(moves, rows, 0, 0.0)
         chances.append(tuple(throw))
-        rows[0] = _after_keep(throw, 0.5 if len(chances) == 1 else None, rules.must_roll_after_hot_dice)
+        rows[0] = _after_keep(throw, (0.5,) * MAX_DICE if len(chances) == 1 else None, rules.must_roll_after_hot_dice)
         rows.insert(0, lead)
     return _LastTurn(tuple(chances), ahead)
 
@@ -235,8 +306,10 @@ def last_turn_chances(rules: Rules, short: int, dice: int = MAX_DICE) -> float:
 
 def supports_win_chance(rules: Rules) -> str | None:
     """Why the win chance cannot be solved under ``rules``, or None when it can."""
-    if rules.progressive or rules.steal:
-        return "passing dice to the next player (progressive or steal) is not solved for the win chance"
+    if rules.steal:
+        return "stealing a farkle's dice is not solved for the win chance"
+    if rules.progressive and rules.triple_farkle_penalty:
+        return "passing dice beside a three-farkle penalty is not solved for the win chance"
     if rules.triple_farkle_penalty and rules.lowest_total is None:
         return "a three-farkle penalty with no lowest total is not solved for the win chance (totals have no end below)"
     if rules.triple_farkle_penalty and rules.entry_threshold:
@@ -313,6 +386,8 @@ class _Solver:
     """The other player's last-turn chance, by the steps they are short of a tie."""
     escape: float = field(init=False)
     """Hot dice that must be thrown: the chance they are escaped (1 where they need not be)."""
+    passing: bool = field(init=False)
+    """A bank hands its points and the dice left to the other player (progressive)."""
     turns: dict[tuple[int, int, int, int], list[list[float]]] = field(default_factory=dict, init=False)
     """:meth:`throws` of the turns asked for since the table was solved."""
     slopes: list[float] = field(default_factory=lambda: [0.0, 0.0], init=False)
@@ -335,6 +410,7 @@ class _Solver:
         self.last = tuple(_last_turn_start(self.rules, short) for short in range(len(_last_turn(self.rules).chances))
                           ) if self.final_round else ()
         self.escape = _hot_dice_escape(_throws(self.rules)) if self.rules.must_roll_after_hot_dice else 1.0
+        self.passing = self.rules.progressive
 
     def at(self, mine: int, streak: int, other: int, theirs: int) -> float:
         return self.start[_index(self.levels, self.streaks, mine, streak, other, theirs)]
@@ -356,11 +432,61 @@ class _Solver:
         short = total - other
         return 1.0 - self.last[short] if short < len(self.last) else 1.0
 
-    def top(self, other: int, farkled: float) -> int:
+    def banks(self, mine: int, other: int, theirs: int, total: int) -> Row:
+        """Banking a total of ``total`` steps in a turn started at ``mine``, by the dice left
+        (0: hot dice). With passing the other player starts on the offer of the turn's
+        points and those dice (six on hot dice), built on or not, whichever is better for
+        them; in their last turn too."""
+        if not self.passing:
+            return (self.bank(other, theirs, total),) * MAX_DICE
+        if total >= self.levels and not self.final_round:
+            return (1.0,) * MAX_DICE
+        if total >= self.levels:
+            short = total - other
+            fresh = self.last[short] if short < len(self.last) else 0.0
+            return tuple(1.0 - max(fresh, self.last_built(mine - other, left or MAX_DICE)) for left in range(MAX_DICE))
+        fresh = self.at(other, theirs, total, 0)
+        return tuple(1.0 - max(fresh, self.built(other, theirs, total, total - mine, left or MAX_DICE))
+                     for left in range(MAX_DICE))
+
+    def built(self, mine: int, streak: int, other: int, points: int, dice: int) -> float:
+        """Building on an offer of ``points`` steps and ``dice`` dice at the start of a turn:
+        throwing those dice at that turn total (the other player's start values at higher
+        sums of totals, solved already)."""
+        throws = self.throws(mine, streak, other, 0)
+        if points < len(throws):
+            return throws[points][dice]
+        return self.turn(mine, streak, other, 0, low=mine + points)[dice]
+
+    def last_built(self, short: int, dice: int) -> float:
+        """The last turn built on an offer: throwing ``dice`` dice ``short`` steps short of
+        the leader once the offer's points are counted (the leader's own turn added as much)."""
+        last = _last_turn(self.rules)
+        if short < 0:
+            return last.ahead[dice]
+        return last.chances[short][dice] if short < len(last.chances) else 0.0
+
+    def beyond(self, mine: int, other: int, farkled: float) -> Row:
+        """With passing in the final round, the row at every total from :meth:`top` up: a
+        bank there hands over its dice and points, which put the other ``mine - other``
+        steps short whatever the total, and building on them beats the other's fresh last
+        turn; so the rows are one row, the fixed point of bank or throw on."""
+        bank = tuple(1.0 - self.last_built(mine - other, left or MAX_DICE) for left in range(MAX_DICE))
+        return _settled(self.moves, bank, farkled, self.rules.must_roll_after_hot_dice)
+
+    def top(self, mine: int, other: int, farkled: float) -> int:
         """The turn total from which banking beats throwing on whatever comes: throwing on
-        adds at most ``farkle chance x (1 - farkled)`` to a bank already won."""
+        adds at most ``farkle chance x (1 - farkled)`` to a bank already won. With passing,
+        from where the other's fresh last turn is never better than building on the offer
+        (see :meth:`beyond`)."""
         if not self.final_round:
             return self.levels
+        if self.passing:
+            floor = min(self.last_built(mine - other, dice) for dice in range(1, MAX_DICE + 1))
+            short = len(self.last)
+            while short and self.last[short - 1] <= floor:
+                short -= 1
+            return max(self.levels, other + short)
         margin = self.moves.throws[-1].farkle * (1.0 - farkled)
         short = 0
         while short < len(self.last) and self.last[short] > margin:
@@ -374,19 +500,23 @@ class _Solver:
         ``theirs``. ``record`` gets the throw values of every total from the top down."""
         farkled = self.farkled(mine, streak, other, theirs)
         low = mine if low is None else low
-        top = self.top(other, farkled)
+        top = self.top(mine, other, farkled)
         reach = self.moves.reach
         least = self.least if mine > self.zero or self.entry == 0 else self.entry
         high = max(top, low + 1, mine + least)
         must_roll = self.rules.must_roll_after_hot_dice
         rows: list[Row] = [()] * (high - low)
-        rows += [self._banked(other, theirs, total, farkled) for total in range(high, high + reach + 1)]
+        if self.passing and self.final_round:
+            rows += [self.beyond(mine, other, farkled)] * (reach + 1)
+        else:
+            rows += [self._banked(other, theirs, total, farkled) for total in range(high, high + reach + 1)]
         for total in range(high - 1, low, -1):
             throw = _throw_row(self.moves, rows, total - low, farkled)
             if record is not None:
                 record.append(throw)
             bankable = total - mine >= least
-            rows[total - low] = _after_keep(throw, self.bank(other, theirs, total) if bankable else None, must_roll)
+            rows[total - low] = _after_keep(throw, self.banks(mine, other, theirs, total) if bankable else None,
+                                            must_roll)
         return _throw_row(self.moves, rows, 0, farkled)
 
     def throws(self, mine: int, streak: int, other: int, theirs: int) -> list[list[float]]:
@@ -614,10 +744,14 @@ def write_tables(tables: Sequence[WinTable]) -> bytes:
 
 
 def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: int = 0, dice: int = MAX_DICE,
-               streaks: Sequence[int] = (0, 0)) -> float:
+               streaks: Sequence[int] = (0, 0), *, may_bank: bool = True, offer: tuple[int, int] | None = None
+               ) -> float:
     """The chance that the player ``to_move`` (0 or 1) wins a two-player game at banked
     ``scores``, holding ``turn_points`` with ``dice`` dice to throw, when both play to win;
     ``streaks`` are the players' farkles in a row (what a three-farkle penalty counts).
+    ``may_bank`` False: the dice must be thrown first (just built on an offer). ``offer``:
+    at the start of a turn, the points and dice passed (progressive), built on or not,
+    whichever is better.
 
     The end is the rules' end rule: under the final round a bank reaching the target
     gives the other player one last turn, in which banking more wins and the same throws
@@ -633,6 +767,13 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
         throw can make, a game already decided, or rules the win chance is not solved for.
     """
     _refuse_unsupported(rules)
+    if offer is not None:
+        points, passed = offer
+        if not rules.progressive or turn_points or dice != MAX_DICE:
+            raise InvalidInput(f"An offer of {points:,} is taken at the start of a turn under progressive "
+                               f"passing: not with {turn_points:,} in the turn and {dice} dice to throw.")
+        fresh = win_chance(rules, scores, to_move, streaks=streaks)
+        return max(fresh, win_chance(rules, scores, to_move, points, passed, streaks, may_bank=False))
     step = _moves(rules).step
     lowest = _lowest(rules)
     mine, other = _scores(scores, to_move, step, lowest)
@@ -646,7 +787,7 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
                            + ("the game is over." if not final_round or other >= levels
                               else "the other player has the last turn."))
     on_board = mine > zero or rules.entry_threshold == 0
-    bankable = bank_allowed(rules, turn_points, on_board)
+    bankable = may_bank and bank_allowed(rules, turn_points, on_board)
     least = -(-(rules.minimum_bank if on_board else rules.entry_threshold) // step)
     if other >= levels and other - mine < least:  # short of the minimum bank: reach it to lead
         return 1.0 if turn >= least else _reach(rules, least).chances[turn][dice]
@@ -662,7 +803,7 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
         throw_on = throws[turn][dice]
     else:
         throw_on = solver.turn(mine, streak, other, theirs, low=mine + turn)[dice]
-    return max(throw_on, solver.bank(other, theirs, mine + turn)) if bankable else throw_on
+    return max(throw_on, solver.banks(mine, other, theirs, mine + turn)[dice % MAX_DICE]) if bankable else throw_on
 
 
 def _scores(scores: Sequence[int], to_move: int, step: int, lowest: int) -> tuple[int, int]:

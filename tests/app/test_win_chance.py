@@ -195,11 +195,12 @@ def test_a_state_no_game_of_two_can_reach_is_refused_in_words(scores: tuple[int,
         win_chance(SMALL, scores, to_move)
 
 
-@pytest.mark.parametrize("rules", [Rules.preset("progressive"), Rules.preset("classic"),
+@pytest.mark.parametrize("rules", [dataclasses.replace(HOUSE, steal=True),
+                                   dataclasses.replace(Rules.preset("progressive"), triple_farkle_penalty=500),
                                    dataclasses.replace(Rules.preset("official"), lowest_total=None),
                                    dataclasses.replace(Rules.preset("official"), entry_threshold=500)])
 def test_rules_the_win_chance_is_not_solved_for_are_refused_with_the_reason(rules: Rules) -> None:
-    with pytest.raises(InvalidInput, match="passing dice|no lowest total|an entry threshold"):
+    with pytest.raises(InvalidInput, match="steal|passing dice beside|no lowest total|an entry threshold"):
         win_chance(rules, (0, 0), 0)
     assert not win_table_ready(rules) and not prepare_win_chance(rules)
 

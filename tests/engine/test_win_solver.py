@@ -11,13 +11,15 @@ from types import ModuleType
 
 import pytest
 
-from engine import Rules
-from engine.advice.win import solve_win_table
+from engine import InvalidInput, Rules
+from engine.advice.win import solve_win_table, win_chance
 from engine.advice.win_tables import FACEBOOK_FARKLE
 from tests.support.pwa_harness import ROOT
 
 HOUSE = Rules.preset("house")
 OFFICIAL = Rules.preset("official")
+PROGRESSIVE = Rules.preset("progressive")
+CLASSIC = Rules.preset("classic")
 
 CASES = {
     "house to 500, the final round": dataclasses.replace(HOUSE, target=500),
@@ -30,6 +32,12 @@ CASES = {
         FACEBOOK_FARKLE, target=300, lowest_total=-200, minimum_bank=100),
     "official to 300, the first to bank it wins": dataclasses.replace(OFFICIAL, target=300,
                                                                        end_rule="first_to_target"),
+    "progressive to 500, a bank passes its points and dice": dataclasses.replace(PROGRESSIVE, target=500),
+    "classic to 400, passing, every bank at least 200": dataclasses.replace(CLASSIC, target=400, minimum_bank=200),
+    "progressive to 600, passing, the first to bank it wins": dataclasses.replace(PROGRESSIVE, target=600,
+                                                                                   end_rule="first_to_target"),
+    "progressive to 300, passing, hot dice must be thrown": dataclasses.replace(
+        PROGRESSIVE, target=300, entry_threshold=0, must_roll_after_hot_dice=True),
 }
 
 
@@ -48,6 +56,29 @@ def test_the_compiled_solver_finds_every_start_value_the_engines_solver_finds(ru
     assert max(abs(a - b) for a, b in zip(compiled.start.ravel(), engine.start)) < 1e-9
 
 
-def test_passing_dice_is_refused_by_the_compiled_solver_as_by_the_engine() -> None:
-    with pytest.raises(ValueError, match="passing dice"):
-        win_solver().solve(Rules.preset("progressive"))
+@pytest.mark.parametrize(("scores", "to_move", "points", "dice"), [
+    ((0, 0), 0, 300, 3),
+    ((200, 0), 1, 200, 6),
+    ((100, 250), 0, 100, 1),
+    ((350, 300), 1, 400, 2),
+])
+def test_the_compiled_solver_weighs_building_on_an_offer_as_the_engine_does(
+        scores: tuple[int, int], to_move: int, points: int, dice: int) -> None:
+    rules = CASES["progressive to 500, a bank passes its points and dice"]
+    compiled = win_solver().solve(rules)
+    mine, other = scores[to_move] // 50, scores[1 - to_move] // 50
+    built = win_chance(rules, scores, to_move, points, dice, may_bank=False)
+    assert abs(compiled.built[mine, other, points // 50, dice - 1] - built) < 1e-9
+    offered = win_chance(rules, scores, to_move, offer=(points, dice))
+    assert abs(offered - max(built, compiled.start[mine, 0, other, 0])) < 1e-9
+
+
+@pytest.mark.parametrize("rules", [dataclasses.replace(HOUSE, steal=True),
+                                   dataclasses.replace(PROGRESSIVE, triple_farkle_penalty=500)],
+                         ids=["steal", "passing beside a penalty"])
+def test_stealing_and_passing_beside_a_penalty_are_refused_by_the_compiled_solver_as_by_the_engine(
+        rules: Rules) -> None:
+    with pytest.raises(ValueError, match="stealing, or passing dice beside a penalty"):
+        win_solver().solve(rules)
+    with pytest.raises(InvalidInput, match="steal|passing dice beside"):
+        win_chance(rules, (0, 0), 0)
