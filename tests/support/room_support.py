@@ -19,7 +19,7 @@ from app.event.organizer import Organizer
 from app.storage import FileStore
 from engine import TableResult, TournamentFormat, decode_setup, encode_result, read_code, typing_form
 from engine.codec import places_from
-from tests.support.browser_support import AppServer, FlutterPage, wait_until
+from tests.support.browser_support import FlutterPage, wait_until
 from tests.support.tournament_support import default_totals
 
 if TYPE_CHECKING:
@@ -56,28 +56,27 @@ def seed_event(data_dir: Path, base: str, names: list[str], fmt: TournamentForma
 
 @dataclass
 class Room:
-    """The organizer's device and the room display, both on the real server."""
+    """The organizer's device and the room display, on the real server or as two tabs of the PWA."""
 
-    server: AppServer
-    data_dir: Path
-    tournament_id: str
     organizer: FlutterPage
     display: FlutterPage
 
     @classmethod
-    def open(cls, browser: Browser, server: AppServer, data_dir: Path, tournament_id: str) -> Room:
+    def open(cls, browser: Browser, event_url: str) -> Room:
+        """The display of the event at ``event_url`` (``…/organizer/<id>``) at 1920x1080 in a browser
+        context of its own, and the organizer's results on a laptop in another."""
         organizer = FlutterPage(browser.new_context(viewport=LAPTOP_VIEWPORT).new_page())
         display = FlutterPage(browser.new_context(viewport=DISPLAY_VIEWPORT).new_page())
-        room = cls(server, data_dir, tournament_id, organizer, display)
-        display.open(room.url("display"))
-        display.click_button("Pause paging")  # the test turns the pages itself
-        display.wait_for_text("Resume paging")
-        organizer.open(room.url("results"))
+        display.open(event_url + "/display")
+        organizer.open(event_url + "/results")
         organizer.wait_for_text("Result code")
-        return room
+        return cls(organizer, display).paused()
 
-    def url(self, page: str = "") -> str:
-        return f"{self.server.url.rstrip('/')}/organizer/{self.tournament_id}" + (f"/{page}" if page else "")
+    def paused(self) -> Room:
+        """The display stops paging by itself: the test turns its pages."""
+        self.display.click_button("Pause paging")
+        self.display.wait_for_text("Resume paging")
+        return self
 
     def close(self) -> None:
         self.organizer.close()
@@ -95,11 +94,15 @@ class Room:
             self.display.settle()
         raise AssertionError(f"the display has no page {title!r}: {self.display.texts()}")
 
-    def import_code(self, code: str, counted: str) -> None:
-        """The organizer types a table's result code and imports it, until the app says ``counted``."""
+    def import_code(self, code: str, counted: str) -> float:
+        """The organizer types a table's result code and imports it, until the app says ``counted``;
+        the seconds from the tap on Import to that."""
         self.organizer.type_into("Result code or link", typing_form(code))
+        self.organizer.settle()
+        tapped = time.monotonic()
         self.organizer.click_button("Import the result")
         self.organizer.wait_for_text(counted)
+        return time.monotonic() - tapped
 
     def followed(self, text: str, what: str) -> float:
         """Seconds from now (the organizer's device acknowledged an action) until the display shows ``text``;
