@@ -82,9 +82,9 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Event]:
         yield Event(server, tournament_id, tournament)
 
 
-def printed(chromium_browser, event: Event, route: str, button: str) -> tuple[PdfReader, str]:
+def printed(chromium_browser, event: Event, route: str, button: str) -> tuple[PdfReader, PdfReader, str]:
     """Open the seating page, go to a printable by its button, open it to print in a new tab and print
-    that tab at A4: the PDF, and the tab's HTML."""
+    that tab at A4 and at Letter: both PDFs, and the tab's HTML."""
     page = FlutterPage(chromium_browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
     try:
         page.page.goto(event.url(f"/organizer/{event.tournament_id}/seating"), wait_until="commit")
@@ -96,7 +96,8 @@ def printed(chromium_browser, event: Event, route: str, button: str) -> tuple[Pd
         tab = opened.value
         tab.wait_for_load_state()
         assert re.fullmatch(rf"{re.escape(event.url('/printout/'))}[A-Za-z0-9_-]{{32}}", tab.url), tab.url
-        return PdfReader(io.BytesIO(tab.pdf(format="A4"))), tab.content()
+        return (PdfReader(io.BytesIO(tab.pdf(format="A4"))), PdfReader(io.BytesIO(tab.pdf(format="Letter"))),
+                tab.content())
     finally:
         page.close()
 
@@ -108,8 +109,9 @@ def lines_of(reader: PdfReader) -> list[str]:
 def test_the_seat_list_of_40_fits_two_a4_pages_alphabetically_every_name_whole_with_the_players_qr(
     chromium_browser, event: Event
 ) -> None:
-    reader, html = printed(chromium_browser, event, "Every player of the round, alphabetically", "Seat list")
-    assert 1 <= len(reader.pages) <= 2
+    reader, letter, html = printed(chromium_browser, event, "Every player of the round, alphabetically", "Seat list")
+    assert 1 <= len(reader.pages) <= 2 and 1 <= len(letter.pages) <= 2
+    assert any(line.startswith(LONGEST + " ") for line in lines_of(letter))
     lines = lines_of(reader)
     t = event.tournament
     seats = {t.player(n).name: (table, seat) for table, numbers in enumerate(t.seating(1), 1)
@@ -126,8 +128,8 @@ def test_the_seat_list_of_40_fits_two_a4_pages_alphabetically_every_name_whole_w
 def test_the_result_slips_give_each_of_the_ten_tables_its_seats_and_boxes_on_a_few_a4_pages(
     chromium_browser, event: Event
 ) -> None:
-    reader, _ = printed(chromium_browser, event, "One slip per table", "Result slips")
-    assert 1 <= len(reader.pages) <= 4
+    reader, letter, _ = printed(chromium_browser, event, "One slip per table", "Result slips")
+    assert 1 <= len(reader.pages) <= 4 and 1 <= len(letter.pages) <= 4
     lines = lines_of(reader)
     text = "\n".join(lines)
     for table in range(1, 11):
@@ -137,8 +139,8 @@ def test_the_result_slips_give_each_of_the_ten_tables_its_seats_and_boxes_on_a_f
 
 
 def test_the_standings_print_marks_the_cut_after_the_32_who_go_on(chromium_browser, event: Event) -> None:
-    reader, html = printed(chromium_browser, event, "Everyone, best first", "Standings to print")
-    assert 1 <= len(reader.pages) <= 2
+    reader, letter, html = printed(chromium_browser, event, "Everyone, best first", "Standings to print")
+    assert 1 <= len(reader.pages) <= 2 and 1 <= len(letter.pages) <= 2
     text = "\n".join(lines_of(reader))
     assert "Above the line: the 32 who go on to Round 2." in text
     assert text.count("through to round 2 · goes on") == 32 and text.count("out in round 1") == 8
