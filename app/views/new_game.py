@@ -444,7 +444,7 @@ def NewGameScreen(game_id: str = "") -> ft.View:
                                on_change=switched(name))
                      for name, label in SWITCHES.items()]
     controls.append(ft.Switch(label=tr("Points only"), value=form.points_only, key="points-only",
-                              on_change=points_only_switched))
+                              on_change=points_only_switched, height=MIN_TARGET))
     controls.append(ft.Text(tr("Each turn entered as its bank or a farkle, not die by die."), size=12,
                             color=ft.Colors.ON_SURFACE_VARIANT, key="points-only-note"))
     controls.append(big_button(tr("Start game"), on(start), key="start-game", disabled=form.starting))
