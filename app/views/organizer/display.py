@@ -42,8 +42,10 @@ LINE: Final = 40
 SMALL: Final = 30
 """Type sizes at 1920x1080 (they scale with the screen): read from the back of a room."""
 TABLES_PER_PAGE: Final = 6
-STANDINGS_PER_PAGE: Final = 11
-RESULTS_PER_PAGE: Final = 5
+STANDINGS_PER_PAGE: Final = 10
+RESULTS_PER_PAGE: Final = 4
+CHROME_HEIGHT: Final = 56 + 24 + 52 + 20
+"""What the board leaves of the screen's height: the app bar, the view's padding, the buttons below."""
 INK: Final = ft.Colors.WHITE
 BOARD: Final = "#0B3D26"
 """White on dark felt: the contrast a projector in a lit room keeps."""
@@ -120,6 +122,11 @@ def _chunks(items: Sequence[object], size: int) -> list[range]:
     return [range(start, min(start + size, len(items))) for start in range(0, max(len(items), 1), size)]
 
 
+def _tile_width(width: float, columns: int, scale: float) -> float:
+    """A tile's width for ``columns`` of them side by side in a row ``width`` wide (16 apart at 1080p)."""
+    return (width - round(16 * scale) * (columns - 1)) // columns - 1
+
+
 def _tile(scale: float, width: float, lines: list[ft.Control], colour: str, key: str) -> ft.Control:
     return ft.Container(ft.Column(lines, spacing=round(4 * scale), tight=True), width=width, bgcolor=colour,
                         padding=round(16 * scale), border_radius=round(12 * scale), key=key)
@@ -127,7 +134,7 @@ def _tile(scale: float, width: float, lines: list[ft.Control], colour: str, key:
 
 def _seating(room: Room, tables: Sequence[RoomTable], width: float) -> Callable[[float], list[ft.Control]]:
     def draw(scale: float) -> list[ft.Control]:
-        tile = (width - 80 * scale) / 3
+        tile = _tile_width(width, 3, scale)
         return [ft.Row([
             _tile(scale, tile, [
                 _text(tr("Table {table}", table=t.table), LINE * scale, bold=True, colour=SELECTED),
@@ -156,7 +163,7 @@ def _status_line(t: RoomTable) -> str:
 def _tables(room: Room, width: float) -> Callable[[float], list[ft.Control]]:
     def draw(scale: float) -> list[ft.Control]:
         columns = 5 if len(room.tables) > 8 else 4
-        tile = (width - (40 + 16 * columns) * scale) / columns
+        tile = _tile_width(width, columns, scale)
         tiles = ft.Row([
             _tile(scale, tile, [_text(tr("Table {table}", table=t.table), LINE * scale, bold=True),
                                 _text(_status_line(t), SMALL * scale)],
@@ -205,7 +212,7 @@ def _standings(room: Room, rows: range) -> Callable[[float], list[ft.Control]]:
             lines.append(_standing_row(room.standings[index], scale))
         if cut is not None and rows and cut.after == rows[-1] + 1:
             lines.append(_cut_line(cut.words, scale))
-        return lines
+        return [ft.Column(lines, spacing=round(4 * scale), tight=True)]
     return draw
 
 
@@ -276,8 +283,10 @@ def panels(state: EventState, room: Room, width: float) -> list[Panel]:
         for part, rows in enumerate(pages, 1):
             found.append(Panel(f"standings-{part}", tr("Standings") + (f" ({part}/{len(pages)})" if len(pages) > 1
                                                                          else ""), _standings(room, rows)))
-        for part, results in enumerate(_chunks(room.latest, RESULTS_PER_PAGE)[:2], 1):
-            found.append(Panel(f"latest-{part}", tr("Latest results"), _latest(room, results)))
+        latest = _chunks(room.latest, RESULTS_PER_PAGE)
+        for part, results in enumerate(latest, 1):
+            found.append(Panel(f"latest-{part}", tr("Latest results") + (f" ({part}/{len(latest)})" if len(latest) > 1
+                                                                          else ""), _latest(room, results)))
     link = players_link(state)
     if link is not None:
         found.append(Panel("players", tr("Players: find yourself"), _players(link)))
@@ -313,7 +322,7 @@ def DisplayScreen(tournament_id: str) -> ft.View:
         return event_view(display, [])
     room = display.tournament.room()
     scale = _scale(viewport)
-    width = viewport.width - 24
+    width = viewport.width - 24 - 2 * round(32 * scale)  # inside the view's padding and the board's
     pages = panels(display, room, width)
     panel = pages[display.turns % len(pages)]
     head = ft.Row([
@@ -341,5 +350,6 @@ def DisplayScreen(tournament_id: str) -> ft.View:
         big_button(tr("Next"), on(display.turn, 1), filled=False, key="display-next", icon=ft.Icons.NAVIGATE_NEXT),
     ], wrap=True)
     board = ft.Container(ft.Column(body, spacing=round(20 * scale)), bgcolor=BOARD, padding=round(32 * scale),
-                         border_radius=round(12 * scale), key="display-board")
+                         border_radius=round(12 * scale), key="display-board",
+                         height=max(viewport.height - CHROME_HEIGHT, 200))  # the same frame on every page
     return event_view(display, [board, controls], title=tr("Room display"), plain=True)
