@@ -4,7 +4,8 @@ printed to PDF by the browser (page.pdf), its pages counted and its text read ba
 
 The event is the seed event's size: 40 players, among them "Aleksandra García-Márquez" (25
 characters), "Bartholomew García-Márquez" (26) and a 40-character name, at ten tables; round 1 is
-played and closed, so the standings carry the cut.
+played and closed, so the standings carry the cut. A second event of the same players has round 1
+drawn and being played, for the table cards with their setup QR codes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pypdf import PdfReader
 
 from app.event.organizer import Organizer
 from app.routes import players_path
+from app.table.tournament_table import join_link, link_qr_text
 from app.storage import FileStore
 from engine import Tournament
 from engine.name_order import name_order
@@ -43,28 +45,35 @@ class Event:
     server: AppServer
     tournament_id: str
     tournament: Tournament
+    playing_id: str
+    """The second event, its round 1 being played."""
+    playing: Tournament
 
     def url(self, route: str) -> str:
         return self.server.url.rstrip("/") + route
 
 
-def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament]:
+def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament, str, Tournament]:
     store = FileStore(data_dir)
 
-    async def seed() -> tuple[str, Tournament]:
+    async def drawn(code: str, played: bool) -> tuple[str, Tournament]:
         organizer = Organizer(store)
-        tournament_id = await organizer.create("Mayor's cup", event_id="MAYOR-26", link_base=base)
+        tournament_id = await organizer.create("Mayor's cup", event_id=code, link_base=base)
 
         def play(t: Tournament) -> None:
             for name in NAMES:
                 t.check_in(t.sign_up(name))
             t.draw_seats(seed=2026)
-            for table, numbers in enumerate(t.seating(), 1):
-                t.record_result(table, default_totals(numbers), reason="paper score sheet")
-            t.close_round()
+            if played:
+                for table, numbers in enumerate(t.seating(), 1):
+                    t.record_result(table, default_totals(numbers), reason="paper score sheet")
+                t.close_round()
 
         await organizer.act(play)
         return tournament_id, organizer.open_tournament
+
+    async def seed() -> tuple[str, Tournament, str, Tournament]:
+        return (*await drawn("MAYOR-26", played=True), *await drawn("HARBOUR-1", played=False))
 
     try:  # Playwright's sync API runs a loop in this thread: seed from another one
         with ThreadPoolExecutor(max_workers=1) as worker:
@@ -77,17 +86,18 @@ def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament]:
 def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Event]:
     port = free_port()
     data_dir = tmp_path_factory.mktemp("printables") / "data"
-    tournament_id, tournament = seed_event(data_dir, f"http://127.0.0.1:{port}")
+    seeded = seed_event(data_dir, f"http://127.0.0.1:{port}")
     with start_app_server(data_dir, port=port) as server:
-        yield Event(server, tournament_id, tournament)
+        yield Event(server, *seeded)
 
 
-def printed(chromium_browser, event: Event, route: str, button: str) -> tuple[PdfReader, PdfReader, str]:
+def printed(chromium_browser, event: Event, route: str, button: str,
+            tournament_id: str | None = None) -> tuple[PdfReader, PdfReader, str]:
     """Open the seating page, go to a printable by its button, open it to print in a new tab and print
     that tab at A4 and at Letter: both PDFs, and the tab's HTML."""
     page = FlutterPage(chromium_browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
     try:
-        page.page.goto(event.url(f"/organizer/{event.tournament_id}/seating"), wait_until="commit")
+        page.page.goto(event.url(f"/organizer/{tournament_id or event.tournament_id}/seating"), wait_until="commit")
         page.enable_semantics()
         page.click_button(button)
         page.wait_for_text(route)
@@ -146,3 +156,19 @@ def test_the_standings_print_marks_the_cut_after_the_32_who_go_on(chromium_brows
     assert text.count("through to round 2 · goes on") == 32 and text.count("out in round 1") == 8
     rows = re.findall(r"<tr( class=\"cut\")?><td>\d+</td>", html)
     assert [index for index, cut in enumerate(rows, 1) if cut] == [32]
+
+
+def test_the_table_cards_print_each_tables_card_whole_with_a_setup_qr_that_reads_as_its_join_link(
+    chromium_browser, event: Event
+) -> None:
+    reader, letter, html = printed(chromium_browser, event, "Mayor's cup · HARBOUR-1", "Printable cards", event.playing_id)
+    assert 1 <= len(reader.pages) <= 5 and 1 <= len(letter.pages) <= 5
+    text = "\n".join(lines_of(reader))
+    t, base = event.playing, event.url("")
+    for table in range(1, 11):
+        assert f"Table {table} · Round 1" in text
+    pngs = re.findall(r'alt="Setup QR code for table (\d+)" src="data:image/png;base64,([^"]+)"|'
+                      r'src="data:image/png;base64,([^"]+)" alt="Setup QR code for table (\d+)"', html)
+    decoded = {int(match[3]): [found.text for found in zxingcpp.read_barcodes(
+        Image.open(io.BytesIO(base64.b64decode(match[2]))))] for match in pngs}
+    assert decoded == {table: [link_qr_text(join_link(t.setup_code(table, base), base))] for table in range(1, 11)}

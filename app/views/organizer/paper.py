@@ -1,4 +1,4 @@
-"""The printables as HTML documents: a seat list for the wall, a result slip per table, the standings.
+"""The printables as HTML documents: the table cards, a seat list for the wall, a result slip per table, the standings.
 
 The app draws on a canvas, which a browser prints as one picture of the window: a list longer
 than the window would be cut off. So what goes on paper is a plain HTML document, black on
@@ -16,10 +16,11 @@ from typing import Final
 
 from app.i18n import tr
 from app.qr import qr_image
-from engine import Tournament
+from app.table.tournament_table import join_link, link_qr_text
+from engine import Tournament, typing_form
 from engine.name_order import name_order
 
-__all__ = ["PAPERS", "seat_list", "result_slips", "standings_sheet"]
+__all__ = ["table_cards_sheet", "seat_list", "result_slips", "standings_sheet"]
 
 _STYLE: Final = """
 @page { margin: 12mm; }
@@ -45,6 +46,11 @@ td { border-bottom: 1px solid #000; padding: 4px; vertical-align: top; }
 .standings td { font-size: 11pt; }
 tr.cut td { border-bottom: 5px double #000; }
 .note { font-weight: bold; }
+.card { border: 2px solid #000; padding: 10px; margin-bottom: 12px; break-inside: avoid; page-break-inside: avoid; }
+.card h2 { font-size: 16pt; margin: 0 0 4px 0; }
+.card .body { display: flex; gap: 12px; align-items: flex-start; }
+.card img { width: 200px; height: 200px; image-rendering: pixelated; flex: none; }
+.code { font-family: "DejaVu Sans Mono", monospace; font-size: 10pt; }
 """
 """Plain print styles: black on white, large type for the wall, boxes to write in."""
 
@@ -68,6 +74,8 @@ _CELL: Final = "<td>{text}</td>"
 _HEAD_CELL: Final = "<th>{text}</th>"
 _STANDING_ROW: Final = "<tr{cut}><td>{rank}</td><td>{name} ({number})</td>{totals}<td>{status}</td></tr>"
 _CUT: Final = ' class="cut"'
+_CARD: Final = '<div class="card"><h2>{heading}</h2><div class="body">{qr}<div>{lines}</div></div></div>'
+_CODE: Final = '<p class="code">{text}</p>'
 """The markup, each piece filled with escaped text (:func:`_fill`)."""
 
 
@@ -91,6 +99,41 @@ def _heading(t: Tournament, title: str) -> _Markup:
 
 def _round_name(t: Tournament) -> str:
     return t.plan()[t.round - 1].name
+
+
+def table_cards_sheet(t: Tournament, link_base: str, join_base: str) -> str:
+    """The table cards of the round drawn last, as the seating page shows them: seats and rules, and while
+    the round is played each table's setup QR (a join link when there is an address for one) and its text."""
+    title = tr("{round}: table cards", round=_round_name(t)) if t.round else tr("Table cards")
+    cards: list[str] = []
+    for table, numbers in enumerate(t.seating() if t.round else (), 1):
+        short = t.short_table(table)
+        heading = tr("Table {table} · {name}", table=table, name=_round_name(t)) + (f" · {short}" if short else "")
+        lines = [_fill(_PARAGRAPH, text=tr("Seat {seat}: {name} (number {n})", seat=seat, name=t.player(n).name, n=n))
+                 for seat, n in enumerate(numbers, 1)]
+        lines.append(_fill(_PARAGRAPH, text=t.rules_for().describe()))
+        qr = ""
+        if t.round_open:
+            code = t.setup_code(table, link_base)
+            link = join_link(code, join_base) if join_base else ""
+            image = qr_image(link_qr_text(link) if link else code, box_size=4)
+            qr = _fill(_QR, png=base64.b64encode(image.png).decode("ascii"),
+                       alt=tr("Setup QR code for table {table}", table=table))
+            lines += [
+                _fill(_PARAGRAPH, text=tr("Setup code (QR version {version}):", version=image.version)),
+                _fill(_CODE, text=typing_form(code)),
+            ]
+            if link:
+                lines.append(_fill(_CODE, text=tr("Join link: {link}", link=link)))
+            revoked = t.revocations(table)
+            if revoked:
+                lines.append(_fill(_PARAGRAPH, text=tr(
+                    "New card (issue {number}): the card before was {described}. Codes signed by an earlier card are "
+                    "refused.", number=len(revoked) + 1, described=revoked[-1].described)))
+        cards.append(_fill(_CARD, heading=heading, qr=_Markup(qr), lines=_Markup("".join(lines))))
+    if not cards:
+        cards = [_fill(_PARAGRAPH, text=tr("No round has been drawn yet: there are no cards to print."))]
+    return _document(title, [_heading(t, title), *cards])
 
 
 def seat_list(t: Tournament, players_link: str | None) -> str:
@@ -153,7 +196,3 @@ def standings_sheet(t: Tournament) -> str:
         *(_fill(_NOTE, text=note) for note in notes),
         _fill(_STANDINGS_TABLE, head=_Markup(head), rows=_Markup("".join(rows))),
     ])
-
-
-PAPERS: Final = ("seats", "slips", "standings")
-"""The printables by the name their route and their file take."""

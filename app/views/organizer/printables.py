@@ -18,15 +18,16 @@ import flet as ft
 
 from app.i18n import tr, translatable
 from app.runtime import in_browser
-from app.table.tournament_table import site_link_base
+from app.table.tournament_table import card_link_base, site_link_base
 from app.venue.printouts import keep
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.organizer.display import players_link
-from app.views.organizer.paper import result_slips, seat_list, standings_sheet
+from app.views.organizer.paper import result_slips, seat_list, standings_sheet, table_cards_sheet
 from app.views.widgets import big_button, on, section
 from engine import Tournament
 
-__all__ = ["SeatListScreen", "ResultSlipsScreen", "StandingsPrintScreen", "PRINTABLES", "printable_links"]
+__all__ = ["PrintablePage", "SeatListScreen", "ResultSlipsScreen", "StandingsPrintScreen", "PRINTABLES",
+           "printable_links", "printable_actions"]
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +44,10 @@ class Printable:
 
 
 PRINTABLES: Final = {
+    "cards": Printable("print", translatable("Cards"),
+                       translatable("One card per table: its seats and rules and, while the round is played, its "
+                                    "setup QR code and text."),
+                       "table-cards"),
     "seats": Printable("print-seats", translatable("Seat list"),
                        translatable("Every player of the round, alphabetically, in large type with their table and "
                                     "seat, for the wall; the players' page QR on top when it is open."),
@@ -65,6 +70,10 @@ class PrintablePage(EventState):
 
     def document(self, kind: str) -> str:
         t = self.tournament
+        if kind == "cards":
+            page_url = str(getattr(ft.context.page, "url", None) or "")
+            link_base = card_link_base(self.organizer.link_base, page_url, in_browser())
+            return table_cards_sheet(t, link_base, link_base or site_link_base(page_url, in_browser()))
         if kind == "seats":
             return seat_list(t, players_link(self))
         return result_slips(t) if kind == "slips" else standings_sheet(t)
@@ -101,7 +110,23 @@ class PrintablePage(EventState):
 def printable_links(base: str, navigate: Callable[[str], Awaitable[None]]) -> list[ft.Control]:
     """A button to each printable's page, for the page that links to them (the seating page)."""
     return [big_button(tr(printable.title), on(navigate, f"{base}/{printable.route}"), filled=False,
-                       key=printable.route, icon=ft.Icons.PRINT) for printable in PRINTABLES.values()]
+                       key=printable.route, icon=ft.Icons.PRINT) for kind, printable in PRINTABLES.items()
+            if kind != "cards"]
+
+
+def printable_actions(state: PrintablePage, kind: str) -> list[ft.Control]:
+    """Open to print (on the venue server) and save as a file (anywhere), with what the PWA must do."""
+    buttons: list[ft.Control] = []
+    if not in_browser():
+        buttons.append(big_button(tr("Open to print"), on(state.open_in_tab, kind), key="printable-open",
+                                  icon=ft.Icons.PRINT))
+    buttons.append(big_button(tr("Save as a file to print"), on(state.save, kind), key="printable-save",
+                              filled=in_browser(), icon=ft.Icons.DOWNLOAD))
+    controls: list[ft.Control] = [ft.Row(buttons, wrap=True)]
+    if in_browser():
+        controls.append(ft.Text(tr("This device has no venue server: save the file, open it in the browser and "
+                                   "print it from there."), size=13))
+    return controls
 
 
 def _screen(kind: str, tournament_id: str) -> ft.View:
@@ -114,16 +139,7 @@ def _screen(kind: str, tournament_id: str) -> ft.View:
     if kind != "standings" and not t.round:
         controls.append(ft.Text(tr("No round has been drawn yet: there is nothing to print."), key="printable-empty"))
     else:
-        buttons: list[ft.Control] = []
-        if not in_browser():
-            buttons.append(big_button(tr("Open to print"), on(state.open_in_tab, kind), key="printable-open",
-                                      icon=ft.Icons.PRINT))
-        buttons.append(big_button(tr("Save as a file to print"), on(state.save, kind), key="printable-save",
-                                  filled=in_browser(), icon=ft.Icons.DOWNLOAD))
-        controls.append(ft.Row(buttons, wrap=True))
-        if in_browser():
-            controls.append(ft.Text(tr("This device has no venue server: save the file, open it in the browser "
-                                       "and print it from there."), size=13))
+        controls += printable_actions(state, kind)
     return event_view(state, [section(tr(printable.title), *controls)], title=tr(printable.title))
 
 

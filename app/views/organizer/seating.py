@@ -15,7 +15,7 @@ from app.qr import qr_image
 from app.runtime import in_browser
 from app.table.tournament_table import card_link_base, join_link, link_qr_text, site_link_base
 from app.views.organizer.common import EventState, event_view, text_field, use_event
-from app.views.organizer.printables import printable_links
+from app.views.organizer.printables import PrintablePage, printable_actions, printable_links
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section
 from app.i18n import ntr, tr
@@ -140,8 +140,8 @@ def SeatingScreen(tournament_id: str) -> ft.View:
 
 @ft.component
 def PrintScreen(tournament_id: str) -> ft.View:
-    """The table cards alone, plainly, for the browser's Print."""
-    cards = use_event(EventState, tournament_id, "print")
+    """The table cards alone, plainly; opened or saved as a document to print (a canvas prints one window)."""
+    cards = use_event(PrintablePage, tournament_id, "print")
     if not cards.ready:
         return event_view(cards, [], title=tr("Cards"), plain=True)
     t = cards.tournament
@@ -149,8 +149,8 @@ def PrintScreen(tournament_id: str) -> ft.View:
         controls: list[ft.Control] = [ft.Text(tr("No round has been drawn yet: there are no cards to print."))]
     else:
         controls = [
-            ft.Text(tr("{name} · {event_id} · use the browser's Print (Ctrl+P) for paper cards.",
-                       name=t.name, event_id=t.event_id), size=12),
+            *printable_actions(cards, "cards"),
+            ft.Text(tr("{name} · {event_id}", name=t.name, event_id=t.event_id), size=12),
             *table_cards(t, cards.organizer.link_base, plain=True),
         ]
     return event_view(cards, controls, title=tr("Cards"), plain=True)
