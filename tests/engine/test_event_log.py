@@ -30,7 +30,8 @@ def test_every_kind_of_event_in_the_old_logs_reads_as_a_typed_value_and_writes_b
         assert not any(isinstance(value, dict) for value in vars(event).values()), event
         assert log.to_dict(event) == entry
     kinds = {entry["type"] for entry in entries}
-    assert kinds >= set(TOURNAMENT_LOG.kinds) - {"card_revoked"}
+    newer = {"card_revoked", "place_taken", "player_missing"}  # kinds the v1 fixture's engine had not yet
+    assert kinds >= set(TOURNAMENT_LOG.kinds) - newer
 
 
 def test_a_tournament_event_holds_its_result_format_cut_and_secret_as_values() -> None:
