@@ -185,3 +185,19 @@ def test_a_place_taken_keeps_the_number_going_on_and_goes_to_the_best_placed_bel
     assert {field[n] for n in place.next_in_line} == {max(field[n] for n in out)}
     t.take_place(withdrawn, {n: 6 - i for i, n in enumerate(place.next_in_line)} if place.tied else None)
     assert len(_finalists(t)) == len(going_on)
+
+
+def test_a_place_thrown_for_is_logged_with_its_faces_and_a_log_with_an_impossible_face_is_refused() -> None:
+    t = event(8, BEST_FOUR)
+    _round_one(t, TIED_BELOW)
+    t.withdraw(3)
+    t.take_place(3, {5: 2, 6: 5})
+    assert t.events[-1] == {"type": "place_taken", "round": 1, "withdrawn": 3, "replacement": 6,
+                            "roll_off": [[5, 2], [6, 5]]}
+    assert Tournament.from_events(t.events) == t
+    damaged = t.events[:-1] + [{**t.events[-1], "roll_off": [[5, 2], [6, 7]]}]
+    with pytest.raises(InvalidInput, match="roll_off has a die face other than 1 to 6"):
+        Tournament.from_events(damaged)
+    stranger = t.events[:-1] + [{**t.events[-1], "replacement": 2}]  # already going on
+    with pytest.raises(InvalidInput, match="Number 2 cannot take number 3's place after round 1"):
+        Tournament.from_events(stranger)
