@@ -26,7 +26,7 @@ from app.routes import players_path
 from app.runtime import in_browser
 from app.storage import Store, StoreError
 from app.views.widgets import big_button, on, screen_view
-from engine import FarkleError, PlayerLookup, Tournament
+from engine import NAME_LONGEST, FarkleError, PlayerLookup, Tournament
 
 __all__ = ["PlayersPage", "PlayersScreen"]
 
@@ -55,9 +55,10 @@ class PlayersPage(ft.Observable):
         self.tournament_id, self.tournament, self.refusal = await _shown_event(self.store, self.code)
 
     async def search(self) -> None:
-        """Find what is typed in the event as it stands now."""
+        """Find what is typed in the event as it stands now (no name is longer than
+        :data:`~engine.NAME_LONGEST`: what a phone sends beyond that is not read)."""
         await self.read()
-        self.searched = self.typed.get("query", "").strip()
+        self.searched = self.typed.get("query", "")[:NAME_LONGEST].strip()
 
 
 async def _shown_event(store: Store, code: str) -> tuple[str, Tournament | None, str]:

@@ -122,6 +122,8 @@ def test_a_player_is_found_by_number_or_by_name_in_any_case(query: str, number: 
     ("Zoltan", "No player matches Zoltan. Type your name as you gave it at sign-up, or your number."),
     ("99", "No player matches 99. Type your name as you gave it at sign-up, or your number."),
     ("   ", "Type your name or your number."),
+    ("Zoltan" * 10_000, f"No player matches {('Zoltan' * 7)[:40]}. Type your name as you gave it at sign-up, or "
+                        "your number."),
 ])
 def test_a_search_that_finds_nobody_says_what_to_type(query: str, says: str) -> None:
     venue = Venue().setup()
