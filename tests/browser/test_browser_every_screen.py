@@ -76,6 +76,7 @@ READY: dict[str, str] = {
     "results": "of 10 tables in",
     "standings": "(number 23)",
     "room lookup": "Find a player",
+    "room display": "Round 1: seating",
     "final": "Champion: Bob",
     "import link": "Imported from a link",
     "players' page": "Big cup · BIG-26",
@@ -93,6 +94,7 @@ MUST_HAVE: dict[str, list[tuple[str, str, int]]] = {
                 ("textbox", "Why revoke this card (phone lost...)", 10),
                 ("img", "Setup QR code for table 10", 1)],
     "room lookup": [("textbox", "Name or number", 1)],
+    "room display": [("button", "Pause paging", 1), ("button", "Next", 1)],
     "players' page": [("textbox", "Your name or number", 1), ("button", "Find me", 1)],
 }
 """Controls a screen must offer (role, accessible name, how many): a control that failed to lay

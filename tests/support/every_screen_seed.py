@@ -70,6 +70,7 @@ class Seeded:
             ("results", f"{seated}/results"),
             ("standings", f"{seated}/standings"),
             ("room lookup", f"{seated}/lookup"),
+            ("room display", f"{seated}/display"),
             ("final", f"/organizer/{self.event_finished}/final"),
             ("import link", "/import/" + self.result_link),
             ("players' page", "/players/BIG-26"),

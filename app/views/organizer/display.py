@@ -122,6 +122,12 @@ def _chunks(items: Sequence[object], size: int) -> list[range]:
     return [range(start, min(start + size, len(items))) for start in range(0, max(len(items), 1), size)]
 
 
+def _columns(width: float, most: int, least_width: float) -> int:
+    """How many tiles side by side, each at least ``least_width``: ``most`` on a projector or TV, fewer on a
+    window opened narrow or a phone."""
+    return max(1, min(most, int(width // least_width)))
+
+
 def _tile_width(width: float, columns: int, scale: float) -> float:
     """A tile's width for ``columns`` of them side by side in a row ``width`` wide (16 apart at 1080p)."""
     return (width - round(16 * scale) * (columns - 1)) // columns - 1
@@ -134,7 +140,7 @@ def _tile(scale: float, width: float, lines: list[ft.Control], colour: str, key:
 
 def _seating(room: Room, tables: Sequence[RoomTable], width: float) -> Callable[[float], list[ft.Control]]:
     def draw(scale: float) -> list[ft.Control]:
-        tile = _tile_width(width, 3, scale)
+        tile = _tile_width(width, _columns(width, 3, 500 * scale), scale)
         return [ft.Row([
             _tile(scale, tile, [
                 _text(tr("Table {table}", table=t.table), LINE * scale, bold=True, colour=SELECTED),
@@ -162,8 +168,7 @@ def _status_line(t: RoomTable) -> str:
 
 def _tables(room: Room, width: float) -> Callable[[float], list[ft.Control]]:
     def draw(scale: float) -> list[ft.Control]:
-        columns = 5 if len(room.tables) > 8 else 4
-        tile = _tile_width(width, columns, scale)
+        tile = _tile_width(width, _columns(width, 5 if len(room.tables) > 8 else 4, 300 * scale), scale)
         tiles = ft.Row([
             _tile(scale, tile, [_text(tr("Table {table}", table=t.table), LINE * scale, bold=True),
                                 _text(_status_line(t), SMALL * scale)],
