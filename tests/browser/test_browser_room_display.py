@@ -2,6 +2,8 @@
 second browser context follows the organizer's imports within 2 s of each being acknowledged,
 shows the cut line after round 1, and the champion once crowned; in the offline PWA, a second
 tab of the same browser shows the display and follows the organizer's tab with the network cut.
+The display holds the browser's Screen Wake Lock while shown (asked again when shown again) and
+lets it go when left.
 
 The display's picture at 1920x1080 (room-display.png) goes to a temporary folder
 (``make screenshots``: assets/screenshots/).
@@ -19,6 +21,7 @@ from app.event.organizer import Organizer
 from app.storage import MemoryPrefs, PrefsStore
 from engine import Tournament, decode_setup, read_code
 from tests.browser.test_browser_tabs import SEED_LOCAL_STORAGE
+from tests.browser.test_browser_wake_lock import WAKE_LOCK_STUB, wake_lock_calls
 from tests.support.browser_support import FlutterPage, free_port, screenshots_dir, start_app_server
 from tests.support.pwa_harness import BOOT_TIMEOUT_MS, app_ready, built_site, cut_network, serving, wait_precached
 from tests.support.room_support import (
@@ -130,3 +133,24 @@ def pwa_event() -> tuple[Tournament, dict[str, str]]:
     prefs = MemoryPrefs()
     tournament = in_thread(seed())
     return tournament, {key: str(value) for key, value in prefs.values.items()}
+
+
+def test_the_display_keeps_the_screen_on_through_the_browsers_wake_lock_and_lets_go_when_left(
+        chromium_browser, tmp_path: Path):
+    port = free_port()
+    tournament_id = seed_event(tmp_path / "data", f"http://127.0.0.1:{port}", NAMES, TWO_ROUNDS)
+    with start_app_server(tmp_path / "data", port=port) as server:
+        display = FlutterPage(chromium_browser.new_context(viewport=DISPLAY_VIEWPORT).new_page())
+        try:
+            display.page.add_init_script(WAKE_LOCK_STUB)
+            display.open(f"{server.url.rstrip('/')}/organizer/{tournament_id}/display")
+            display.wait_for_text("Pause paging")
+            wake_lock_calls(display, ["request screen"], held=1)
+            display.page.evaluate("window.showPage(false)")  # the laptop's screen saver: the browser drops it
+            display.page.evaluate("window.showPage(true)")
+            wake_lock_calls(display, ["request screen", "request screen"], held=1)
+            display.click_button("Back to the event")
+            display.wait_for_text("Open the room display")
+            wake_lock_calls(display, ["request screen", "request screen", "release"], held=0)
+        finally:
+            display.close()
