@@ -60,13 +60,17 @@ class Vacancy:
     def tied(self) -> bool:
         return len(self.next_in_line) > 1
 
+    @property
+    def named(self) -> str:
+        """``Ed and Flo``: who is next in line, by name."""
+        return self.names[0] if len(self.names) < 2 else ", ".join(self.names[:-1]) + " and " + self.names[-1]
+
     def describe(self) -> str:
         """The question the organizer answers, in words."""
         if not self.next_in_line:
             return f"Nobody below the cut is left to take {self.name}'s place in {self.next_round}: it stays empty."
         if self.tied:
-            who = ", ".join(self.names[:-1]) + " and " + self.names[-1]
-            return (f"{who} are tied on {self.total:,} for {self.name}'s place in {self.next_round}: "
+            return (f"{self.named} are tied on {self.total:,} for {self.name}'s place in {self.next_round}: "
                     "they throw one die each (highest takes it), or the place stays empty.")
         return (f"{self.names[0]} ({self.total:,}) is next in line for {self.name}'s place in {self.next_round}: "
                 "they take it, or it stays empty.")
@@ -115,6 +119,8 @@ def vacancy(state: TournamentState, number: int) -> Vacancy | None:
 
 def take_place(state: TournamentState, withdrawn: int, roll_off: Mapping[int, int] | None = None) -> PlaceTaken:
     """The next in line taking ``withdrawn``'s place; ``roll_off``: the die each tied player threw."""
+    if withdrawn not in state.players:
+        raise InvalidInput(f"There is no player number {withdrawn!r}.")
     place = vacancy(state, withdrawn)
     if place is None:
         raise IllegalAction(
@@ -133,7 +139,7 @@ def take_place(state: TournamentState, withdrawn: int, roll_off: Mapping[int, in
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
             raise InvalidInput(f"{face!r} for player {number} is not a die face: a die shows 1 to 6.")
     if set(faces) != set(place.next_in_line):
-        raise IllegalAction(place.describe().split(":")[0] + ": each of them, and only them, throws one die.")
+        raise IllegalAction(f"{place.named} are tied for {place.name}'s place: each of them, and only them, throws one die.")
     best = max(faces.values())
     winners = [n for n in place.next_in_line if faces[n] == best]
     if len(winners) > 1:

@@ -78,7 +78,7 @@ def test_players_tied_next_in_line_throw_for_the_place_and_equal_faces_throw_aga
     t.withdraw(3)
     place = t.vacancy(3)
     assert place is not None and place.tied and place.next_in_line == (5, 6)
-    with pytest.raises(IllegalAction, match="Player 05 and Player 06 are tied on 7,000 for Player 03's place"):
+    with pytest.raises(IllegalAction, match="Player 05 and Player 06 are tied for Player 03's place: each of them"):
         t.take_place(3)
     with pytest.raises(IllegalAction, match="Player 05 and Player 06 both threw 4: the tied players throw again"):
         t.take_place(3, {5: 4, 6: 4})
@@ -201,3 +201,23 @@ def test_a_place_thrown_for_is_logged_with_its_faces_and_a_log_with_an_impossibl
     stranger = t.events[:-1] + [{**t.events[-1], "replacement": 2}]  # already going on
     with pytest.raises(InvalidInput, match="Number 2 cannot take number 3's place after round 1"):
         Tournament.from_events(stranger)
+
+
+@pytest.mark.parametrize(
+    ("withdrawn", "roll_off", "error", "refusal"),
+    [
+        (99, None, InvalidInput, "There is no player number 99"),
+        (3, {5: 4}, IllegalAction, "Player 05 and Player 06 are tied for Player 03's place: each of them, and only "
+                                   "them, throws one die"),
+        (3, {5: 4, 6: 2, 7: 1}, IllegalAction, "each of them, and only them, throws one die"),
+    ],
+)
+def test_a_throw_for_a_place_names_who_must_throw_and_an_unknown_player_is_refused(
+    withdrawn: int, roll_off: dict[int, int] | None, error: type[Exception], refusal: str
+) -> None:
+    t = event(8, BEST_FOUR)
+    _round_one(t, TIED_BELOW)
+    t.withdraw(3)
+    with pytest.raises(error, match=refusal):
+        t.take_place(withdrawn, roll_off)
+    assert t.vacancy(3) is not None and t.lookup(5)[0].status == "out in round 1"
