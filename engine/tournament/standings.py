@@ -220,7 +220,8 @@ def _status(state: TournamentState, player: Player, last: int, champion: int | N
         return f"playing {state.format.round_name(last, round_.spec_index).lower()}"
     if number in round_.advancing:
         taken = [item for item in round_.places_taken if item.replacement == number]
-        return place_taken_words(state, taken[-1]) if taken else f"through to round {last + 1}"
+        onward = "the final" if round_.spec_index + 1 == len(state.format.rounds) - 1 else f"round {last + 1}"
+        return place_taken_words(state, taken[-1]) if taken else f"through to {onward}"
     return f"out in {state.format.round_name(last, round_.spec_index).lower()}"
 
 

@@ -159,7 +159,7 @@ def test_after_round_one_each_player_sees_their_total_place_and_whether_they_mad
         for number in (1, 5):
             await find(ui, str(number))
             assert ui.text_of(f"players-totals-{number}") == f"Round 1: {rows[number].totals[0]:,}"
-            status = "Through to round 2" if number in advancing else "Out in round 1"
+            status = "Through to the final" if number in advancing else "Out in round 1"
             assert ui.text_of(f"players-place-{number}") == f"Place {rows[number].rank} of 8 · {status}"
             assert ui.text_of(f"players-cut-{number}") == "The cut: places 1 to 2 of each table go on."
 

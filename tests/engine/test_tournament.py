@@ -404,6 +404,14 @@ def test_standings_rank_by_round_reached_then_by_result() -> None:
     assert rows[-1].status == "out in round 1" and rows[-1].totals[0] is not None
 
 
+def test_a_player_through_to_the_last_round_is_through_to_the_final_by_its_name() -> None:
+    t = event(8, TWO_ROUNDS)
+    advancing = play_round(t, seed=1)
+    rows = {row.number: row for row in t.standings()}
+    assert {rows[n].status for n in advancing} == {"through to the final"}
+    assert t.lookup(str(advancing[0]))[0].status == "through to the final"
+
+
 def test_standings_and_results_export_as_csv() -> None:
     t = event(6)
     play_round(t, seed=1)
