@@ -13,6 +13,7 @@ import pytest
 from flet.pubsub.pubsub_hub import PubSubHub
 
 import app.views.organizer.display as display_screen
+from app.documents.events import players_page_kept
 from app.event.organizer import Organizer
 from app.main import app_on
 from app.storage import MemoryStore
@@ -151,7 +152,7 @@ def test_the_display_keeps_the_screen_on_and_lets_it_go_dark_when_left() -> None
     asyncio.run(test())
 
 
-def test_the_players_qr_on_the_display_opens_the_players_page_of_the_event() -> None:
+def test_the_players_qr_on_the_display_opens_the_players_page_of_the_event_unless_it_is_closed() -> None:
     async def test() -> None:
         from app.qr import read_qr_texts
         import base64
@@ -165,7 +166,14 @@ def test_the_players_qr_on_the_display_opens_the_players_page_of_the_event() -> 
             assert link.endswith("/players/MAYOR-26")
             image: Any = room.find("display-players-qr").src
             png = image if isinstance(image, bytes) else base64.b64decode(image)
-            assert read_qr_texts(png) == [link]
+            assert read_qr_texts(png) == [link.upper()]  # alphanumeric: a smaller QR, read the same
+        organizer = await desk.organizer()
+        await organizer.session.keep_beside(**players_page_kept(False))
+        async with FletHarness(app_on(desk.store), route=desk.route("display"), width=1920, height=1080,
+                               services=WAKE_LOCK) as room:
+            for _ in range(12):
+                assert not room.exists("display-panel-players") and not room.exists("display-players-qr")
+                await room.click("display-next")
 
     asyncio.run(test())
 

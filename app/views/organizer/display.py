@@ -27,13 +27,13 @@ from app.i18n import tr, translatable
 from app.qr import qr_image
 from app.routes import players_path
 from app.runtime import in_browser
-from app.table.tournament_table import card_link_base, site_link_base
 from app.views.organizer.common import EventState, event_view, use_event
+from app.views.organizer.players_page_switch import phones_base, players_page_qr_text
 from app.views.table_awake import use_screen_awake
 from app.views.widgets import SELECTED, big_button, on
 from engine.tournament.room import Room, RoomStanding, RoomTable
 
-__all__ = ["DisplayScreen", "DisplayState", "PAGE_SECONDS", "SMALL", "LINE", "HEADING", "players_link"]
+__all__ = ["DisplayScreen", "DisplayState", "PAGE_SECONDS", "SMALL", "LINE", "HEADING", "players_base", "players_link"]
 
 PAGE_SECONDS: Final = 12.0
 """How long each page of the display stays up when it pages by itself."""
@@ -102,14 +102,18 @@ class Panel:
     draw: Callable[[float], list[ft.Control]]
 
 
-def players_link(state: EventState) -> str | None:
-    """The players' page on the venue server (as the cards' join links reach it); None in the PWA,
-    which has no venue server, or when the organizer turned the page off."""
+def players_base(state: EventState) -> str | None:
+    """Where phones reach the players' page (the venue server, as the cards' join links reach it); None in
+    the PWA, which has no venue server, or when the organizer turned the page off."""
     if in_browser() or not players_page_open(state.organizer.session.beside):
         return None
-    page_url = str(getattr(ft.context.page, "url", None) or "")
-    base = card_link_base(state.organizer.link_base, page_url, False) or site_link_base(page_url, False)
-    return base + players_path(state.tournament.event_id) if base else None
+    return phones_base(state.organizer.link_base, str(getattr(ft.context.page, "url", None) or "")) or None
+
+
+def players_link(state: EventState) -> str | None:
+    """The players' page's address for phones (:func:`players_base`), for a QR on the display or the wall."""
+    base = players_base(state)
+    return None if base is None else base + players_path(state.tournament.event_id)
 
 
 def _text(value: str, size: float, *, key: str | None = None, bold: bool = False, colour: str = INK) -> ft.Text:
@@ -252,9 +256,11 @@ def _champion(room: Room) -> Callable[[float], list[ft.Control]]:
     return draw
 
 
-def _players(link: str) -> Callable[[float], list[ft.Control]]:
+def _players(base: str, event_code: str) -> Callable[[float], list[ft.Control]]:
+    link = base + players_path(event_code)
+
     def draw(scale: float) -> list[ft.Control]:
-        image = qr_image(link, box_size=8)
+        image = qr_image(players_page_qr_text(base, event_code), box_size=8)
         side = round(420 * scale)
         return [ft.Row([
             ft.Container(ft.Image(src=image.png, width=side, height=side, fit=ft.BoxFit.CONTAIN,
@@ -292,9 +298,9 @@ def panels(state: EventState, room: Room, width: float) -> list[Panel]:
         for part, results in enumerate(latest, 1):
             found.append(Panel(f"latest-{part}", tr("Latest results") + (f" ({part}/{len(latest)})" if len(latest) > 1
                                                                           else ""), _latest(room, results)))
-    link = players_link(state)
-    if link is not None:
-        found.append(Panel("players", tr("Players: find yourself"), _players(link)))
+    base = players_base(state)
+    if base is not None:
+        found.append(Panel("players", tr("Players: find yourself"), _players(base, room.event_code)))
     if not found:
         found.append(Panel("welcome", room.event_name, lambda scale: [_text(room.stage, LINE * scale)]))
     return found
