@@ -115,7 +115,7 @@ def test_the_standings_show_the_cut_line_once_every_table_reported_and_the_champ
     asyncio.run(test())
 
 
-def test_the_display_pages_by_itself_until_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_display_pages_by_itself_until_paused_and_turns_by_the_keys_of_a_clicker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(display_screen, "PAGE_SECONDS", 0.02)
 
     async def test() -> None:
@@ -135,6 +135,35 @@ def test_the_display_pages_by_itself_until_paused(monkeypatch: pytest.MonkeyPatc
             assert room.text_of("display-page-number") == paused_on
             await room.click("display-next")
             assert room.text_of("display-page-number") != paused_on
+            turned_to = room.text_of("display-page-number")
+            await room.press_key("Arrow Left")  # a presenter's clicker, or the keyboard
+            assert room.text_of("display-page-number") == paused_on
+            await room.press_key("Page Down")
+            assert room.text_of("display-page-number") == turned_to
+            await room.press_key(" ")
+            assert room.text_of("display-pause") == "Pause paging"
+
+    asyncio.run(test())
+
+
+def test_a_round_closed_in_another_session_turns_the_display_to_its_standings_and_the_cut() -> None:
+    async def test() -> None:
+        desk = Desk(MemoryStore())
+        await eight_drawn(desk)
+        organizer = await desk.organizer()
+        await play_round(organizer)
+        hub = PubSubHub(loop=asyncio.get_running_loop())
+        app = app_on(desk.store)
+        async with FletHarness(app, route=desk.route("display"), width=1920, height=1080, pubsub=hub,
+                               services=WAKE_LOCK) as room, \
+                FletHarness(app, route=desk.route("results"), pubsub=hub) as results:
+            await room.click("display-pause")
+            await turn_to(room, "latest-1")
+            await results.click("close-round")
+            await until(lambda: room.exists("display-panel-standings-1"), 2,
+                        lambda: f"the display stayed on {room.texts()[:3]}", room, results)
+            assert room.text_of("display-cut-line").startswith("Above the line: the 6 who go on to Round 2.")
+            assert not room.exists("display-panel-seating-1")  # the round is over: its seating is not shown
 
     asyncio.run(test())
 

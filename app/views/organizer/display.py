@@ -60,11 +60,12 @@ class DisplayState(EventState):
     paused: bool = False
 
     async def follow(self) -> None:
-        """Another screen saved the event: read it again (:meth:`load` shows it); a champion just
-        crowned is shown at once (the champion's page comes first)."""
-        crowned = self.ready and self.tournament.champion is not None
+        """Another screen saved the event: read it again (:meth:`load` shows it). A round that just
+        closed is shown by its outcome at once: its first page is the standings with the cut line,
+        or the champion after the final."""
+        playing = self.ready and self.tournament.round_open
         await self.load()
-        if not crowned and self.ready and self.tournament.champion is not None:
+        if playing and self.ready and not self.tournament.round_open:
             self.turns = 0
             self.changed()
 
@@ -276,11 +277,12 @@ def _players(base: str, event_code: str) -> Callable[[float], list[ft.Control]]:
 
 
 def panels(state: EventState, room: Room, width: float) -> list[Panel]:
-    """The display's pages in order: the champion first at the end, then the round as it stands."""
+    """The display's pages in order: the champion first at the end; while a round is played its seating and
+    tables first, between rounds the standings; then the latest results and the players' QR."""
     found: list[Panel] = []
     if room.champion:
         found.append(Panel("champion", tr("Champion"), _champion(room)))
-    if room.round and not room.champion:
+    if room.round and state.tournament.round_open:  # between rounds the room looks at the outcome
         seating = _chunks(room.tables, TABLES_PER_PAGE)
         for part, tables in enumerate(seating, 1):
             title = tr("{round}: seating", round=room.round_name)
