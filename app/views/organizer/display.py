@@ -85,13 +85,12 @@ class DisplayState(EventState):
                 self.turn(1)
 
     async def key(self, key: str) -> None:
-        """A presenter's clicker or the keyboard: arrows or page keys turn, the space bar pauses."""
+        """A presenter's clicker or the keyboard: the arrow and page keys turn (the space bar is left to
+        the focused button, which it presses)."""
         if key == "Arrow Right" or key == "Page Down":
             self.turn(1)
         elif key == "Arrow Left" or key == "Page Up":
             self.turn(-1)
-        elif key == " " or key == "Space":
-            self.toggle_pause()
 
 
 @dataclass(frozen=True)
