@@ -217,12 +217,17 @@ def _status(state: TournamentState, player: Player, last: int, champion: int | N
         return "checked in" if player.checked_in else ("not checked in" if state.rounds else "signed up")
     round_ = state.rounds[last - 1]
     if round_.advancing is None:
-        return f"playing {state.format.round_name(last, round_.spec_index).lower()}"
+        return f"playing {_round_words(state, last, round_.spec_index)}"
     if number in round_.advancing:
         taken = [item for item in round_.places_taken if item.replacement == number]
-        onward = "the final" if round_.spec_index + 1 == len(state.format.rounds) - 1 else f"round {last + 1}"
+        onward = _round_words(state, last + 1, round_.spec_index + 1)
         return place_taken_words(state, taken[-1]) if taken else f"through to {onward}"
-    return f"out in {state.format.round_name(last, round_.spec_index).lower()}"
+    return f"out in {_round_words(state, last, round_.spec_index)}"
+
+
+def _round_words(state: TournamentState, number: int, spec_index: int) -> str:
+    """``round 2``, or ``the final`` for the format's last round, as a sentence says it."""
+    return "the final" if spec_index == len(state.format.rounds) - 1 else f"round {number}"
 
 
 def lookup(state: TournamentState, query: str | int) -> tuple[PlayerLookup, ...]:
