@@ -30,10 +30,12 @@ from app.table.tournament_table import join_link, link_qr_text
 from app.storage import FileStore
 from engine import Tournament
 from engine.name_order import name_order
-from tests.support.browser_support import AppServer, FlutterPage, free_port, start_app_server
+from tests.support.browser_support import AppServer, FlutterPage, free_port, screenshots_dir, start_app_server
 from tests.support.tournament_support import default_totals
 
 pytestmark = pytest.mark.browser
+
+SCREENSHOTS = screenshots_dir()
 
 LONGEST = "Aleksandra García-Márquez de la Fuente R"
 NAMES = ["Aleksandra García-Márquez", "Bartholomew García-Márquez", LONGEST,
@@ -94,7 +96,8 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Event]:
 def printed(chromium_browser, event: Event, route: str, button: str,
             tournament_id: str | None = None) -> tuple[PdfReader, PdfReader, str]:
     """Open the seating page, go to a printable by its button, open it to print in a new tab and print
-    that tab at A4 and at Letter: both PDFs, and the tab's HTML."""
+    that tab at A4 and at Letter: both PDFs, and the tab's HTML (its first A4 page's worth shot as
+    print-<button>.png)."""
     page = FlutterPage(chromium_browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
     try:
         page.page.goto(event.url(f"/organizer/{tournament_id or event.tournament_id}/seating"), wait_until="commit")
@@ -105,6 +108,8 @@ def printed(chromium_browser, event: Event, route: str, button: str,
             page.click_button("Open to print")
         tab = opened.value
         tab.wait_for_load_state()
+        tab.set_viewport_size({"width": 794, "height": 1123})
+        tab.screenshot(path=str(SCREENSHOTS / f"print-{button.lower().replace(' ', '-')}.png"))
         assert re.fullmatch(rf"{re.escape(event.url('/printout/'))}[A-Za-z0-9_-]{{32}}", tab.url), tab.url
         return (PdfReader(io.BytesIO(tab.pdf(format="A4"))), PdfReader(io.BytesIO(tab.pdf(format="Letter"))),
                 tab.content())
