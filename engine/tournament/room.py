@@ -214,7 +214,7 @@ def _cut_line(
     if round_.cut.kind == "final":
         return None
     later = state.plan()[round_.number:]
-    onward = f" to {later[0].name}" if later else ""
+    onward = "" if not later else " to the final" if later[0].is_final else f" to {later[0].name}"
     if going_on:
         after = len(going_on)
         if {row.number for row in rows[:after]} != set(going_on):

@@ -103,7 +103,7 @@ def test_a_printable_saved_as_a_file_is_the_same_document_and_the_seat_list_has_
         seats, slips, standings = (body.decode("utf-8") for _, body in saved)
         assert "<img" not in seats and "/players/" not in seats
         assert slips.count('class="slip"') == 2 and "Table 2 · Round 1 · HARBOUR-1" in slips
-        assert standings.count('class="cut"') == 1 and "Above the line: the 4 who go on to Final." in standings
+        assert standings.count('class="cut"') == 1 and "Above the line: the 4 who go on to the final." in standings
 
     desk.run(test, services={("FilePicker", "save_file"): save_file})
 

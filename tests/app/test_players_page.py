@@ -181,7 +181,7 @@ def test_once_every_table_reported_a_player_above_the_line_is_told_before_the_ro
     async def test(ui: FletHarness) -> None:
         await find(ui, str(winner))
         assert ui.text_of(f"players-going-on-{winner}") == (
-            "You are above the line. Above the line: the 4 who go on to Final when the round closes.")
+            "You are above the line. Above the line: the 4 who go on to the final when the round closes.")
         assert re.fullmatch(rf"Table 1: reported at \d\d:\d\d: 1\. {NAMES[winner - 1]} {10_000 + 50 * winner:,}, 2\. .*",
                             ui.text_of(f"players-table-state-{winner}"))
         await find(ui, str(last))

@@ -60,12 +60,12 @@ def test_a_display_follows_each_import_shows_the_cut_line_after_round_1_and_the_
         room.import_code(signed_result(setup), f"Round 1, table {table}: result counted")
         room.followed(f"Round 1: {table} of 2 tables reported", f"table {table}'s import")
     room.turn_to("Standings")
-    room.display.wait_for_text("Above the line: the 4 who go on to Final when the round closes.")
+    room.display.wait_for_text("Above the line: the 4 who go on to the final when the round closes.")
     room.display.screenshot(SCREENSHOTS / "room-display.png")
 
     room.organizer.click_button("Close round 1 and apply the cut")
     room.organizer.wait_for_text("Round 1 closed: 4 go on.")
-    room.followed("Above the line: the 4 who go on to Final.", "the close of round 1")
+    room.followed("Above the line: the 4 who go on to the final.", "the close of round 1")
     room.organizer.click_button("Seating")
     room.organizer.type_into("Draw seed (optional)", "7")
     room.organizer.click_button("Draw the seats for final")
@@ -115,7 +115,7 @@ def test_in_the_offline_pwa_a_display_tab_follows_the_organizers_tab(chromium_br
                 display.page.bring_to_front()  # the projector's window: in view
                 room.followed(f"Round 1: {table} of 2 tables reported", f"table {table}'s import in the other tab")
             room.turn_to("Standings")
-            display.wait_for_text("Above the line: the 4 who go on to Final when the round closes.")
+            display.wait_for_text("Above the line: the 4 who go on to the final when the round closes.")
         finally:
             context.close()
 

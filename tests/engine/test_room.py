@@ -86,7 +86,7 @@ def test_the_cut_line_stands_under_those_who_go_on(closed: bool) -> None:
         t.close_round()
     room = t.room()
     assert room.cut_line is not None and room.cut_line.after == 4
-    assert room.cut_line.words == "Above the line: the 4 who go on to Final" + (
+    assert room.cut_line.words == "Above the line: the 4 who go on to the final" + (
         "." if closed else " when the round closes.")
     assert [row.mark for row in room.standings] == ["going on"] * 4 + [""] * 4
     assert room.to_close == () and room.round_name == "Round 1"
