@@ -186,7 +186,9 @@ def standings_sheet(t: Tournament) -> str:
     rows: list[str] = []
     for index, row in enumerate(t.standings(), 1):
         totals = "".join(_fill(_CELL, text="" if total is None else f"{total:,}") for total in row.totals)
-        mark = {"going on": tr("goes on"), "roll-off": tr("roll-off")}.get(marks.get(row.number, ""), "")
+        # While the round is played the cut's mark says who would go on; once closed, the standing says it.
+        mark = {"going on": tr("goes on"), "roll-off": tr("roll-off")}.get(marks.get(row.number, ""), "") \
+            if t.round_open else ""
         rows.append(_fill(_STANDING_ROW, cut=_Markup(_CUT if index == cut_after else ""), rank=row.rank,
                           name=row.name, number=row.number, totals=_Markup(totals),
                           status=row.status + (f" · {mark}" if mark else "")))
