@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.event.organizer import Organizer
 from engine.tournament import Cut, RoundSpec, Tournament, TournamentFormat
 from tests.app.test_organizer import Desk, notice
+from tests.app.test_organizer_players import keys_in_order
 from tests.support.flet_harness import FletHarness
 
 BEST_FOUR = TournamentFormat("Best four", 8, (RoundSpec("house", Cut.overall(4)), RoundSpec("house", Cut.final())))
@@ -52,6 +53,8 @@ def test_a_withdrawal_after_the_cut_offers_the_next_in_line_and_undo_takes_the_p
             "Ed (7,000) is next in line for Bob's place in the final: they take it, or it stays empty."
         )
         assert not (await desk.now()).player(2).withdrawn  # asking changed nothing
+        keys = keys_in_order(ui)
+        assert keys.index("player-2") < keys.index("place-question") < keys.index("player-3")  # under Bob's row
         assert ui.accessible_name(ui.find("place-next-in-line")) == "Withdraw Bob; Ed takes the place"
         assert ui.accessible_name(ui.find("place-empty")) == "Withdraw Bob; leave the place empty"
         assert ui.unlabelled_controls() == []

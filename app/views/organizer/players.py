@@ -335,8 +335,6 @@ def PlayersScreen(tournament_id: str) -> ft.View:
                      check_in_section(players)]
     controls.append(text_field(players, "withdraw_reason", tr("Reason for a withdrawal (optional)"),
                                key="withdraw-reason"))
-    if players.asking is not None:
-        controls.append(place_section(players, players.asking))
     active = [p for p in t.players if not p.withdrawn]
     rows: list[ft.Control] = [
         ft.Text(tr("{players} · {checked_in} checked in", players=players_count(len(active)),
@@ -376,5 +374,7 @@ def PlayersScreen(tournament_id: str) -> ft.View:
                                          tooltip=tr("Give {name}'s place to the next in line", name=player.name),
                                          height=TAP_HEIGHT))
         rows.append(ft.Row([ft.Container(entry, expand=True), *buttons]))
+        if players.asking == player.number:  # asked right under the row tapped, where the eye is
+            rows.append(place_section(players, player.number))
     controls.append(section(tr("Players"), *rows))
     return event_view(players, controls)
