@@ -1,7 +1,7 @@
 """The two-player win chance under the rule sets the engine solves, solved in compiled code.
 
 The same game and the same order of work as the engine's own solver
-(:class:`engine.advice.win._Solver`, which works out small targets on the device and reads
+(:class:`engine.advice.win_pairs._Solver`, which works out small targets on the device and reads
 the shipped tables), compiled by numba: a turn total costs about a microsecond here
 against a millisecond in CPython, which is what makes a three-farkle penalty's tables
 (both players' streaks, totals down to the lowest) a matter of minutes. The unknowns are
@@ -34,7 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.advice.values import _hot_dice_escape, _throws
-from engine.advice.win import _last_turn, _last_turn_start, _lowest, _moves, _streaks
+from engine.advice.win_pairs import _lowest, _streaks
+from engine.advice.win_turn import _last_turn, _last_turn_start, _moves
 from engine.dice import MAX_DICE
 from engine.rules import Rules
 
@@ -120,7 +121,7 @@ def solve(rules: Rules, *, report: bool = False) -> Solved:
 
 
 def _arrays(rules: Rules) -> Throws:
-    """The engine's throws (:func:`engine.advice.win._moves`: every keep each offers) as arrays."""
+    """The engine's throws (:func:`engine.advice.win_turn._moves`: every keep each offers) as arrays."""
     throws = _moves(rules).throws
     size = MAX_DICE + 1
     most_keys = max(len(throw.keys) for throw in throws)
@@ -325,7 +326,7 @@ def _beyond(gap: int, span: int, farkled: float, must_roll: bool, reach: int, ga
     """Passing in the final round: the rows from ``span`` up, past the other's fresh last
     turn, where a bank hands over an offer that leaves the other ``gap`` steps short at
     any total: one row, the fixed point of bank or throw on, by policy iteration as
-    :func:`engine.advice.win._settled` finds it."""
+    :func:`engine.advice.win_turn._settled` finds it."""
     rows, kept, throw, banks, before = work
     gain, left, keys, single, farkle, choice_p, choice_from, choice_to, choices, choice_keys = throws
     for d in range(MAX_DICE):

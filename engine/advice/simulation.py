@@ -6,8 +6,10 @@ One entry point, :func:`win_chances`: the chances, how they were found, and thei
   (the tied players at even odds, the others 0).
 * ``"exact"``: a game of two with a solved or shipped win table
   (:func:`engine.advice.win.win_table_ready`; ``house`` to 4,000, 5,000 and 10,000,
-  ``official`` to 4,000 and 10,000, Busche's Facebook Farkle) and a turn the advice puts
-  a win chance on: both playing to win, both farkle streaks counted, no error.
+  ``official`` to 4,000 and 10,000, Busche's Facebook Farkle, ``progressive`` and
+  ``classic``) and a turn the advice puts a win chance on: both playing to win, both
+  farkle streaks counted, an offer built on or not; no error, but where an offer is
+  weighed under a shipped passing table, the offers' table's (README).
 * ``"simulated"`` otherwise: seeded games of advised play from the game's state as it
   stands (totals, whose turn, the turn in progress and a throw on the table, farkle
   streaks and the three-farkle penalty, who is on the board, an offer passed and

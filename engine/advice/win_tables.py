@@ -29,9 +29,12 @@ SHIPPED: tuple[tuple[str, Rules], ...] = (
     ("official to 4,000", dataclasses.replace(Rules.preset("official"), target=4000)),
     ("official", Rules.preset("official")),
     ("Facebook Farkle", FACEBOOK_FARKLE),
+    ("progressive", Rules.preset("progressive")),
+    ("classic", Rules.preset("classic")),
 )
 """The shipped tables by name: every preset without passing, to its own target and to the
-two-player target RULES.md lists, and Busche's Facebook Farkle (his published figure)."""
+two-player target RULES.md lists, Busche's Facebook Farkle (his published figure), and the
+presets with passing to their own target (with their offers' table: budget)."""
 
 
 def busche_neller_rules(target: int = 10_000) -> Rules:

@@ -18,15 +18,8 @@ from hypothesis import strategies as st
 
 from engine import Game, InvalidInput, Rules, advise, catch_up_chance, farkle_chance, scoring_options
 from engine.advice.values import bank_allowed
-from engine.advice.win import (
-    TABLES_FILE,
-    prepare_win_chance,
-    read_tables,
-    solve_win_table,
-    win_chance,
-    win_table_ready,
-    write_tables,
-)
+from engine.advice.win import prepare_win_chance, solve_win_table, win_chance, win_table_ready
+from engine.advice.win_format import TABLES_FILE, read_tables, write_tables
 from engine.advice.win_tables import FACEBOOK_FARKLE, SHIPPED, busche_neller_rules, fairest_compensation
 from tests.support.app_driver import run, start_game, throw
 from tests.support.flet_harness import FletHarness
@@ -40,6 +33,8 @@ SMALL_ENTRY = dataclasses.replace(HOUSE, target=400, entry_threshold=200)
 SMALL_SCORES = st.integers(0, 5).map(lambda level: level * 50)
 SMALL_MINIMUM = dataclasses.replace(SMALL, target=400, minimum_bank=200)
 """Every bank on the board at least 200: half the target."""
+SMALL_PROGRESSIVE = dataclasses.replace(Rules.preset("progressive"), target=500, entry_threshold=200)
+"""A bank passes its points and the dice left; solved exactly on first use."""
 OFFICIAL_4000 = dataclasses.replace(Rules.preset("official"), target=4000)
 """A shipped table under a three-farkle penalty of 1,000: both players' streaks count."""
 OFFICIAL_SCORES = st.integers(0, 79).map(lambda level: level * 50)
@@ -215,7 +210,7 @@ def test_a_large_target_without_a_shipped_table_is_not_solved_on_the_way() -> No
 def test_a_table_written_and_read_keeps_every_chance_to_two_bytes() -> None:
     table = solve_win_table(SMALL_ENTRY)
     (read,) = read_tables(write_tables([table])).values()
-    assert max(abs(a - b) for a, b in zip(table.start, read)) <= 0.5 / 65535
+    assert max(abs(a - b) for a, b in zip(table.start, read.start)) <= 0.5 / 65535
 
 
 @pytest.mark.parametrize(("name", "rules"), SHIPPED)
@@ -234,7 +229,9 @@ def test_busche_and_nellers_simplest_game_favours_the_first_player_and_a_head_st
     assert first > 0.5 and points > 0 and abs(chance - 0.5) < abs(first - 0.5)
 
 
-@pytest.mark.parametrize("rules", [SMALL, SMALL_MINIMUM, dataclasses.replace(SMALL_MINIMUM, end_rule="first_to_target")])
+@pytest.mark.parametrize("rules", [SMALL, SMALL_MINIMUM, dataclasses.replace(SMALL_MINIMUM, end_rule="first_to_target"),
+                                   SMALL_PROGRESSIVE, dataclasses.replace(SMALL_PROGRESSIVE, end_rule="first_to_target"),
+                                   dataclasses.replace(Rules.preset("classic"), target=400, minimum_bank=150)])
 def test_two_optimal_players_simulated_win_as_often_as_the_table_says(rules: Rules) -> None:
     games = 3000
     rng = random.Random(18)
@@ -245,10 +242,13 @@ def test_two_optimal_players_simulated_win_as_often_as_the_table_says(rules: Rul
 
 
 def _first_player_wins(rules: Rules, rng: random.Random) -> bool:
-    """One game of two players who each keep, bank or throw for the best win chance."""
-    scores, mover, last_turn = [0, 0], 0, False
+    """One game of two players who each keep, bank or throw for the best win chance (and,
+    with passing, build on an offer or throw six fresh dice)."""
+    scores, mover, last_turn, offer = [0, 0], 0, False, None
     while True:
         turn, dice = 0, 6
+        if offer is not None and _built(rules, tuple(scores), mover, *offer) > _chance(rules, tuple(scores), mover, 0, 6):
+            turn, dice = offer
         while True:
             roll = tuple(sorted(rng.randint(1, 6) for _ in range(dice)))
             options = scoring_options(roll, rules)
@@ -259,13 +259,14 @@ def _first_player_wins(rules: Rules, rng: random.Random) -> bool:
                                                          option.dice_left or 6))
             turn, dice = turn + best.points, best.dice_left or 6
             allowed = bank_allowed(rules, turn, scores[mover] > 0 or rules.entry_threshold == 0)
-            if allowed and _bank_value(rules, scores, mover, turn) >= _chance(rules, tuple(scores), mover, turn,
-                                                                                dice) - 1e-12:
+            if allowed and _bank_value(rules, scores, mover, turn, dice) >= _chance(rules, tuple(scores), mover, turn,
+                                                                                      dice) - 1e-12:
                 break
         if last_turn:
             total = scores[mover] + max(turn, 0)
             leader = scores[1 - mover]
             return (total > leader or total == leader and rng.random() < 0.5) == (mover == 0)
+        offer = (turn, dice) if rules.progressive and turn > 0 else None
         if turn > 0:
             scores[mover] += turn
             if scores[mover] >= rules.target and rules.end_rule == "first_to_target":
@@ -274,7 +275,7 @@ def _first_player_wins(rules: Rules, rng: random.Random) -> bool:
         mover = 1 - mover
 
 
-def _bank_value(rules: Rules, scores: list[int], mover: int, turn: int) -> float:
+def _bank_value(rules: Rules, scores: list[int], mover: int, turn: int, dice: int) -> float:
     total, leader = scores[mover] + turn, scores[1 - mover]
     if leader >= rules.target:
         return 1.0 if total > leader else 0.5 if total == leader else 0.0
@@ -282,12 +283,19 @@ def _bank_value(rules: Rules, scores: list[int], mover: int, turn: int) -> float
         return 1.0
     banked = list(scores)
     banked[mover] += turn
-    return 1 - _chance(rules, tuple(banked), 1 - mover, 0, 6)
+    fresh = _chance(rules, tuple(banked), 1 - mover, 0, 6)
+    return 1 - (max(fresh, _built(rules, tuple(banked), 1 - mover, turn, dice)) if rules.progressive else fresh)
 
 
 @lru_cache(maxsize=None)
 def _chance(rules: Rules, scores: tuple[int, ...], mover: int, turn: int, dice: int) -> float:
     return win_chance(rules, scores, mover, turn, dice)
+
+
+@lru_cache(maxsize=None)
+def _built(rules: Rules, scores: tuple[int, ...], mover: int, points: int, dice: int) -> float:
+    """Building on an offer: its dice must be thrown before anything is banked."""
+    return win_chance(rules, scores, mover, points, dice, may_bank=False)
 
 
 def test_the_advice_in_a_game_of_two_says_how_often_the_player_to_act_wins() -> None:
@@ -318,3 +326,33 @@ def test_the_tables_advice_line_says_the_win_chance_in_a_game_of_two_to_a_shippe
         assert line.endswith(f"Ann wins {chance:.0%} of the time.".replace("%", " %"))
 
     run(test)
+
+
+@pytest.mark.parametrize("preset", ["progressive", "classic"])
+@pytest.mark.parametrize(("scores", "to_move", "offer", "builds"), [
+    ((0, 1500), 0, (1500, 6), True),        # hot dice passed: more than six fresh dice are worth
+    ((2000, 3050), 0, (50, 1), False),      # one die for 50: six fresh dice are worth more
+    ((9500, 10_300), 0, (300, 3), False),   # the last turn: 550 more with three dice, or 850 with six
+    ((9500, 10_300), 0, (600, 4), True),    # 250 more with four dice
+])
+def test_a_shipped_passing_tables_offer_is_worth_the_better_of_building_on_it_and_six_fresh_dice(
+        preset: str, scores: tuple[int, int], to_move: int, offer: tuple[int, int], builds: bool) -> None:
+    rules = Rules.preset(preset)
+    assert win_table_ready(rules)
+    fresh = win_chance(rules, scores, to_move)
+    built = win_chance(rules, scores, to_move, *offer, may_bank=False)
+    assert win_chance(rules, scores, to_move, offer=offer) == max(fresh, built)
+    assert 0 < built < 1 and 0 < fresh < 1
+    assert (built > fresh) == builds
+
+
+def test_the_advice_in_a_progressive_game_of_two_counts_the_offer_and_building_on_it() -> None:
+    rules = Rules.preset("progressive")
+    game = Game(["Ann", "Bob"], rules)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()  # Bob is offered 1,000 with three dice
+    offered = advise(game).win_chance
+    assert offered == win_chance(rules, (1000, 0), 1, offer=(1000, 3)) > win_chance(rules, (1000, 0), 1)
+    game.build()
+    assert advise(game).win_chance == win_chance(rules, (1000, 0), 1, 1000, 3, may_bank=False) <= offered

@@ -22,6 +22,9 @@ from tests.app.test_table_advice import advice_shown
 HOUSE = Rules.preset("house")
 HOUSE_4000 = dataclasses.replace(HOUSE, target=4000)
 """A shipped exact table."""
+PROGRESSIVE = Rules.preset("progressive")
+CLASSIC = Rules.preset("classic")
+"""Shipped with passing: exact start values, an offer's value read in a coarser table."""
 OFFICIAL_4000 = dataclasses.replace(Rules.preset("official"), target=4000)
 """A shipped exact table under a three-farkle penalty (both streaks)."""
 SHORT = dataclasses.replace(HOUSE, target=1000, entry_threshold=0)
@@ -46,7 +49,7 @@ def standard_errors(chances: WinChances, seat: int) -> float:
 def test_every_preset_gives_every_player_of_two_to_eight_a_chance_to_win(preset: str, players: int) -> None:
     chances = win_chances(at(Rules.preset(preset), (0,) * players), turns=FEW_TURNS)
     assert len(chances.chances) == players and sum(chances.chances) == pytest.approx(1.0)
-    assert chances.method == ("exact" if preset in ("house", "official") and players == 2 else "simulated")
+    assert chances.method == ("exact" if players == 2 else "simulated")
     assert all(0 < chance < 1 for chance in chances.chances)
 
 
@@ -67,6 +70,10 @@ def test_a_game_won_gives_the_winner_1_and_a_tie_for_the_win_splits_it() -> None
     (OFFICIAL_4000, (2000, 1000), 0, 0, 6, (2, 0)),
     (OFFICIAL_4000, (1000, 3000), 1, 0, 6, (1, 2)),
     (OFFICIAL_4000, (3000, 3500), 0, 300, 3, (2, 1)),
+    (PROGRESSIVE, (0, 0), 0, 0, 6, (0, 0)),
+    (PROGRESSIVE, (6000, 8000), 1, 0, 6, (0, 0)),
+    (PROGRESSIVE, (9000, 8500), 0, 300, 3, (0, 0)),
+    (CLASSIC, (4000, 5000), 0, 0, 6, (0, 0)),
 ])
 def test_the_simulation_agrees_with_the_exact_two_player_table_within_three_standard_errors(
         rules: Rules, scores: tuple[int, int], mover: int, turn_points: int, dice: int,

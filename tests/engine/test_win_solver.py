@@ -82,3 +82,39 @@ def test_stealing_and_passing_beside_a_penalty_are_refused_by_the_compiled_solve
         win_solver().solve(rules)
     with pytest.raises(InvalidInput, match="steal|passing dice beside"):
         win_chance(rules, (0, 0), 0)
+
+
+def win_tables() -> ModuleType:
+    """build/win_tables.py, which samples the compiled solver's offers for the shipped file."""
+    win_solver()
+    return importlib.import_module("win_tables")
+
+
+def test_the_shipped_offers_table_reads_the_exact_value_of_building_at_every_point_of_its_grid() -> None:
+    rules = dataclasses.replace(PROGRESSIVE, target=1000)
+    found = win_solver().solve(rules)
+    offers = win_tables().offer_table(found)
+    levels = found.built.shape[0]
+    read = 0
+    for total in offers.totals:
+        for lead in offers.leads:
+            for points in offers.points:
+                mine, other = total - points, total - points - lead
+                if 0 <= mine < levels and 0 <= other < levels:
+                    for dice in range(1, 7):
+                        assert offers.built(mine, other, points, dice) == pytest.approx(
+                            found.built[mine, other, points, dice - 1], abs=1e-12)
+                    read += 1
+    assert read > 100
+
+
+def test_the_offers_tables_error_the_build_states_is_the_largest_an_offer_read_by_the_engine_has() -> None:
+    found = win_solver().solve(CASES["progressive to 500, a bank passes its points and dice"])
+    offers = win_tables().offer_table(found)
+    worst, mean, most = win_tables().offer_errors(found, offers)
+    levels = found.built.shape[0]
+    engine_worst = max(
+        abs(max(offers.built(mine, other, points, dice), found.start[mine, 0, other, 0])
+            - max(found.built[mine, other, points, dice - 1], found.start[mine, 0, other, 0]))
+        for mine in range(levels) for other in range(levels) for points in range(other + 1) for dice in range(1, 7))
+    assert worst == pytest.approx(engine_worst, abs=1 / 65535) and 0 < mean <= most <= worst
