@@ -356,3 +356,20 @@ def test_the_advice_in_a_progressive_game_of_two_counts_the_offer_and_building_o
     assert offered == win_chance(rules, (1000, 0), 1, offer=(1000, 3)) > win_chance(rules, (1000, 0), 1)
     game.build()
     assert advise(game).win_chance == win_chance(rules, (1000, 0), 1, 1000, 3, may_bank=False) <= offered
+
+
+def test_the_tables_advice_line_in_a_progressive_game_of_two_says_the_win_chance_with_the_offer(data_dir: object) -> None:
+    rules = Rules.preset("progressive")
+
+    async def test(ui: FletHarness) -> None:
+        await start_game(ui, "Ann", "Bob", preset="progressive")
+        await ui.click("advice-switch")
+        await throw(ui, "1 1 1 2 3 4")
+        await ui.click("best-option")
+        await ui.click("bank")  # Bob is offered 1,000 with three dice
+        chance = win_chance(rules, (1000, 0), 1, offer=(1000, 3))
+        line = await advice_shown(ui)
+        assert line.startswith("Advice: Build")
+        assert line.endswith(f"Bob wins {chance:.0%} of the time.".replace("%", " %"))
+
+    run(test)
