@@ -5,8 +5,10 @@ Monte Carlo game of two optimal players."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import random
+import zlib
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -373,3 +375,13 @@ def test_the_tables_advice_line_in_a_progressive_game_of_two_says_the_win_chance
         assert line.endswith(f"Bob wins {chance:.0%} of the time.".replace("%", " %"))
 
     run(test)
+
+
+@pytest.mark.parametrize("rules", [SMALL_ENTRY, OFFICIAL_4000], ids=["no streaks", "a penalty's three streaks"])
+def test_a_file_whose_heads_still_say_the_streaks_reads_as_before(rules: Rules) -> None:
+    table = solve_win_table(rules) if rules is SMALL_ENTRY else read_tables(TABLES_FILE.read_bytes())[rules]
+    head, values = zlib.decompress(write_tables([table])).split(b"\n", 1)
+    written_before = json.dumps(json.loads(head) | {"streaks": 3 if rules.triple_farkle_penalty else 1}).encode()
+    (read,) = read_tables(zlib.compress(written_before + b"\n" + values)).values()
+    assert read.rules == rules and read.streaks == table.streaks
+    assert max(abs(a - b) for a, b in zip(read.start, table.start)) <= 0.5 / 65535
