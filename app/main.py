@@ -4,7 +4,8 @@ Routes: ``/`` home, ``/new`` new game (``/new/<id>`` a rematch of that game),
 ``/game/<id>`` the table, ``/game/<id>/history``, ``/lookup`` quick score lookup
 (``/lookup/<id>`` under that game's rules); ``/organizer/...`` the tournament organizer,
 ``/import/<code>`` a table's result opened from its QR link, ``/join[/<code>]`` a table
-joining its tournament, ``/players/<event code>`` the players' page of an event.
+joining its tournament, ``/players/<event code>`` the players' page of an event,
+``/follow/<id>`` a game followed read-only on a second screen.
 
 Every screen is a Flet component over plain state (see ``app/views``): an action
 updates that state and Flet sends only what changed, so the controls a person is
@@ -19,9 +20,9 @@ from typing import Any
 
 import flet as ft
 
-from app.event import room_signal
 from app.event.access import DeviceAccess
 from app.qr.camera import DEFAULT_TIMING, ScanTiming
+from app.documents import changes, events, games
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
 from app.event.desk import Desk
 from app.i18n import adopt_client_language, session_language, tr, use_language
@@ -76,7 +77,7 @@ def _hearing_other_tabs(prefs: ft.SharedPreferences) -> TabSharedPrefs:
 def _heard(shared: TabSharedPrefs, message: str) -> None:
     """Another tab saved: read its value from now on, then wake the screens following what it saved."""
     shared.receive(message)
-    room_signal.heard_from_tab(message)
+    changes.heard_from_tab(message)
 
 
 @ft.component
@@ -154,6 +155,10 @@ def _screen_of(route: Route) -> tuple[Any, ...]:
         from app.views.players_page import PlayersScreen  # served to players' phones by the venue server
 
         return (PlayersScreen, f"players-{route.payload}", route.payload)
+    if route.screen == "follow":
+        from app.views.follow import FollowScreen
+
+        return (FollowScreen, f"follow-{route.game_id}", route.game_id)
     return (NotFoundScreen, "not-found", route.path)
 
 
@@ -186,7 +191,7 @@ def app_on(store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> Callable[[
 async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> None:
     """The client's language, the theme from the settings, then the shell over this store's services."""
     await adopt_client_language(page)
-    keeper = Scorekeeper(store)
+    keeper = Scorekeeper(store, announce=partial(changes.announce, page, games.COLLECTION))
     page.title = tr("Farkle Table")
     page.theme = ft.Theme(color_scheme_seed=FELT)
     page.dark_theme = ft.Theme(color_scheme_seed=FELT)
@@ -207,7 +212,7 @@ async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_T
         page.update()
 
     access = DeviceAccess.of_page(page, prefs=lambda: _service(page, ft.SharedPreferences))
-    organizer = Organizer(store, announce=partial(room_signal.announce, page))
+    organizer = Organizer(store, announce=partial(changes.announce, page, events.COLLECTION))
     services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
                         toggle_theme=toggle_theme, desk=Desk(organizer, access), scan_timing=scan_timing)
     page.render_views(App, services, parse_route(page.route or "/"))

@@ -6,6 +6,8 @@ Route(screen='history', path='/game/20261129-160700-3fa9c2/history', parts=('gam
 ('not_found', 'import')
 >>> parse_route(players_path("MAYOR-26")).payload
 'MAYOR-26'
+>>> parse_route(follow_path("20261129-160700-3fa9c2")).screen
+'follow'
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import quote, unquote
 
-__all__ = ["Route", "Screen", "parse_route", "players_path", "DOCUMENT_ID"]
+__all__ = ["Route", "Screen", "parse_route", "players_path", "follow_path", "DOCUMENT_ID"]
 
 Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "players",
-                 "not_found"]
+                 "follow", "not_found"]
 """Every screen an address can name: the app's route table, which the sweep of every route
 (tests/browser/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
 
@@ -34,7 +36,7 @@ class Route:
 
     :param screen: one of :data:`Screen`.
     :param parts: the path's segments (``/organizer/<id>/results`` -> three).
-    :param game_id: the game a table, history, rematch or lookup is about ("" if none).
+    :param game_id: the game a table, history, rematch, lookup or follower is about ("" if none).
     :param payload: a join link's code (the rest of the path after ``/join/``), a player's name, or the
         event code of a players' page.
     """
@@ -72,6 +74,8 @@ def parse_route(path: str) -> Route:
         if game_id and not DOCUMENT_ID.fullmatch(game_id):
             return Route("not_found", text, parts)
         return Route("new" if head == "new" else "lookup", text, parts, game_id=game_id)
+    if head == "follow" and len(rest) == 1 and DOCUMENT_ID.fullmatch(rest[0]):
+        return Route("follow", text, parts, game_id=rest[0])
     if head == "game" and rest and DOCUMENT_ID.fullmatch(rest[0]):
         if len(rest) == 1:
             return Route("game", text, parts, game_id=rest[0])
@@ -90,3 +94,12 @@ def players_path(event_code: str) -> str:
     '/players/spring%20open%2F2'
     """
     return "/players/" + quote(event_code.strip(), safe="")
+
+
+def follow_path(game_id: str) -> str:
+    """The address of a game's follower: the second screen, read-only, that shows the game as it is played.
+
+    >>> follow_path("20261129-160700-3fa9c2")
+    '/follow/20261129-160700-3fa9c2'
+    """
+    return "/follow/" + game_id

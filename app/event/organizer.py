@@ -95,7 +95,7 @@ class Organizer:
         store.check_with(CHECKS)
         self.session = DocumentSession(store, KIND)
         self.announce = announce
-        """Tells the other screens showing an event that it was saved (:mod:`app.event.room_signal`)."""
+        """Tells the other screens showing an event that it was saved (:mod:`app.documents.changes`)."""
 
     @property
     def tournament(self) -> Tournament | None:

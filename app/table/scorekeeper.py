@@ -24,10 +24,12 @@ __all__ = ["Scorekeeper", "GameSummary"]
 class Scorekeeper:
     """Holds the open game and keeps the store in step with it (a :class:`DocumentSession`)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, announce: Callable[[str], None] = lambda game_id: None) -> None:
         self.store = store
         store.check_with(CHECKS)
         self.session = DocumentSession(store, KIND)
+        self.announce = announce
+        """Tells the other screens following a game that it was saved (:mod:`app.documents.changes`)."""
 
     @property
     def game(self) -> Game | None:
@@ -91,6 +93,7 @@ class Scorekeeper:
             return replace(kept, game=trial), None
 
         await self.session.act(play)
+        self._announce()
 
     async def update_meta(self, key: str, value: Any) -> None:
         """Set one field of the open game that is not play (``"tournament"``, ``"title"``) over the
@@ -100,6 +103,12 @@ class Scorekeeper:
             await self.session.keep_beside(**{key: value})
         else:
             await self.session.act(lambda kept: (replace(kept, meta={**kept.meta, key: value}), None))
+            self._announce()
+
+    def _announce(self) -> None:
+        """The open game was stored: its followers read it again."""
+        if self.game_id is not None:
+            self.announce(self.game_id)
 
     async def delete_game(self, game_id: str) -> None:
         await self.session.delete(game_id)

@@ -4,7 +4,7 @@ A player finds themself by name or number and sees where they sit this round, th
 round, their place and the cut, and the champion at the end: what the room's projector shows
 anyway, so the page is public-read (:func:`app.event.access.players_access`) and shows nothing
 else of the event (no setup code, key or passphrase; no organizer control). It reads the event
-as stored on each search and whenever another session saves the event (:mod:`app.event.room_signal`),
+as stored on each search and whenever another session saves the event (:mod:`app.documents.changes`),
 so a result counted on the organizer's device shows within a moment. The offline PWA has no venue
 server to serve it: the page says so.
 """
@@ -18,8 +18,8 @@ from typing import Any, Final
 import flet as ft
 
 from app.context import use_model, use_services
+from app.documents import changes
 from app.documents.events import COLLECTION, read_event
-from app.event import room_signal
 from app.event.access import players_access
 from app.i18n import ntr, tr
 from app.routes import players_path
@@ -172,7 +172,7 @@ def PlayersScreen(code: str) -> ft.View:
 
     def follow() -> None:
         if page.tournament_id:
-            following.append(room_signal.listen(session_page, page.tournament_id, page.read))
+            following.append(changes.listen(session_page, COLLECTION, page.tournament_id, page.read))
 
     def unfollow() -> None:
         while following:

@@ -12,12 +12,13 @@ import flet as ft
 
 from app.context import use_keys, use_model, use_services, use_viewport
 from app.i18n import tr
+from app.views.follow import follow_dialog, follow_link
 from app.views.game_over import GameOver
 from app.views.points_entry import PointsEntry, entry_switch, points_allowed
 from app.views.table_awake import use_screen_awake
 from app.views.table_panels import keep_panel, roll_off_panel, scoreboard, throw_panel, turn_card, turn_line
 from app.views.table_state import TableState
-from app.views.widgets import icon_button, notice_banner, on, screen_view
+from app.views.widgets import MIN_TARGET, icon_button, notice_banner, on, screen_view
 
 __all__ = ["TableScreen"]
 
@@ -33,11 +34,15 @@ def TableScreen(game_id: str) -> ft.View:
     screen_notice = use_screen_awake(services, table.state is not None and table.state.phase != "over")
     route = f"/game/{game_id}"
     home = on(services.navigate, "/")
+    following, set_following = ft.use_state(False)
     dialog: ft.AlertDialog | None = None
     if table.state is not None and table.rules_draft:
         dialog = RulesDialog(table, table.rules_draft)
     elif table.state is not None and table.confirming_undo:
         dialog = UndoDialog(table)
+    elif table.state is not None and following:
+        dialog = follow_dialog(follow_link(str(getattr(ft.context.page, "url", None) or ""), game_id),
+                               lambda _: set_following(False))
     ft.use_dialog(dialog)
     state = table.state
     if state is None:
@@ -86,6 +91,8 @@ def TableScreen(game_id: str) -> ft.View:
             panel.append(entry_switch(table, state))
     card = [turn_card(table, state, (preview or state).turn_points)] if turn_on and not state.points_only else []
     lead_chances = table.lead_chances(advice)
+    panel.append(ft.TextButton(tr("Follow on another screen"), icon=ft.Icons.CAST, height=MIN_TARGET,
+                               on_click=lambda _: set_following(True), key="follow-open"))
     landscape = use_viewport().landscape
     if landscape:  # the board and the entry scroll each on its own: Roll and Bank stay in view
         controls: list[ft.Control] = [ft.Row(

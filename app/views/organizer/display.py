@@ -5,7 +5,7 @@ organizer between rounds: this round's seating by table, which tables still play
 reported, the standings with the cut line and the roll-offs pending, the latest results, the
 champion at the end, and a QR code of the players' page for their own phones. Everything it
 shows is :meth:`engine.Tournament.room`'s; it follows every save of the event from another
-screen within a moment (:mod:`app.event.room_signal`), and keeps the screen on while shown.
+screen within a moment (:mod:`app.documents.changes`), and keeps the screen on while shown.
 
 Type scales with the screen: at 1920x1080 the smallest text the room reads is
 :data:`SMALL` pixels (headings :data:`HEADING`, lines :data:`LINE`).
@@ -21,8 +21,8 @@ from typing import Final
 import flet as ft
 
 from app.context import Viewport, ViewportContext, use_keys, use_model
-from app.documents.events import players_page_open
-from app.event import room_signal
+from app.documents import changes
+from app.documents.events import COLLECTION as EVENTS, players_page_open
 from app.i18n import tr, translatable
 from app.qr import qr_image
 from app.routes import players_path
@@ -319,7 +319,7 @@ def DisplayScreen(tournament_id: str) -> ft.View:
     viewport = ft.use_context(ViewportContext)
     dark_notice = use_screen_awake(services, True)
     use_keys(display.key)
-    room_signal.use_saves_of(tournament_id, display.follow)
+    changes.use_saves_of(EVENTS, tournament_id, display.follow)
     paging: list[asyncio.Future[None]] = use_model(list[asyncio.Future[None]])
 
     def shown() -> None:

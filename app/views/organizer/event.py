@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from app.event import room_signal
+from app.documents import changes
+from app.documents.events import COLLECTION as EVENTS
 from app.event.sign_in_guard import FailedTries
 from app.runtime import in_browser
 from app.event.event_copy import copy_line
@@ -146,7 +147,7 @@ def round_at_a_glance(event: EventPage) -> list[ft.Control]:
 @ft.component
 def EventScreen(tournament_id: str) -> ft.View:
     event = use_event(EventPage, tournament_id, "")
-    room_signal.use_saves_of(tournament_id, event.load)
+    changes.use_saves_of(EVENTS, tournament_id, event.load)
     if not event.ready:
         return event_view(event, [])
     t = event.tournament
