@@ -7,7 +7,7 @@ One entry point, :func:`win_chances`: the chances, how they were found, and thei
 * ``"exact"``: a game of two with a solved or shipped win table
   (:func:`engine.advice.win.win_table_ready`; ``house`` to 4,000, 5,000 and 10,000,
   ``official`` to 4,000 and 10,000, Busche's Facebook Farkle, ``progressive`` and
-  ``classic``) and a turn the advice puts a win chance on: both playing to win, both
+  ``classic`` to 4,000 and 10,000) and a turn the advice puts a win chance on: both playing to win, both
   farkle streaks counted, an offer built on or not; no error, but where an offer is
   weighed under a shipped passing table, the offers' table's (README).
 * ``"simulated"`` otherwise: seeded games of advised play from the game's state as it

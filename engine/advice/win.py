@@ -14,14 +14,15 @@ or not): there :func:`win_table_ready` is False and
 Cost: about ``levels**3`` turn totals a pass; CPython solves ``house`` to 4,000 in about
 two minutes, so the tables players meet are shipped (:mod:`engine.advice.win_tables`:
 ``house`` to 4,000, 5,000 and 10,000, ``official`` to 4,000 and 10,000, Busche's Facebook
-Farkle, ``progressive`` and ``classic``), solved by the compiled twin of this solver
-(``python build/win_tables.py``; ``tests/engine/test_win_solver.py`` checks one against
-the other), and targets up to :data:`ON_DEMAND_LEVELS` steps without a penalty are solved
-when asked. With passing, the start values are shipped exactly and the values of building
-on an offer on a coarser grid (:mod:`engine.advice.win_offers`): an offer's value read
-there is within 0.13 % of the exact one on average, 1.5 % for 99 % of offers and 17.5 %
-at worst; a chance in the turn after it, one turn solved on the device against those
-values, has at most their error.
+Farkle, ``progressive`` and ``classic`` to 4,000 and 10,000), solved by the compiled twin
+of this solver (``python build/win_tables.py``; ``tests/engine/test_win_solver.py`` checks
+one against the other), and targets up to :data:`ON_DEMAND_LEVELS` steps without a penalty
+are solved when asked. With passing, the start values are shipped exactly and the values
+of building on an offer on a coarser grid (:mod:`engine.advice.win_offers`): an offer's
+value read there is within 0.13 % of the exact one on average to 10,000 (0.3 % to 4,000),
+1.5 % for 99 % of offers (2.5 %) and 17.5 % at worst, where the other player is a step
+short of the target; a chance in the turn after it, one turn solved on the device against
+those values, has at most their error.
 
 Published figures (tests/app/test_win_chance.py checks them):
 

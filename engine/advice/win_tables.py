@@ -29,12 +29,14 @@ SHIPPED: tuple[tuple[str, Rules], ...] = (
     ("official to 4,000", dataclasses.replace(Rules.preset("official"), target=4000)),
     ("official", Rules.preset("official")),
     ("Facebook Farkle", FACEBOOK_FARKLE),
+    ("progressive to 4,000", dataclasses.replace(Rules.preset("progressive"), target=4000)),
     ("progressive", Rules.preset("progressive")),
+    ("classic to 4,000", dataclasses.replace(Rules.preset("classic"), target=4000)),
     ("classic", Rules.preset("classic")),
 )
 """The shipped tables by name: every preset without passing, to its own target and to the
 two-player target RULES.md lists, Busche's Facebook Farkle (his published figure), and the
-presets with passing to their own target (with their offers' table: budget)."""
+presets with passing likewise (with their offers' tables: 2 MB for every table together)."""
 
 
 def busche_neller_rules(target: int = 10_000) -> Rules:

@@ -385,3 +385,7 @@ def test_a_file_whose_heads_still_say_the_streaks_reads_as_before(rules: Rules) 
     (read,) = read_tables(zlib.compress(written_before + b"\n" + values)).values()
     assert read.rules == rules and read.streaks == table.streaks
     assert max(abs(a - b) for a, b in zip(read.start, table.start)) <= 0.5 / 65535
+
+
+def test_the_shipped_tables_together_fit_the_pwas_budget_of_2_mb() -> None:
+    assert TABLES_FILE.stat().st_size <= 2_000_000

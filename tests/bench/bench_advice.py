@@ -100,6 +100,20 @@ def test_bench_win_chance_mid_turn_for_a_new_pair_of_scores(benchmark):
     assert 0 < benchmark.pedantic(first_ask, rounds=5, iterations=1) < 1
 
 
+def test_bench_win_chance_with_an_offer_for_a_new_pair_of_scores_under_progressive(benchmark):
+    """A new pair of totals: one turn solved on the device against the shipped offers' table."""
+    from engine import win_chance
+
+    progressive = Rules.preset("progressive")
+    win_chance(progressive, (0, 0), 0)  # the table read once
+
+    def first_ask() -> float:
+        mine, other = next(NEW_SCORE_PAIRS)
+        return win_chance(progressive, (mine * 2, other * 2), 0, offer=(300, 3))
+
+    assert 0 < benchmark.pedantic(first_ask, rounds=5, iterations=1) < 1
+
+
 def test_bench_advise_with_the_win_chance_on_a_warm_table(benchmark):
     game = Game(["Ann", "Bob"], HOUSE_4000)
     game.roll("1 5 2 3 4 4")
@@ -153,6 +167,15 @@ penalty_game.roll("1 5 2 3 4 4")
 started = time.perf_counter()
 advise(penalty_game)
 first_penalty_win_ms = (time.perf_counter() - started) * 1000
+progressive = Rules.preset("progressive")
+list(prepare(progressive))
+offered = Game(["Ann", "Bob"], progressive)
+offered.roll("1 1 1 2 3 4")
+offered.keep("1 1 1")
+offered.bank()
+started = time.perf_counter()
+advise(offered)
+first_offer_win_ms = (time.perf_counter() - started) * 1000
 json.dumps({
     "solve_s": solve_s,
     "solve_official_s": solve_official_s,
@@ -164,6 +187,8 @@ json.dumps({
     "first_penalty_win_ms": first_penalty_win_ms,
     "solve_win_500_s": solve_win_500_s,
     "advise_penalty_win_us": median_us(lambda: advise(penalty_game), 200),
+    "first_offer_win_ms": first_offer_win_ms,
+    "advise_offer_win_us": median_us(lambda: advise(offered), 200),
 })
 """
 
@@ -182,6 +207,8 @@ def test_bench_advice_in_the_pwas_pyodide_beside_best_score(tmp_path_factory):
           f"advise on warm tables {figures['advise_us']:.0f} µs against best_score's {figures['best_score_us']:.1f} µs; "
           f"a game of two to 4,000: first advice with the win chance {figures['first_win_ms']:.0f} ms, "
           f"then {figures['advise_win_us']:.0f} µs; official to 4,000 (both streaks): first "
-          f"{figures['first_penalty_win_ms']:.0f} ms, then {figures['advise_penalty_win_us']:.0f} µs; a win table "
+          f"{figures['first_penalty_win_ms']:.0f} ms, then {figures['advise_penalty_win_us']:.0f} µs; progressive "
+          f"(an offer passed): first {figures['first_offer_win_ms']:.0f} ms (its table read), then "
+          f"{figures['advise_offer_win_us']:.0f} µs; a win table "
           f"chosen at the table (house to 500, no entry) solved in {figures['solve_win_500_s']:.1f} s")
     assert figures["solve_s"] > 0
