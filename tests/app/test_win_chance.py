@@ -161,6 +161,21 @@ def test_a_win_chance_never_falls_as_the_movers_own_score_rises(mine: int, other
     assert win_chance(rules, (mine + 50, other), 0, turn_points, dice) >= lower - 1e-9
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 9).map(lambda level: level * 50), st.integers(0, 9).map(lambda level: level * 50),
+       st.integers(1, 10).map(lambda level: level * 50), st.integers(1, 6))
+def test_with_passing_an_offer_never_lowers_a_chance_nor_does_a_higher_total_or_a_lower_one_for_the_other(
+        mine: int, other: int, points: int, dice: int) -> None:
+    rules = SMALL_PROGRESSIVE
+    fresh = win_chance(rules, (mine, other), 0)
+    assert 0.0 <= fresh <= win_chance(rules, (mine, other), 0, offer=(points, dice)) <= 1.0
+    assert win_chance(rules, (other, mine), 1) == fresh
+    if mine + 50 < rules.target:
+        assert win_chance(rules, (mine + 50, other), 0) >= fresh - 1e-9
+    if other + 50 < rules.target:
+        assert win_chance(rules, (mine, other + 50), 0) <= fresh + 1e-9
+
+
 def test_mid_turn_a_bank_that_reaches_the_target_can_be_worth_less_than_one_just_short_of_it() -> None:
     # 250 banked at 0-0 keeps the game going (51 %); at 50-0 it makes 300, the target, and
     # the other player's one last turn catches up 78 % of the time: throwing two dice on
