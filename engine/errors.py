@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from engine.words import Words, as_words
+
 __all__ = ["FarkleError", "InvalidInput", "IllegalAction"]
 
 
 class FarkleError(ValueError):
-    """Anything the engine refuses; the message is written for a player at the table."""
+    """Anything the engine refuses; the message is written for a player at the table, as
+    :class:`~engine.words.Words` the app says in the player's language (``str()`` is the English)."""
+
+    words: Words
+
+    def __init__(self, words: str, /) -> None:
+        super().__init__(words)
+        self.words = as_words(words)
 
 
 class InvalidInput(FarkleError):

@@ -18,11 +18,17 @@ alike) and served through the standard :mod:`gettext` classes, plural rules incl
 Each app session has its own language (two phones on one server may differ), chosen
 from the languages the client reports: region, then language, then English.
 
-Not translated, by design: the engine's refusals (``engine/`` raises ``InvalidInput`` and
-the other ``FarkleError`` kinds in English; it is pure Python and knows no language), the
-rules' and advice's own wording (``Rules.describe()``, ``Advice.describe()``), the storage
-layer's errors (``app/storage``) and data kept in documents (a table's game title, a format's
-name). The screens show them as they come, where they say ``str(refusal)``.
+The engine's words (its refusals, notices, the rules' and advice's descriptions) are
+:class:`engine.words.Words`: English text that keeps its template and values. A screen shows
+them through :func:`tr_words` (``tr_words(refusal.words)``), which looks the template up in the
+same catalogue; the template writer collects the engine's ``say``/``say_n`` templates too.
+
+Numbers put into a message (``{points:,}``, ``{share:.1f}``, a plain ``{count}``) are written as
+the session's language writes them (:mod:`app.i18n.numbers`: 10.000 in German); English stays
+byte for byte as Python writes it. CSV exports and codes do not go through here: plain digits.
+
+Not translated, by design: the storage layer's errors (``app/storage``) and data kept in
+documents (a table's game title, a format's name).
 
 >>> language_candidates("pt-BR")
 ['pt_BR', 'pt']
@@ -34,6 +40,8 @@ True
 'Ann banked 350.'
 >>> ntr("{count} game", "{count} games", 1, count=1)
 '1 game'
+>>> tr_words(say("{points:,} to win", points=10000))
+'10,000 to win'
 """
 
 from __future__ import annotations
@@ -42,18 +50,22 @@ import asyncio
 import io
 import json
 import re
+import string
 import struct
 import weakref
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.i18n.numbers import localised
+from engine.words import Words, say
+
 if TYPE_CHECKING:
     import gettext  # loaded with the first catalogue: an English-only start never needs it
 
     import flet as ft
 
-__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "translatable", "language_candidates", "choose_language",
+__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "tr_words", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
            "adopt_client_language"]
 
@@ -230,48 +242,88 @@ async def adopt_client_language(page: ft.Page, folder: Path | None = None) -> st
     return use_language(page, tags, folder)
 
 
-def _current() -> gettext.NullTranslations | None:
-    """The catalogue of the session whose event or drawing is running now (None: English)."""
+def _current() -> tuple[str, gettext.NullTranslations | None]:
+    """The language and catalogue of the session whose event or drawing is running now
+    (English and None outside any session)."""
     import flet as ft  # already loaded by the app; kept out of this module's import (storage uses it alone)
 
     try:
         session = ft.context.page.session
     except RuntimeError:  # outside any app session: a doctest, a unit test of plain code
-        return None
-    return _sessions.get(session, (ENGLISH, None))[1]
+        return ENGLISH, None
+    return _sessions.get(session, (ENGLISH, None))
 
 
 def tr(message: str, /, **values: Any) -> str:
     """``message`` (English, the catalogue's id) in the session's language, with ``values``
     put into its ``{named}`` places."""
-    catalogue = _current()
+    language, catalogue = _current()
     text = catalogue.gettext(message) if catalogue is not None and message else message  # "" is the header's id
-    return _filled(text, message, values)
+    return _filled(text, message, values, language)
 
 
 def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:
     """The form of a message for ``count`` things, in the session's language (English: the
     singular for exactly one), with ``values`` put into its ``{named}`` places."""
-    catalogue = _current()
+    language, catalogue = _current()
     english = singular if count == 1 else plural
-    return _filled(catalogue.ngettext(singular, plural, count) if catalogue is not None else english, english, values)
+    text = catalogue.ngettext(singular, plural, count) if catalogue is not None else english
+    return _filled(text, english, values, language)
 
 
-def _filled(text: str, english: str, values: dict[str, Any]) -> str:
-    """``text`` with ``values`` in its places; a translation that names a place the English
-    does not have (a translator's slip) shows the English instead of failing the screen.
+def tr_words(words: str, /) -> str:
+    """What the engine said (:class:`engine.words.Words`) in the session's language: its
+    template looked up like :func:`tr`'s, a phrase among its values translated first.
+    Plain text (a document's data) is shown as it is."""
+    if not isinstance(words, Words):
+        return words
+    language, catalogue = _current()
+    if catalogue is None and language == ENGLISH:
+        return str(words)  # the engine's English as it made it
+    values = {name: tr_words(value) if isinstance(value, Words) else value for name, value in words.values.items()}
+    if words.plural is None or words.form_count is None:
+        return _filled(catalogue.gettext(words.template) if catalogue is not None and words.template else words.template,
+                       words.template, values, language)
+    english = words.template if words.form_count == 1 else words.plural
+    text = catalogue.ngettext(words.template, words.plural, words.form_count) if catalogue is not None else english
+    return _filled(text, english, values, language)
+
+
+class _NumbersFormatter(string.Formatter):
+    """``str.format`` that writes numbers the way one language does."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        text = super().format_field(value, format_spec)
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return localised(text, self.language) if is_number else text
+
+
+def _filled(text: str, english: str, values: dict[str, Any], language: str = ENGLISH) -> str:
+    """``text`` with ``values`` in its places, numbers as ``language`` writes them; a
+    translation that names a place the English does not have (a translator's slip) shows
+    the English instead of failing the screen.
 
     >>> _filled("{nome} ganhou", "{name} won", {"name": "Ann"})
     'Ann won'
+    >>> _filled("{points:,} Punkte", "{points:,} points", {"points": 10050}, "de")
+    '10.050 Punkte'
     """
     if not values:
         return text
     try:
-        return text.format(**values)
+        return _formatted(text, values, language)
     except (KeyError, IndexError, ValueError):
         if text is english:
             raise  # the app's own text names a value it was not given: a bug to see, not to hide
-        return english.format(**values)
+        return _formatted(english, values, language)
+
+
+def _formatted(text: str, values: dict[str, Any], language: str) -> str:
+    """``text.format(**values)``, numbers as ``language`` writes them (English: as Python does)."""
+    return text.format(**values) if language == ENGLISH else _NumbersFormatter(language).format(text, **values)
 
 
 def translatable(message: str, /) -> str:

@@ -1,5 +1,6 @@
 """The message catalogue template: every text the app passes to :func:`app.i18n.tr`,
-:func:`app.i18n.ntr` and :func:`app.i18n.translatable`, read from the source, for a
+:func:`app.i18n.ntr` and :func:`app.i18n.translatable`, and every template the engine says
+through :func:`engine.words.say` and :func:`engine.words.say_n`, read from the source, for a
 translator to start from. ``tr(label)`` with a variable translates text marked elsewhere.
 
 ``python -m app.i18n.template`` writes ``app/i18n/locale/messages.pot``; ``--check`` only says
@@ -9,6 +10,8 @@ English (exit status 1 when not). A new language is that template copied to
 
 >>> [m.msgid for m in messages_in('tr("Undo")\\nntr("{n} die", "{n} dice", n, n=n)', "x.py")]
 ['Undo', '{n} die']
+>>> [(m.msgid, m.plural) for m in messages_in('say_n("{n} die", "{n} dice", n, n=n)', "engine/x.py")]
+[('{n} die', '{n} dice')]
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from app.i18n import available_languages, po_messages
 __all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "template_text", "catalogue_problems",
            "TEMPLATE"]
 
-CALLS = ("tr", "ntr", "translatable")
+CALLS = ("tr", "ntr", "translatable", "say", "say_n")
+PLURAL_CALLS = ("ntr", "say_n")
 APP = Path(__file__).parent.parent
+ENGINE = APP.parent / "engine"
 TEMPLATE = Path(__file__).parent / "locale" / "messages.pot"
 HEADER = """\
 # Farkle Table: the app's messages, for a translator to start from.
@@ -64,7 +69,7 @@ def messages_in(source: str, filename: str) -> list[Message]:
     found = []
     for node in calls:
         assert isinstance(node.func, ast.Name)
-        needed = 2 if node.func.id == "ntr" else 1
+        needed = 2 if node.func.id in PLURAL_CALLS else 1
         texts = node.args[:needed]
         if node.func.id == "tr" and texts and isinstance(texts[0], (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
             continue  # text marked translatable() where it is kept
@@ -77,10 +82,11 @@ def messages_in(source: str, filename: str) -> list[Message]:
     return found
 
 
-def app_messages(app: Path = APP) -> list[Message]:
-    """Every message of the app's modules, once each, with the files that use it."""
+def app_messages(app: Path = APP, engine: Path = ENGINE) -> list[Message]:
+    """Every message a person can read, once each, with the files that use it: the app's
+    modules' and the engine's words the app shows."""
     merged: dict[tuple[str, str | None], Message] = {}
-    for path in sorted(app.rglob("*.py")):
+    for path in [*sorted(app.rglob("*.py")), *sorted(engine.rglob("*.py"))]:
         rel = path.relative_to(app.parent).as_posix()
         for message in messages_in(path.read_text(encoding="utf-8"), rel):
             known = merged.setdefault((message.msgid, message.plural), Message(message.msgid, message.plural))
