@@ -102,7 +102,7 @@ def follow_dialog(link: str, on_close: Callable[[Any], Any]) -> ft.AlertDialog:
             ft.Container(ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
                                   semantics_label=tr("QR code of this game's score"), key="follow-qr"),
                          bgcolor=ft.Colors.WHITE, padding=6),
-            ft.Text(tr("Link: {link}", link=link), selectable=True, key="follow-link"),
+            ft.Text(tr("Link: {link}", link=link), key="follow-link"),
         ]
     return ft.AlertDialog(
         title=ft.Text(tr("Follow on another screen")),
