@@ -9,6 +9,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from engine.errors import InvalidInput
+from engine.words import say, say_n
 
 __all__ = ["Dice", "FACES", "MAX_DICE", "parse_dice", "format_dice", "missing_from"]
 
@@ -45,11 +46,10 @@ def parse_dice(dice: str | Iterable[int]) -> Dice:
     else:
         faces = _parse_ints(dice)
     if not faces:
-        raise InvalidInput(f"No dice entered in {dice!r}: enter the faces thrown, 1 to 6.")
+        raise InvalidInput(say("No dice entered in {dice!r}: enter the faces thrown, 1 to 6.", dice=dice))
     if len(faces) > MAX_DICE:
-        raise InvalidInput(
-            f"{format_dice(faces)} is {len(faces)} dice: a throw has at most {MAX_DICE}."
-        )
+        raise InvalidInput(say("{dice} is {count} dice: a throw has at most {most}.",
+                               dice=format_dice(faces), count=len(faces), most=MAX_DICE))
     return tuple(sorted(faces))
 
 
@@ -58,7 +58,7 @@ def _parse_text(text: str) -> list[int]:
     if not digits:
         return []
     if not digits.isdigit() or not digits.isascii():
-        raise InvalidInput(f"{text!r} is not a list of dice: type faces 1 to 6, like 1 2 3 3 3 5.")
+        raise InvalidInput(say("{text!r} is not a list of dice: type faces 1 to 6, like 1 2 3 3 3 5.", text=text))
     faces = [int(ch) for ch in digits]
     _check_faces(faces, text)
     return faces
@@ -68,7 +68,7 @@ def _parse_ints(dice: Iterable[int]) -> list[int]:
     faces = list(dice)
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int):
-            raise InvalidInput(f"{face!r} in {faces!r} is not a die face: faces are 1 to 6.")
+            raise InvalidInput(say("{face!r} in {faces!r} is not a die face: faces are 1 to 6.", face=face, faces=faces))
     _check_faces(faces, faces)
     return faces
 
@@ -77,8 +77,9 @@ def _check_faces(faces: Sequence[int], entered: object) -> None:
     wrong = sorted({face for face in faces if face not in FACES})
     if wrong:
         named = ", ".join(str(face) for face in wrong)
-        verb = "is not a die face" if len(wrong) == 1 else "are not die faces"
-        raise InvalidInput(f"{named} in {entered!r} {verb}: a die shows 1 to 6.")
+        raise InvalidInput(say_n("{faces} in {entered!r} is not a die face: a die shows 1 to 6.",
+                                 "{faces} in {entered!r} are not die faces: a die shows 1 to 6.", len(wrong),
+                                 faces=named, entered=entered))
 
 
 def format_dice(dice: Iterable[int]) -> str:

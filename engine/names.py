@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from engine.errors import InvalidInput
+from engine.words import say, say_n
 
 __all__ = ["NAME_LONGEST", "SHOWN_WHOLE", "NameClash", "clean_name", "name_key", "skeleton", "find_clash",
            "table_names", "shown", "short_forms"]
@@ -112,26 +113,30 @@ def clean_name(text: str) -> str:
         longer than :data:`NAME_LONGEST`.
     """
     if not isinstance(text, str):
-        raise InvalidInput(f"A player's name is text, not {type(text).__name__}.")
+        raise InvalidInput(say("A player's name is text, not {kind}.", kind=type(text).__name__))
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     hidden = [char for index, char in enumerate(name) if _hidden(char) and not _in_its_place(name, index)]
     if hidden:
         kinds = list(dict.fromkeys(f"U+{ord(char):04X} {_char_name(char)}" for char in hidden))
         if not any(_prints(char) for char in name):
-            raise InvalidInput(f"The name entered, {shown(name)}, is only invisible characters ({', '.join(kinds)}): "
-                               "type the player's name.")
-        what = f"an invisible or control character, {kinds[0]}" if len(kinds) == 1 else (
-            f"invisible or control characters: {', '.join(kinds)}")
-        raise InvalidInput(f"The name {shown(name)} holds {what}. Type it again without "
-                           f"{'it' if len(hidden) == 1 else 'them'}.")
+            raise InvalidInput(say("The name entered, {name}, is only invisible characters ({kinds}): "
+                                   "type the player's name.", name=shown(name), kinds=", ".join(kinds)))
+        if len(kinds) == 1:
+            raise InvalidInput(say_n("The name {name} holds an invisible or control character, {kinds}. "
+                                     "Type it again without it.",
+                                     "The name {name} holds an invisible or control character, {kinds}. "
+                                     "Type it again without them.", len(hidden), name=shown(name), kinds=kinds[0]))
+        raise InvalidInput(say("The name {name} holds invisible or control characters: {kinds}. "
+                               "Type it again without them.", name=shown(name), kinds=", ".join(kinds)))
     if not name:
-        raise InvalidInput("A player needs a name: nothing was entered.")
+        raise InvalidInput(say("A player needs a name: nothing was entered."))
     if not any(_prints(char) for char in name):
-        raise InvalidInput(f"The name entered, {shown(name)}, is only accents or marks, with no letter to sit on: "
-                           "type the player's name.")
+        raise InvalidInput(say("The name entered, {name}, is only accents or marks, with no letter to sit on: "
+                               "type the player's name.", name=shown(name)))
     if len(name) > NAME_LONGEST:
-        raise InvalidInput(f"{shown(name)} has {len(name)} characters: a name has at most {NAME_LONGEST}. "
-                           "Shorten it (a middle name to its initial, say).")
+        raise InvalidInput(say("{name} has {count} characters: a name has at most {longest}. "
+                               "Shorten it (a middle name to its initial, say).",
+                               name=shown(name), count=len(name), longest=NAME_LONGEST))
     return name
 
 
@@ -145,12 +150,14 @@ def table_names(entered: Iterable[str]) -> list[str]:
         if clash is not None:
             typed = " ".join(text.split())
             if clash.kind == "look-alike":
-                said = f'"{typed}" looks like {clash.name}, already at this table.'
+                said = say('"{typed}" looks like {name}, already at this table. Add something to tell them apart.',
+                           typed=typed, name=clash.name)
             elif typed == clash.name:
-                said = f'"{typed}" is entered twice.'
+                said = say('"{typed}" is entered twice. Add something to tell them apart.', typed=typed)
             else:
-                said = f'"{typed}" is {clash.name}, already at this table.'
-            raise InvalidInput(f"{said} Add something to tell them apart.")
+                said = say('"{typed}" is {name}, already at this table. Add something to tell them apart.',
+                           typed=typed, name=clash.name)
+            raise InvalidInput(said)
         names.append(name)
     return names
 

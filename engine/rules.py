@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from engine.errors import InvalidInput
+from engine.words import Phrases, Words, say
 
 __all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "EndRule", "END_RULES", "PRESET_NAMES"]
 
@@ -71,7 +72,7 @@ class Rules:
         key = name.strip().lower() if isinstance(name, str) else name
         if key not in _PRESETS:
             known = ", ".join(PRESET_NAMES)
-            raise InvalidInput(f"There is no rule preset called {name!r}: choose one of {known}.")
+            raise InvalidInput(say("There is no rule preset called {name!r}: choose one of {known}.", name=name, known=known))
         return _PRESETS[key]
 
     @property
@@ -106,112 +107,103 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rules from a plain dict; missing fields take the house value, unknown ones are refused."""
         if not isinstance(data, dict):
-            raise InvalidInput(f"Rules must be a mapping of settings, not {data!r}.")
+            raise InvalidInput(say("Rules must be a mapping of settings, not {data!r}.", data=data))
         unknown = sorted(set(data).difference(_SETTINGS))
         if unknown:
-            raise InvalidInput(f"Unknown rule setting {', '.join(map(repr, unknown))}.")
+            raise InvalidInput(say("Unknown rule setting {names}.", names=", ".join(map(repr, unknown))))
         return cls(**data)
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         """One line a player reads to check the table's rules."""
-        name = (self.preset_name or "custom").capitalize()
+        name = _PRESET_TITLES[self.preset_name] if self.preset_name else say("Custom")
         parts = [
-            f"to {self.target:,}" if self.end_rule == "final_round"
-            else f"first to bank {self.target:,} wins, no final round"
+            say("to {target:,}", target=self.target) if self.end_rule == "final_round"
+            else say("first to bank {target:,} wins, no final round", target=self.target)
         ]
-        parts.append(
-            f"{self.entry_threshold:,} to get on the board" if self.entry_threshold else "no entry minimum"
-        )
+        parts.append(say("{points:,} to get on the board", points=self.entry_threshold) if self.entry_threshold
+                     else say("no entry minimum"))
         parts.append(_N_OF_A_KIND_TEXT[self.n_of_a_kind])
-        for label, value in (
-            ("straight", self.straight),
-            ("three pairs", self.three_pairs),
-            ("two triplets", self.two_triplets),
-        ):
-            parts.append(f"{label} {value:,}" if value is not None else f"no {label}")
+        parts.append(say("straight {points:,}", points=self.straight) if self.straight is not None
+                     else say("no straight"))
+        parts.append(say("three pairs {points:,}", points=self.three_pairs) if self.three_pairs is not None
+                     else say("no three pairs"))
+        parts.append(say("two triplets {points:,}", points=self.two_triplets) if self.two_triplets is not None
+                     else say("no two triplets"))
         if self.four_kind_with_pair is not None:
-            parts.append(f"four of a kind + pair {self.four_kind_with_pair:,}")
+            parts.append(say("four of a kind + pair {points:,}", points=self.four_kind_with_pair))
         if self.minimum_bank:
-            once = " once on the board" if self.entry_threshold else ""
-            parts.append(f"banks of at least {self.minimum_bank:,}{once}")
+            parts.append(say("banks of at least {points:,} once on the board", points=self.minimum_bank)
+                         if self.entry_threshold else say("banks of at least {points:,}", points=self.minimum_bank))
         if self.triple_farkle_penalty:
-            parts.append(f"three farkles -{self.triple_farkle_penalty:,}")
+            parts.append(say("three farkles -{points:,}", points=self.triple_farkle_penalty))
             if self.lowest_total is None:
-                parts.append("totals may go below 0 without limit")
+                parts.append(say("totals may go below 0 without limit"))
             elif self.lowest_total:
-                parts.append(f"totals may go down to {self.lowest_total:,}")
+                parts.append(say("totals may go down to {points:,}", points=self.lowest_total))
         if self.must_roll_after_hot_dice:
-            parts.append("must roll after hot dice")
+            parts.append(say("must roll after hot dice"))
         if self.progressive:
-            parts.append("progressive passing")
+            parts.append(say("progressive passing"))
         if self.steal:
-            parts.append("steal after a farkle")
-        return f"{name}: " + ", ".join(parts)
+            parts.append(say("steal after a farkle"))
+        return say("{name}: {settings}", name=name, settings=Phrases(parts))
 
     def _check(self) -> None:
         _whole("target", self.target, 50)
         _whole("entry_threshold", self.entry_threshold, 0)
         if self.entry_threshold > self.target:
-            raise InvalidInput(
-                f"The entry threshold {self.entry_threshold:,} is above the target {self.target:,}."
-            )
+            raise InvalidInput(say("The entry threshold {threshold:,} is above the target {target:,}.",
+                                   threshold=self.entry_threshold, target=self.target))
         _whole("single_one", self.single_one, 1)
         _whole("single_five", self.single_five, 1)
         _whole("three_ones", self.three_ones, 1)
         _whole("triple_farkle_penalty", self.triple_farkle_penalty, 0)
         if self.n_of_a_kind not in N_OF_A_KIND_MODELS:
-            raise InvalidInput(
-                f"{self.n_of_a_kind!r} is not a four-of-a-kind model: "
-                f"choose one of {', '.join(N_OF_A_KIND_MODELS)}."
-            )
+            raise InvalidInput(say("{model!r} is not a four-of-a-kind model: choose one of {known}.",
+                                   model=self.n_of_a_kind, known=", ".join(N_OF_A_KIND_MODELS)))
         for name in ("straight", "three_pairs", "two_triplets", "four_kind_with_pair"):
             value = getattr(self, name)
             if value is not None:
                 _whole(name, value, 1)
         for name in ("must_roll_after_hot_dice", "progressive", "steal"):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidInput(f"{name.replace('_', ' ')} must be on or off, not {getattr(self, name)!r}.")
+                raise InvalidInput(say("{setting} must be on or off, not {value!r}.",
+                                       setting=name.replace("_", " "), value=getattr(self, name)))
         self._check_later_settings()
 
     def _check_later_settings(self) -> None:
         """The minimum bank, the lowest total and the end rule, alone and with the rest."""
         _whole("minimum_bank", self.minimum_bank, 0)
         if self.minimum_bank > self.target:
-            raise InvalidInput(
-                f"The minimum bank {self.minimum_bank:,} is above the target {self.target:,}: "
-                "lower it, or raise the target."
-            )
+            raise InvalidInput(say("The minimum bank {minimum:,} is above the target {target:,}: "
+                                   "lower it, or raise the target.", minimum=self.minimum_bank, target=self.target))
         if 0 < self.entry_threshold < self.minimum_bank:
-            raise InvalidInput(
-                f"The entry threshold {self.entry_threshold:,} is below the minimum bank {self.minimum_bank:,}: "
-                "getting on the board would take less than any later bank. Raise it, or set it to 0."
-            )
+            raise InvalidInput(say("The entry threshold {threshold:,} is below the minimum bank {minimum:,}: "
+                                   "getting on the board would take less than any later bank. Raise it, or set it to 0.",
+                                   threshold=self.entry_threshold, minimum=self.minimum_bank))
         if self.lowest_total is not None:
             if isinstance(self.lowest_total, bool) or not isinstance(self.lowest_total, int):
-                raise InvalidInput(f"lowest total must be a whole number or none, not {self.lowest_total!r}.")
+                raise InvalidInput(say("lowest total must be a whole number or none, not {value!r}.",
+                                       value=self.lowest_total))
             if self.lowest_total > 0:
-                raise InvalidInput(
-                    f"The lowest total must be 0 or below (how far a penalty may take a total), "
-                    f"not {self.lowest_total:,}."
-                )
+                raise InvalidInput(say("The lowest total must be 0 or below (how far a penalty may take a total), "
+                                       "not {value:,}.", value=self.lowest_total))
         if self.lowest_total != 0 and not self.triple_farkle_penalty:
-            raise InvalidInput(
-                "Only the three-farkle penalty takes a total below 0: set a penalty, "
-                "or keep the lowest total at 0."
-            )
+            raise InvalidInput(say("Only the three-farkle penalty takes a total below 0: set a penalty, "
+                                   "or keep the lowest total at 0."))
         if self.end_rule not in END_RULES:
-            raise InvalidInput(
-                f"{self.end_rule!r} is not an end rule: choose "
-                + " or ".join(rule.replace("_", " ") for rule in END_RULES) + "."
-            )
+            raise InvalidInput(say("{rule!r} is not an end rule: choose {known}.", rule=self.end_rule,
+                                   known=" or ".join(rule.replace("_", " ") for rule in END_RULES)))
 
 
 def _whole(name: str, value: object, minimum: int) -> None:
     """Refuse a setting that is not a whole number of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{name.replace('_', ' ')} must be a whole number, not {value!r}.")
+        raise InvalidInput(say("{setting} must be a whole number, not {value!r}.", setting=name.replace("_", " "),
+                                value=value))
     if value < minimum:
-        raise InvalidInput(f"{name.replace('_', ' ')} must be at least {minimum}, not {value!r}.")
+        raise InvalidInput(say("{setting} must be at least {minimum}, not {value!r}.", setting=name.replace("_", " "),
+                                minimum=minimum, value=value))
 
 
 _SETTINGS: Final = tuple(setting.name for setting in dataclasses.fields(Rules) if setting.init)
@@ -222,12 +214,16 @@ _LATER_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
 )
 """Settings added after games and codes were first stored, with the value they had before."""
 
-_N_OF_A_KIND_TEXT: dict[str, str] = {
-    "fixed": "4/5/6 of a kind 1,000/2,000/3,000",
-    "double": "4/5/6 of a kind double the triple each die",
-    "multiply": "4/5/6 of a kind triple x2/x3/x4",
-    "none": "no 4/5/6 of a kind",
+_N_OF_A_KIND_TEXT: dict[str, Words] = {
+    "fixed": say("4/5/6 of a kind 1,000/2,000/3,000"),
+    "double": say("4/5/6 of a kind double the triple each die"),
+    "multiply": say("4/5/6 of a kind triple x2/x3/x4"),
+    "none": say("no 4/5/6 of a kind"),
 }
+_PRESET_TITLES: dict[str, Words] = {
+    "house": say("House"), "progressive": say("Progressive"), "official": say("Official"), "classic": say("Classic"),
+}
+"""A preset's name as :meth:`Rules.describe` starts with it."""
 
 _HOUSE = Rules()
 _PRESETS: Final[Mapping[str, Rules]] = MappingProxyType({

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from engine.dice import FACES, MAX_DICE, Dice, format_dice, parse_dice
 from engine.errors import IllegalAction
+from engine.words import Words, say, say_n
 from engine.rules import Rules
 
 __all__ = [
@@ -253,7 +254,7 @@ def farkle_chance(dice: int, rules: Rules) -> Fraction:
     if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= MAX_DICE:
         from engine.errors import InvalidInput
 
-        raise InvalidInput(f"{dice!r} dice: a throw is of 1 to {MAX_DICE} dice.")
+        raise InvalidInput(say("{dice!r} dice: a throw is of 1 to {most} dice.", dice=dice, most=MAX_DICE))
     best = _table(rules).best
     farkles = sum(
         _arrangements(roll) for roll in combinations_with_replacement(FACES, dice) if best[roll] == 0
@@ -307,7 +308,7 @@ def _canonical(dice: str | Iterable[int]) -> Dice:
         return ()
 
 
-def _not_scoring_message(keep: Dice, table: _ScoreTable) -> str:
+def _not_scoring_message(keep: Dice, table: _ScoreTable) -> Words:
     """Name the dice that cannot score: the keep minus its largest scoring part."""
     scoring: Dice = max(
         (sub for sub in _sub_multisets(keep) if table.readings[sub] is not None),
@@ -315,8 +316,6 @@ def _not_scoring_message(keep: Dice, table: _ScoreTable) -> str:
         default=(),
     )
     idle = tuple(sorted((Counter(keep) - Counter(scoring)).elements()))
-    verb = "does" if len(idle) == 1 else "do"
-    return (
-        f"{format_dice(idle)} {verb} not score in {format_dice(keep)}: "
-        "set aside only dice that score."
-    )
+    return say_n("{idle} does not score in {keep}: set aside only dice that score.",
+                 "{idle} do not score in {keep}: set aside only dice that score.", len(idle),
+                 idle=format_dice(idle), keep=format_dice(keep))

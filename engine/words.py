@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["Words", "say", "say_n", "as_words"]
+__all__ = ["Words", "Phrases", "say", "say_n", "as_words"]
 
 
 class Words(str):
@@ -52,6 +52,20 @@ class Words(str):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Words, (self.template, dict(self.values), self.plural, self.form_count))
+
+
+class Phrases(tuple[Words, ...]):
+    """Phrases said one after another (a rule set's settings), a value of a sentence: the
+    English lists them with ", ", the app lists each one translated.
+
+    >>> say("{name}: {parts}", name=say("House"), parts=Phrases([say("to {target:,}", target=10000), say("steal")]))
+    'House: to 10,000, steal'
+    """
+
+    SEPARATOR = ", "
+
+    def __format__(self, format_spec: str) -> str:
+        return self.SEPARATOR.join(self)
 
 
 def say(template: str, /, **values: object) -> Words:

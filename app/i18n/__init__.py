@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.i18n.numbers import localised
-from engine.words import Words, say
+from engine.words import Phrases, Words, say
 
 if TYPE_CHECKING:
     import gettext  # loaded with the first catalogue: an English-only start never needs it
@@ -280,13 +280,20 @@ def tr_words(words: str, /) -> str:
     language, catalogue = _current()
     if catalogue is None and language == ENGLISH:
         return str(words)  # the engine's English as it made it
-    values = {name: tr_words(value) if isinstance(value, Words) else value for name, value in words.values.items()}
+    values = {name: _translated_value(value) for name, value in words.values.items()}
     if words.plural is None or words.form_count is None:
         return _filled(catalogue.gettext(words.template) if catalogue is not None and words.template else words.template,
                        words.template, values, language)
     english = words.template if words.form_count == 1 else words.plural
     text = catalogue.ngettext(words.template, words.plural, words.form_count) if catalogue is not None else english
     return _filled(text, english, values, language)
+
+
+def _translated_value(value: object) -> object:
+    """A value of the engine's words as the session reads it: a phrase translated, phrases listed."""
+    if isinstance(value, Phrases):
+        return Phrases.SEPARATOR.join(tr_words(phrase) for phrase in value)
+    return tr_words(value) if isinstance(value, Words) else value
 
 
 class _NumbersFormatter(string.Formatter):
