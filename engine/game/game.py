@@ -35,6 +35,7 @@ from engine.game.undo import undone
 from engine.ranking import places_from, ranked_seats
 from engine.rules import Rules
 from engine.scoring import breakdown, scoring_dice
+from engine.words import Words, say, say_n
 
 __all__ = ["Game"]
 
@@ -52,7 +53,7 @@ class Game:
         self, players: Iterable[str], rules: Rules | None = None, first: int = 0, *, points_only: bool = False
     ) -> None:
         if isinstance(players, str):
-            raise InvalidInput(f"Players must be a list of names, not the single text {players!r}.")
+            raise InvalidInput(say("Players must be a list of names, not the single text {players!r}.", players=players))
         event = GameStarted(tuple(players), rules or Rules.preset("house"), first, points_only or None)
         self._events: list[Event] = [event]
         self._states: list[GameState] = [start(event)]
@@ -62,7 +63,7 @@ class Game:
         """Rebuild a game from its log (as kept by :attr:`events`): resume and audit."""
         items = [event_from_dict(data) for data in events]
         if not items or not isinstance(items[0], GameStarted):
-            raise InvalidInput("A game log must begin with the start of the game.")
+            raise InvalidInput(say("A game log must begin with the start of the game."))
         first = items[0]
         game = cls(first.players, first.rules, first.first, points_only=bool(first.points_only))
         state = game._states[0]
@@ -106,7 +107,7 @@ class Game:
     def set_rules(self, rules: Rules) -> None:
         """New rules from the next turn on (an organizer may switch a final to progressive)."""
         if not isinstance(rules, Rules):
-            raise InvalidInput(f"{rules!r} is not a rule set.")
+            raise InvalidInput(say("{rules!r} is not a rule set.", rules=rules))
         self._push(RulesChanged(rules))
 
     def roll_off(self, faces: Mapping[int, int]) -> None:
@@ -114,7 +115,7 @@ class Game:
         try:
             pairs = tuple(sorted((int(seat), face) for seat, face in faces.items()))
         except (AttributeError, TypeError, ValueError) as error:
-            raise InvalidInput(f"A roll-off is a die face for each tied seat, not {faces!r}.") from error
+            raise InvalidInput(say("A roll-off is a die face for each tied seat, not {faces!r}.", faces=faces)) from error
         self._push(RolledOff(pairs))
 
     def undo(self) -> Notice:
@@ -131,7 +132,7 @@ class Game:
         :raises IllegalAction: nothing has been played since the start.
         """
         if len(self._events) == 1:
-            raise IllegalAction("Nothing to undo: the game has just started.")
+            raise IllegalAction(say("Nothing to undo: the game has just started."))
         return self._events[-1]
 
     def copy(self) -> Game:
@@ -155,7 +156,7 @@ class Game:
         if isinstance(event, Mapping):
             event = event_from_dict(event)
         if isinstance(event, GameStarted):
-            raise IllegalAction("A game starts only once: its start cannot be played again.")
+            raise IllegalAction(say("A game starts only once: its start cannot be played again."))
         self._push(event)
 
     def _push(self, event: Event) -> None:
@@ -279,18 +280,19 @@ class Game:
         offer = self.state.open_offer
         return offer is not None and count == offer.dice != self.state.dice_to_throw
 
-    def set_aside_refusal(self, dice: Iterable[int]) -> str | None:
+    def set_aside_refusal(self, dice: Iterable[int]) -> Words | None:
         """Why these dice of the last throw cannot be set aside together in any keep (some
         of them score in no option), or None while they may be (a triple being tapped in)."""
         throw = self.state.last_throw
         if throw is None:
-            return f"{self.players[self.current]} has not thrown yet: enter the throw first."
+            return say("{who} has not thrown yet: enter the throw first.", who=self.players[self.current])
         idle = Counter(dice) - Counter(scoring_dice(throw, self.rules))
         if not idle:
             return None
         faces = tuple(sorted(idle.elements()))
-        verb = "does" if len(faces) == 1 else "do"
-        return f"{format_dice(faces)} {verb} not score in {format_dice(throw)}: set aside only dice that score."
+        return say_n("{idle} does not score in {keep}: set aside only dice that score.",
+                     "{idle} do not score in {keep}: set aside only dice that score.", len(faces),
+                     idle=format_dice(faces), keep=format_dice(throw))
 
     def bank_refusal(self) -> str | None:
         """Why Bank is not allowed now (shown beside a disabled button), or None."""

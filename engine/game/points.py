@@ -22,10 +22,11 @@ from typing import Final
 from engine.dice import FACES, MAX_DICE
 from engine.rules import Rules
 from engine.scoring import best_score
+from engine.words import Words, say
 
 __all__ = ["UNCHECKED", "MAX_TURN_POINTS", "points_step", "points_refusal", "passed_refusal"]
 
-UNCHECKED: Final = (
+UNCHECKED: Final = say(
     "Points only: the throws are not entered, so the app cannot check them "
     "(what scored, hot dice, a must-roll after hot dice, a steal after a farkle). "
     "It still checks the points: the rules' smallest step, getting on the board, "
@@ -51,34 +52,37 @@ def points_step(rules: Rules) -> int:
     return step
 
 
-def points_refusal(who: str, points: object, rules: Rules, built_on: int | None = None) -> str | None:
+def points_refusal(who: str, points: object, rules: Rules, built_on: int | None = None) -> Words | None:
     """Why ``points`` cannot be ``who``'s bank under ``rules`` (or on an offer of ``built_on``
     points), in a player's words; None if it can."""
     if isinstance(points, bool) or not isinstance(points, int):
-        return f"{points!r} is not a number of points: enter what {who} banked, e.g. 350."
+        return say("{points!r} is not a number of points: enter what {who} banked, e.g. 350.", points=points, who=who)
     if points <= 0:
-        return f"{points:,} cannot be banked: a bank is more than 0. If {who} scored nothing, enter a farkle."
+        return say("{points:,} cannot be banked: a bank is more than 0. If {who} scored nothing, enter a farkle.",
+                   points=points, who=who)
     if points > MAX_TURN_POINTS:
-        return f"{points:,} is more than any turn scores: check the number {who} banked."
+        return say("{points:,} is more than any turn scores: check the number {who} banked.", points=points, who=who)
     step = points_step(rules)
     if points % step:
         lower = points - points % step
-        near = f"{lower:,} or {lower + step:,}" if lower else f"{step:,}"
-        return f"{points:,} cannot be banked under these rules: every score is a multiple of {step:,} ({near}?)."
+        if not lower:
+            return say("{points:,} cannot be banked under these rules: every score is a multiple of {step:,} "
+                       "({step:,}?).", points=points, step=step)
+        return say("{points:,} cannot be banked under these rules: every score is a multiple of {step:,} "
+                   "({lower:,} or {higher:,}?).", points=points, step=step, lower=lower, higher=lower + step)
     if built_on is not None and points <= built_on:
-        return (
-            f"{who} built on {built_on:,}: the bank is those points and what {who} added, "
-            f"so more than {built_on:,}, not {points:,}."
-        )
+        return say("{who} built on {built_on:,}: the bank is those points and what {who} added, "
+                   "so more than {built_on:,}, not {points:,}.", who=who, built_on=built_on, points=points)
     return None
 
 
-def passed_refusal(passed: object, rules: Rules) -> str | None:
+def passed_refusal(passed: object, rules: Rules) -> Words | None:
     """Why ``passed`` cannot be the dice a bank leaves to the next player, or None."""
     if passed is None:
         return None
     if not rules.progressive:
-        return "These rules do not pass dice to the next player: enter only the points."
+        return say("These rules do not pass dice to the next player: enter only the points.")
     if isinstance(passed, bool) or not isinstance(passed, int) or not 1 <= passed <= MAX_DICE:
-        return f"{passed!r} dice cannot be passed: a bank leaves 1 to {MAX_DICE} dice to pass."
+        return say("{passed!r} dice cannot be passed: a bank leaves 1 to {most} dice to pass.", passed=passed,
+                   most=MAX_DICE)
     return None

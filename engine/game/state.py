@@ -31,8 +31,10 @@ from engine.events import (
 from engine.frozen import evolved
 from engine.game.points import passed_refusal, points_refusal
 from engine.game.trail import Trail
+from engine.game.farkle_words import farkle_words
 from engine.rules import Rules
 from engine.scoring import best_score, score
+from engine.words import Words, say, say_n
 
 __all__ = [
     "GameState",
@@ -50,7 +52,7 @@ __all__ = [
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-_NUMBER_WORDS = {1: "ONE", 2: "TWO", 3: "THREE", 4: "FOUR", 5: "FIVE", 6: "SIX"}
+_NUMBER_WORDS = {1: say("ONE"), 2: say("TWO"), 3: say("THREE"), 4: say("FOUR"), 5: say("FIVE"), 6: say("SIX")}
 
 Phase = Literal["throw", "keep", "choose", "roll_off", "over"]
 """What the table waits for: a throw, dice set aside, roll or bank, a roll-off, nothing."""
@@ -64,8 +66,12 @@ class Offer:
     dice: int
 
     def __str__(self) -> str:
-        noun = "die" if self.dice == 1 else "dice"
-        return f"{self.points:,} with {_NUMBER_WORDS[self.dice]} {noun}"
+        return self.describe()
+
+    def describe(self) -> Words:
+        """The offer as the table says it: "1,500 with TWO dice"."""
+        return say_n("{points:,} with {number} die", "{points:,} with {number} dice", self.dice, points=self.points,
+                     number=_NUMBER_WORDS[self.dice])
 
 
 @dataclass(frozen=True)
@@ -178,17 +184,16 @@ def start(event: GameStarted) -> GameState:
     players = tuple(name.strip() if isinstance(name, str) else name for name in event.players)
     for name in players:
         if not isinstance(name, str) or not name:
-            raise InvalidInput(f"Every player needs a name; got {list(event.players)!r}.")
+            raise InvalidInput(say("Every player needs a name; got {players!r}.", players=list(event.players)))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidInput(
-            f"{len(players)} players entered: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players."
-        )
+        raise InvalidInput(say("{count} players entered: a game has {least} to {most} players.", count=len(players),
+                               least=MIN_PLAYERS, most=MAX_PLAYERS))
     seen = Counter(name.casefold() for name in players)
     twice = [name for name in players if seen[name.casefold()] > 1]
     if twice:
-        raise InvalidInput(f"{twice[0]!r} is entered twice: give each player a different name.")
+        raise InvalidInput(say("{name!r} is entered twice: give each player a different name.", name=twice[0]))
     if isinstance(event.first, bool) or not isinstance(event.first, int) or not 0 <= event.first < len(players):
-        raise InvalidInput(f"Seat {event.first!r} cannot start: seats are 0 to {len(players) - 1}.")
+        raise InvalidInput(say("Seat {seat!r} cannot start: seats are 0 to {last}.", seat=event.first, last=len(players) - 1))
     count = len(players)
     return GameState(
         players=players,
@@ -221,29 +226,26 @@ def apply(state: GameState, event: Event) -> GameState:
         return _farkle_points(state)
     if isinstance(event, EntrySwitched):
         return _switch_entry(state, event.points_only)
-    raise InvalidInput(f"A game is started once; {event!r} cannot come later.")
+    raise InvalidInput(say("A game is started once; {event!r} cannot come later.", event=event))
 
 
 def _playable(state: GameState) -> None:
     if state.winner is not None:
-        raise IllegalAction(
-            f"The game is over: {state.name(state.winner)} won. Undo to change it, or start a new game."
-        )
+        raise IllegalAction(say("The game is over: {name} won. Undo to change it, or start a new game.",
+                                name=state.name(state.winner)))
     if state.tied:
-        raise IllegalAction(
-            f"{_names(state, state.tied)} are tied for the win: enter their roll-off dice first."
-        )
+        raise IllegalAction(say("{names} are tied for the win: enter their roll-off dice first.",
+                                names=_names(state, state.tied)))
 
 
 def _by_dice(state: GameState) -> None:
     if state.points_only:
-        raise IllegalAction(_POINTS_ONLY.format(who=state.name(state.current)))
+        raise IllegalAction(_points_only(state.name(state.current)))
 
 
-_POINTS_ONLY = (
-    "This game is kept in points only: enter {who}'s bank or a farkle, "
-    "or switch to entering dice at the start of a turn."
-)
+def _points_only(who: str) -> Words:
+    return say("This game is kept in points only: enter {who}'s bank or a farkle, "
+               "or switch to entering dice at the start of a turn.", who=who)
 
 
 def _roll(state: GameState, dice: Dice) -> GameState:
@@ -251,20 +253,17 @@ def _roll(state: GameState, dice: Dice) -> GameState:
     _by_dice(state)
     phase = state.phase
     if phase == "keep":
-        raise IllegalAction(
-            f"{state.name(state.current)} must set aside at least one scoring die from "
-            f"{format_dice(state.throws[-1].dice)} before throwing again."
-        )
+        raise IllegalAction(say("{who} must set aside at least one scoring die from {dice} before throwing again.",
+                                who=state.name(state.current), dice=format_dice(state.throws[-1].dice)))
     wanted = state.dice_to_throw
     if len(dice) != wanted:
-        hint = ""
         offer = state.open_offer
+        said = say_n("{dice} is {count} die, but {who} throws {wanted} now.",
+                     "{dice} is {count} dice, but {who} throws {wanted} now.", len(dice), dice=format_dice(dice),
+                     count=len(dice), who=state.name(state.current), wanted=wanted)
         if offer is not None and len(dice) == offer.dice:
-            hint = f" To throw the {offer.dice} passed, choose Build first."
-        raise IllegalAction(
-            f"{format_dice(dice)} is {len(dice)} {'die' if len(dice) == 1 else 'dice'}, "
-            f"but {state.name(state.current)} throws {wanted} now.{hint}"
-        )
+            said = say("{said} To throw the {passed} passed, choose Build first.", said=said, passed=offer.dice)
+        raise IllegalAction(said)
     fresh = phase == "throw" and not state.building
     if best_score(dice, state.rules) == 0:
         if fresh:
@@ -288,26 +287,20 @@ def _keep(state: GameState, dice: Dice) -> GameState:
     _playable(state)
     _by_dice(state)
     if not state.throws:
-        raise IllegalAction(f"{state.name(state.current)} has not thrown yet: enter the throw first.")
+        raise IllegalAction(say("{who} has not thrown yet: enter the throw first.", who=state.name(state.current)))
     throw = state.throws[-1]
     absent = missing_from(dice, throw.dice)
     if absent:
-        raise IllegalAction(
-            f"{format_dice(absent)} {'was' if len(absent) == 1 else 'were'} not thrown: "
-            f"the throw was {format_dice(throw.dice)}."
-        )
+        raise IllegalAction(say_n("{absent} was not thrown: the throw was {dice}.",
+                                  "{absent} were not thrown: the throw was {dice}.", len(absent),
+                                  absent=format_dice(absent), dice=format_dice(throw.dice)))
     points = score(dice, state.rules)
     left = len(throw.dice) - len(dice)
     notices: tuple[Notice, ...] = ()
     turn_points = state.points_before_throw + points
     if left == 0:
-        notices = (
-            Notice(
-                "hot_dice",
-                f"Hot dice! All six dice scored: {state.name(state.current)} may throw six again "
-                f"on {turn_points:,}.",
-            ),
-        )
+        notices = (Notice("hot_dice", say("Hot dice! All six dice scored: {who} may throw six again on {points:,}.",
+                                          who=state.name(state.current), points=turn_points)),)
     return evolved(
         state,
         throws=state.throws.but_last(Throw(throw.dice, dice)),
@@ -317,40 +310,44 @@ def _keep(state: GameState, dice: Dice) -> GameState:
     )
 
 
-def bank_refusal(state: GameState) -> str | None:
+def bank_refusal(state: GameState) -> Words | None:
     """Why the current player may not bank now, or None if they may."""
     who = state.name(state.current)
     if state.winner is not None or state.tied:
         try:
             _playable(state)
         except IllegalAction as refusal:
-            return str(refusal)
+            return refusal.words
     if state.points_only:
-        return _POINTS_ONLY.format(who=who)
+        return _points_only(who)
     if not state.throws:
         offer = state.open_offer
         if offer is not None:
-            return f"{who} has nothing to bank yet: build on {offer.points:,}, or throw six fresh dice."
-        return f"{who} has nothing to bank yet: throw the dice first."
+            return say("{who} has nothing to bank yet: build on {points:,}, or throw six fresh dice.", who=who,
+                       points=offer.points)
+        return say("{who} has nothing to bank yet: throw the dice first.", who=who)
     if not state.kept:
-        return f"{who} must set aside scoring dice from {format_dice(state.throws[-1].dice)} before banking."
+        return say("{who} must set aside scoring dice from {dice} before banking.", who=who,
+                   dice=format_dice(state.throws[-1].dice))
     if state.hot_dice and state.rules.must_roll_after_hot_dice:
-        return "All six dice scored: under these rules the player must throw again."
+        return say("All six dice scored: under these rules the player must throw again.")
     return _short_bank(state)
 
 
-def _short_bank(state: GameState) -> str | None:
+def _short_bank(state: GameState) -> Words | None:
     """Why the turn's points are too few to bank (getting on the board, the minimum bank), or None."""
     who, points = state.name(state.current), state.turn_points
-    short = " (a turn stopped short of it scores nothing: enter a farkle)" if state.points_only else ""
-    threshold = state.rules.entry_threshold
-    if not state.on_board[state.current] and points < threshold:
-        also = short or ", throw again"
-        return f"{who} needs {threshold:,} in one turn to get on the board: {points:,} is not enough{also}."
-    minimum = state.rules.minimum_bank
-    if state.on_board[state.current] and points < minimum:
-        also = short or ". Throw on"
-        return f"{who} is on the board: a bank needs at least {minimum:,}; this turn has {points:,}{also}."
+    threshold, minimum, on_board = state.rules.entry_threshold, state.rules.minimum_bank, state.on_board[state.current]
+    if not on_board and points < threshold:
+        return say("{who} needs {threshold:,} in one turn to get on the board: {points:,} is not enough (a turn "
+                   "stopped short of it scores nothing: enter a farkle).", who=who, threshold=threshold, points=points) \
+            if state.points_only else say("{who} needs {threshold:,} in one turn to get on the board: {points:,} is "
+                                          "not enough, throw again.", who=who, threshold=threshold, points=points)
+    if on_board and points < minimum:
+        return say("{who} is on the board: a bank needs at least {minimum:,}; this turn has {points:,} (a turn "
+                   "stopped short of it scores nothing: enter a farkle).", who=who, minimum=minimum, points=points) \
+            if state.points_only else say("{who} is on the board: a bank needs at least {minimum:,}; this turn has "
+                                          "{points:,}. Throw on.", who=who, minimum=minimum, points=points)
     return None
 
 
@@ -366,7 +363,8 @@ def _bank_points(state: GameState, points: int, passed: int | None) -> GameState
     _playable(state)
     who = state.name(state.current)
     if not state.points_only:
-        raise IllegalAction(f"This game is entered die by die: enter {who}'s throw, or switch to points only first.")
+        raise IllegalAction(say("This game is entered die by die: enter {who}'s throw, or switch to points only first.",
+                                who=who))
     built_on = state.offer.points if state.building and state.offer else None
     refusal = points_refusal(who, points, state.rules, built_on) or passed_refusal(passed, state.rules)
     state = evolved(state, turn_points=points)
@@ -379,10 +377,8 @@ def _bank_points(state: GameState, points: int, passed: int | None) -> GameState
 def _farkle_points(state: GameState) -> GameState:
     _playable(state)
     if not state.points_only:
-        raise IllegalAction(
-            f"This game is entered die by die: enter {state.name(state.current)}'s throw; "
-            "a throw with nothing to set aside is the farkle."
-        )
+        raise IllegalAction(say("This game is entered die by die: enter {who}'s throw; a throw with nothing to set "
+                                "aside is the farkle.", who=state.name(state.current)))
     return _farkle(state, None)
 
 
@@ -391,14 +387,15 @@ def _switch_entry(state: GameState, points_only: bool) -> GameState:
     _playable(state)
     who = state.name(state.current)
     if points_only == state.points_only:
-        raise IllegalAction(f"This game is already entered {_ENTRY[points_only]}.")
+        raise IllegalAction(say("This game is already entered {entry}.", entry=_ENTRY[points_only]))
     if state.throws:
-        raise IllegalAction(f"{who}'s turn has begun with dice: switch to points only when {who} banks or farkles.")
-    words = f"From {who}'s turn on, turns are entered {_ENTRY[points_only]}."
+        raise IllegalAction(say("{who}'s turn has begun with dice: switch to points only when {who} banks or "
+                                "farkles.", who=who))
+    words = say("From {who}'s turn on, turns are entered {entry}.", who=who, entry=_ENTRY[points_only])
     return evolved(state, points_only=points_only, notices=(Notice("entry", words),))
 
 
-_ENTRY = {True: "as points only (the throws are not checked)", False: "die by die"}
+_ENTRY = {True: say("as points only (the throws are not checked)"), False: say("die by die")}
 
 
 def _banked(state: GameState, passed: int | None) -> GameState:
@@ -406,13 +403,14 @@ def _banked(state: GameState, passed: int | None) -> GameState:
     seat, points = state.current, state.turn_points
     who = state.name(seat)
     total = state.scores[seat] + points
-    notices = [Notice("banked", f"{who} banks {points:,}: total {total:,}.")]
+    notices = [Notice("banked", say("{who} banks {points:,}: total {total:,}.", who=who, points=points, total=total))]
     if not state.on_board[seat]:
-        notices.append(Notice("on_board", f"{who} is on the board with {points:,}."))
+        notices.append(Notice("on_board", say("{who} is on the board with {points:,}.", who=who, points=points)))
     wins_now = not state.final_round and total >= state.rules.target and state.rules.end_rule == "first_to_target"
     offer = Offer(points, passed) if state.rules.progressive and passed and not wins_now else None
     if offer:
-        notices.append(Notice("offer", f"{who}: bank {offer.points:,} with {_NUMBER_WORDS[offer.dice]} to pass."))
+        notices.append(Notice("offer", say("{who}: bank {points:,} with {number} to pass.", who=who,
+                                           points=offer.points, number=_NUMBER_WORDS[offer.dice])))
     record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
     state = evolved(
         state,
@@ -421,17 +419,14 @@ def _banked(state: GameState, passed: int | None) -> GameState:
         farkle_streak=_set(state.farkle_streak, seat, 0),
     )
     if wins_now:
-        notices.append(Notice("won", f"{who} is the first to bank {state.rules.target:,} and wins with {total:,}!"))
+        notices.append(Notice("won", say("{who} is the first to bank {target:,} and wins with {total:,}!", who=who,
+                                         target=state.rules.target, total=total)))
         return evolved(_end_turn(state, record, None, "progressive", notices), winner=seat)
     if not state.final_round and total >= state.rules.target:
         count = len(state.players)
         others = tuple((seat + step) % count for step in range(1, count))
-        notices.append(
-            Notice(
-                "final_round",
-                f"{who} reached {total:,}. Final round: last turns for {_names(state, others)}.",
-            )
-        )
+        notices.append(Notice("final_round", say("{who} reached {total:,}. Final round: last turns for {names}.",
+                                                 who=who, total=total, names=_names(state, others))))
         state = evolved(state, final_round=True, last_turns=others)
     return _end_turn(state, record, offer, "progressive", notices)
 
@@ -446,10 +441,13 @@ def _farkle(state: GameState, dice: Dice | None) -> GameState:
         penalty = state.rules.penalty_on(state.scores[seat])
         streak = 0
     total = state.scores[seat] - penalty
-    notices = [Notice("farkle", _farkle_words(state, dice, penalty, total, third=streak == 0))]
+    words = farkle_words(state.name(seat), dice, lost, state.rules.triple_farkle_penalty, penalty, total,
+                         third=streak == 0)
+    notices = [Notice("farkle", words)]
     offer = Offer(lost, len(dice)) if state.rules.steal and lost and dice else None
     if offer:
-        notices.append(Notice("offer", f"Next player may steal {lost:,} by throwing the {offer.dice} dice."))
+        notices.append(Notice("offer", say("Next player may steal {lost:,} by throwing the {dice} dice.", lost=lost,
+                                           dice=offer.dice)))
     throws = state.throws.then(Throw(dice)) if dice else state.throws
     record = TurnRecord(seat, throws.as_tuple(), "farkled", lost, penalty, total, _built_on(state))
     state = evolved(
@@ -458,26 +456,6 @@ def _farkle(state: GameState, dice: Dice | None) -> GameState:
         farkle_streak=_set(state.farkle_streak, seat, streak),
     )
     return _end_turn(state, record, offer, "steal", notices)
-
-
-def _farkle_words(state: GameState, dice: Dice | None, penalty: int, total: int, *, third: bool) -> str:
-    """A farkle in one sentence that ends on the total the scoreboard shows: the turn's
-    points lost and, for a third farkle in a row, what the penalty took (all of it, part of
-    it or nothing, when the total reached the lowest it may go)."""
-    who, lost, rule = state.name(state.current), state.turn_points, state.rules.triple_farkle_penalty
-    said = f"Farkle for {who}" if dice is None else f"Farkle! {format_dice(dice)} has nothing to set aside"
-    loses = f"{who} loses the {lost:,} of this turn" if lost else ""
-    if not third or not rule:
-        free = " (a third farkle in a row: no penalty under these rules)" if third else ""
-        return f"{said}: {loses}; {who}'s total stays {total:,}{free}." if lost else f"{said}{free}."
-    lowest = "" if penalty == rule else ", as low as a total may go"
-    if not penalty:
-        costs = f"a third farkle in a row would cost {rule:,}, but {who}'s total stays {total:,}{lowest}"
-        return f"{said}: {loses}; {costs}." if lost else f"{said}: {costs}."
-    part = "" if penalty == rule else f" (the penalty is {rule:,})"
-    if lost:
-        return f"{said}: {loses}, and a third farkle in a row costs {penalty:,} more{part}: total {total:,}{lowest}."
-    return f"{said}: a third farkle in a row costs {who} {penalty:,}{part}: total {total:,}{lowest}."
 
 
 def _built_on(state: GameState) -> Offer | None:
@@ -524,10 +502,11 @@ def _decide(state: GameState, notices: list[Notice]) -> GameState:
     leaders = tuple(seat for seat, total in enumerate(state.scores) if total == top)
     if len(leaders) > 1:
         notices.append(
-            Notice("tie", f"{_names(state, leaders)} are tied at {top:,}: each throws one die, highest wins.")
+            Notice("tie", say("{names} are tied at {top:,}: each throws one die, highest wins.",
+                              names=_names(state, leaders), top=top))
         )
         return evolved(state, tied=leaders, notices=tuple(notices))
-    notices.append(Notice("won", f"{state.name(leaders[0])} wins with {top:,}!"))
+    notices.append(Notice("won", say("{who} wins with {top:,}!", who=state.name(leaders[0]), top=top)))
     return evolved(state, winner=leaders[0], notices=tuple(notices))
 
 
@@ -536,47 +515,49 @@ def _build(state: GameState) -> GameState:
     who = state.name(state.current)
     offer = state.open_offer
     if offer is None:
-        raise IllegalAction(f"There is nothing for {who} to build on: throw six fresh dice.")
+        raise IllegalAction(say("There is nothing for {who} to build on: throw six fresh dice.", who=who))
     return evolved(
         state,
         building=True,
         turn_points=offer.points,
         points_before_throw=offer.points,
         dice_in_hand=offer.dice,
-        notices=(Notice("built", f"{who} builds on {offer}."),),
+        notices=(Notice("built", say("{who} builds on {offer}.", who=who, offer=offer.describe())),),
     )
 
 
 def _change_rules(state: GameState, rules: Rules) -> GameState:
     _playable(state)
     if state.final_round and rules.target != state.rules.target:
-        raise IllegalAction("The final round has started: the target can no longer change.")
+        raise IllegalAction(say("The final round has started: the target can no longer change."))
     if state.final_round and rules.end_rule != state.rules.end_rule:
-        raise IllegalAction("The final round has started: how the game ends can no longer change.")
+        raise IllegalAction(say("The final round has started: how the game ends can no longer change."))
     return evolved(
         state,
         pending_rules=rules,
-        notices=(Notice("rules", f"From the next turn: {rules.describe()}"),),
+        notices=(Notice("rules", say("From the next turn: {rules}", rules=rules.describe())),),
     )
 
 
 def _roll_off(state: GameState, faces: dict[int, int]) -> GameState:
     if not state.tied:
-        raise IllegalAction("There is no tie for the win to roll off.")
+        raise IllegalAction(say("There is no tie for the win to roll off."))
     if set(faces) != set(state.tied):
-        raise IllegalAction(f"Enter one die for each of {_names(state, state.tied)}, and only for them.")
+        raise IllegalAction(say("Enter one die for each of {names}, and only for them.", names=_names(state, state.tied)))
     for seat, face in faces.items():
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidInput(f"{face!r} for {state.name(seat)} is not a die face: a die shows 1 to 6.")
+            raise InvalidInput(say("{face!r} for {who} is not a die face: a die shows 1 to 6.", face=face,
+                                    who=state.name(seat)))
     high = max(faces.values())
     still = tuple(seat for seat in state.tied if faces[seat] == high)
     round_ = tuple(sorted(faces.items()))
     state = evolved(state, roll_offs=state.roll_offs.then(round_))
     if len(still) > 1:
-        notice = Notice("tie", f"{_names(state, still)} tied again with {high}s: throw again.")
+        notice = Notice("tie", say("{names} tied again with {high}s: throw again.", names=_names(state, still), high=high))
         return evolved(state, tied=still, notices=(notice,))
     winner = still[0]
-    notice = Notice("won", f"{state.name(winner)} wins the roll-off with a {high} and the game with {state.scores[winner]:,}!")
+    notice = Notice("won", say("{who} wins the roll-off with a {high} and the game with {total:,}!",
+                               who=state.name(winner), high=high, total=state.scores[winner]))
     return evolved(state, tied=(), winner=winner, notices=(notice,))
 
 
@@ -586,5 +567,5 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 
 def _names(state: GameState, seats: Iterable[int]) -> str:
     names = [state.name(seat) for seat in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 

@@ -7,6 +7,7 @@ from engine.events import (
     Banked, Built, EntrySwitched, Event, Kept, PointsBanked, PointsFarkled, Rolled, RolledOff, RulesChanged,
 )
 from engine.game.state import GameState, Notice
+from engine.words import say
 
 __all__ = ["undone"]
 
@@ -19,25 +20,26 @@ def undone(event: Event, before: GameState, after: GameState) -> Notice:
     if isinstance(event, Rolled | PointsFarkled):
         ended = len(after.history) > len(before.history)
         if isinstance(event, PointsFarkled):
-            words = f"{name}'s farkle"
+            words = say("{name}'s farkle", name=name)
         else:
             thrown = format_dice(event.dice)
-            words = f"{name}'s farkle on {thrown}" if ended else f"{name}'s throw {thrown}"
+            words = say("{name}'s farkle on {dice}", name=name, dice=thrown) if ended else \
+                say("{name}'s throw {dice}", name=name, dice=thrown)
         if ended and after.history[-1].penalty:
-            words += f" and the {after.history[-1].penalty:,} it cost"
+            words = say("{undone} and the {penalty:,} it cost", undone=words, penalty=after.history[-1].penalty)
     elif isinstance(event, Kept):
-        words = f"{name} setting aside {format_dice(event.dice)}"
+        words = say("{name} setting aside {dice}", name=name, dice=format_dice(event.dice))
     elif isinstance(event, Banked | PointsBanked):
         turn = after.history[-1]
-        words = f"{before.name(turn.seat)}'s bank of {turn.points:,}"
+        words = say("{name}'s bank of {points:,}", name=before.name(turn.seat), points=turn.points)
     elif isinstance(event, Built) and before.offer is not None:
-        words = f"{name} building on {before.offer.points:,}"
+        words = say("{name} building on {points:,}", name=name, points=before.offer.points)
     elif isinstance(event, RulesChanged):
-        words = "the change of rules"
+        words = say("the change of rules")
     elif isinstance(event, RolledOff):
-        words = "the roll-off"
+        words = say("the roll-off")
     elif isinstance(event, EntrySwitched):
-        words = "the switch to points only" if event.points_only else "the switch to entering dice"
+        words = say("the switch to points only") if event.points_only else say("the switch to entering dice")
     else:
-        words = f"the last action ({event.TYPE})"
-    return Notice("undone", f"Undone: {words}")
+        words = say("the last action ({kind})", kind=event.TYPE)
+    return Notice("undone", say("Undone: {undone}", undone=words))
