@@ -37,7 +37,7 @@ from app.event.number_entry import ORGANIZER_DIGITS, parse_number
 from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, new_id, utc_now_iso
 from app.storage.base import off_the_loop
 from app.storage.errors import failure_in_words
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from engine.codec import MAX_CODE_CHARS
 from engine.tournament.signups import SignUpPreview
 from engine import (
@@ -437,8 +437,10 @@ class Organizer:
 
 def describe_error(error: Exception) -> str:
     """A refusal as the organizer reads it; a storage failure says nothing was kept."""
-    if isinstance(error, (FarkleError, ChangedElsewhere, CopyRefused)):
-        return str(error)  # the engine's refusals stay in English: the engine is language-free (app/i18n/__init__.py)
+    if isinstance(error, FarkleError):
+        return tr_words(error.words)
+    if isinstance(error, (ChangedElsewhere, CopyRefused)):
+        return str(error)
     if isinstance(error, StoreError):
         return tr("Not saved, so nothing changed: {reason}", reason=failure_in_words(error, tr("do it again")))
     logger.error("An organizer action failed in a way no refusal explains", exc_info=error)

@@ -53,7 +53,7 @@ import re
 import string
 import struct
 import weakref
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -256,10 +256,10 @@ def _current() -> tuple[str, gettext.NullTranslations | None]:
 
 def tr(message: str, /, **values: Any) -> str:
     """``message`` (English, the catalogue's id) in the session's language, with ``values``
-    put into its ``{named}`` places."""
+    put into its ``{named}`` places (the engine's words among them translated too)."""
     language, catalogue = _current()
     text = catalogue.gettext(message) if catalogue is not None and message else message  # "" is the header's id
-    return _filled(text, message, values, language)
+    return _filled(text, message, _translated_values(values, catalogue), language)
 
 
 def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:
@@ -268,7 +268,7 @@ def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:
     language, catalogue = _current()
     english = singular if count == 1 else plural
     text = catalogue.ngettext(singular, plural, count) if catalogue is not None else english
-    return _filled(text, english, values, language)
+    return _filled(text, english, _translated_values(values, catalogue), language)
 
 
 def tr_words(words: str, /) -> str:
@@ -280,13 +280,18 @@ def tr_words(words: str, /) -> str:
     language, catalogue = _current()
     if catalogue is None and language == ENGLISH:
         return str(words)  # the engine's English as it made it
-    values = {name: _translated_value(value) for name, value in words.values.items()}
+    values = _translated_values(words.values, catalogue)
     if words.plural is None or words.form_count is None:
         return _filled(catalogue.gettext(words.template) if catalogue is not None and words.template else words.template,
                        words.template, values, language)
     english = words.template if words.form_count == 1 else words.plural
     text = catalogue.ngettext(words.template, words.plural, words.form_count) if catalogue is not None else english
     return _filled(text, english, values, language)
+
+
+def _translated_values(values: Mapping[str, Any], catalogue: gettext.NullTranslations | None) -> dict[str, Any]:
+    """Values as the session reads them: with a catalogue, the engine's words among them translated."""
+    return {name: _translated_value(value) for name, value in values.items()} if catalogue is not None else dict(values)
 
 
 def _translated_value(value: object) -> object:

@@ -25,7 +25,7 @@ import flet as ft
 from app.context import ViewportContext, use_model, use_services
 from app.documents import changes
 from app.documents.games import COLLECTION, read_game
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from app.qr import qr_image
 from app.routes import follow_path
 from app.runtime import in_browser
@@ -198,7 +198,7 @@ def board(state: GameState, scale: float) -> list[ft.Control]:
         shown.append(_text(tr("Final round · last turns: {names}", names=names), LINE * scale, bold=True,
                            colour=SELECTED, key="follow-final-round"))
     shown += [_player(state, seat, scale) for seat in range(len(state.players))]
-    shown += [_text(notice.text, SMALL * scale, key=f"follow-notice-{index}") for index, notice in enumerate(state.notices)]
+    shown += [_text(tr_words(notice.text), SMALL * scale, key=f"follow-notice-{index}") for index, notice in enumerate(state.notices)]
     return shown
 
 

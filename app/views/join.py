@@ -24,7 +24,7 @@ from app.table.tournament_table import table_game_of, table_title, tournament_me
 from app.qr.camera import ScanOutcome, not_a_setup_code
 from app.views.scanner import CameraScan
 from app.views.widgets import big_button, notice_banner, on, screen_view, section
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from engine import SETUP_PREFIX, FarkleError, TableSetup
 from engine.codec import code_in_link, setup_to_join
 
@@ -55,7 +55,7 @@ class JoinState(ft.Observable):
         try:
             setup = setup_to_join(self.text)
         except FarkleError as refusal:
-            self.refusal = str(refusal)
+            self.refusal = tr_words(refusal.words)
             return
         self.existing = await table_game_of(services.store, self.text)
         self.setup = setup
@@ -133,7 +133,7 @@ def JoinPage(payload: str) -> ft.View:
                        seat=seat, name=player.name, number=player.number), size=16)
             for seat, player in enumerate(setup.players, 1)
         ]
-        rules: list[ft.Control] = [ft.Text(setup.rules.describe(), key="join-rules")]
+        rules: list[ft.Control] = [ft.Text(tr_words(setup.rules.describe()), key="join-rules")]
         if setup.switch_to is not None:
             rules.append(ft.Text(
                 tr("The organizer may switch this table to: {rules}. When told, use Change rules at the top of "

@@ -17,7 +17,7 @@ from app.context import use_keys, use_model, use_services
 from app.event.number_entry import parse_number
 from app.views.widgets import (big_button, die_button, icon_button, labelled_dropdown, on, preset_label,
                                screen_view, section)
-from app.i18n import ntr, tr
+from app.i18n import ntr, tr, tr_words
 from engine import (
     PRESET_NAMES,
     FarkleError,
@@ -132,7 +132,7 @@ class LookupState(ft.Observable):
             try:
                 await prepare_advice(rules)
             except FarkleError as why:
-                self.unadvised = str(why)
+                self.unadvised = tr_words(why.words)
             finally:
                 self.working = False
 
@@ -150,7 +150,7 @@ class LookupState(ft.Observable):
             else:
                 shown = turn_advice(self.rules, points, self.dice_left, self.on_board, streak=streak)
         except FarkleError as why:
-            return str(why), True
+            return tr_words(why.words), True
         return shown.describe(), False
 
     async def on_key(self, key: str) -> None:
@@ -192,7 +192,7 @@ def LookupScreen(game_id: str = "") -> ft.View:
             labelled_dropdown(tr("Rules"), lookup.preset, choices, choose_rules, key="lookup-rules", width=300),
             padding=ft.Padding.only(top=8),
         ),
-        ft.Text(rules.describe(), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(tr_words(rules.describe()), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Text(tr("Tap up to six dice"), size=16),
         ft.Row(
             [die_button(face, tr("Add {face}", face=face), on(lookup.add, face), key=f"lookup-face-{face}")

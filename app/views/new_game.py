@@ -20,7 +20,7 @@ from app.event.number_entry import parse_number
 from app.table.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
-from app.i18n import tr, translatable
+from app.i18n import tr, tr_words, translatable
 from app.views.widgets import (
     MIN_TARGET,
     big_button,
@@ -295,7 +295,7 @@ class NewGameState(ft.Observable):
         try:
             rules = self.rules()
         except FarkleError as refusal:
-            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n/__init__.py)
+            self.refusal = tr_words(refusal.words)
             return None
         before = self.keeper.game_id
         self.starting, self.refusal = True, None
@@ -303,7 +303,7 @@ class NewGameState(ft.Observable):
             names = table_names(self.names())
             return await self.keeper.start_game(names, rules, self.first_named(), points_only=self.points_only)
         except FarkleError as refusal:
-            self.refusal = str(refusal)
+            self.refusal = tr_words(refusal.words)
         except StoreError as failure:
             if self.keeper.game_id not in (None, before):
                 return self.keeper.game_id  # the game is kept; only the recent names were not
@@ -419,10 +419,10 @@ def NewGameScreen(game_id: str = "") -> ft.View:
         wrap=True,
     ))
     try:
-        controls.append(ft.Text(form.rules().describe(), size=12, color=ft.Colors.ON_SURFACE_VARIANT,
+        controls.append(ft.Text(tr_words(form.rules().describe()), size=12, color=ft.Colors.ON_SURFACE_VARIANT,
                                 key="rules-summary"))
     except FarkleError as problem:
-        controls.append(ft.Text(str(problem), color=ft.Colors.ERROR, key="rules-summary"))
+        controls.append(ft.Text(tr_words(problem.words), color=ft.Colors.ERROR, key="rules-summary"))
     controls.append(ft.TextButton(tr("Hide rule options") if form.show_options else tr("Adjust rule options"),
                                   on_click=on(form.toggle_options), key="rule-options", height=MIN_TARGET))
     if form.show_options:

@@ -14,7 +14,7 @@ from typing import Final
 import flet as ft
 
 from app.event.number_entry import parse_number
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from app.views.table_state import TableState, dice_words
 from app.views.widgets import MIN_TARGET, big_button, labelled_dropdown, on
 from engine import GameState, InvalidInput
@@ -40,7 +40,7 @@ def typed_points(text: str, name: str) -> tuple[int | None, str | None]:
     try:
         return parse_number(tr("{name}'s bank", name=name), text, digits=POINTS_DIGITS), None
     except InvalidInput as refusal:
-        return None, str(refusal)
+        return None, tr_words(refusal.words)
 
 
 @ft.component

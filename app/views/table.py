@@ -11,7 +11,7 @@ from __future__ import annotations
 import flet as ft
 
 from app.context import use_keys, use_model, use_services, use_viewport
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from app.views.follow import follow_dialog, follow_link
 from app.views.game_over import GameOver
 from app.views.points_entry import PointsEntry, entry_switch, points_allowed
@@ -69,7 +69,7 @@ def TableScreen(game_id: str) -> ft.View:
     if table.last_undo:  # Redo stays at hand after a refusal (a full storage refused the redo)
         notices.append(undo_banner(table))
     elif not table.refusal and state.notices:
-        notices.append(notice_banner([notice.text for notice in state.notices]))
+        notices.append(notice_banner([tr_words(notice.text) for notice in state.notices]))
     if screen_notice:
         notices.append(notice_banner([screen_notice], key="screen-notice"))
     turn_on = state.phase not in ("over", "roll_off")
@@ -153,7 +153,7 @@ def RulesDialog(table: TableState, draft: tuple[bool, bool]) -> ft.AlertDialog:
     return ft.AlertDialog(
         title=ft.Text(tr("Change rules from the next turn")),
         content=ft.Column([
-            ft.Text(table.game.rules.describe()),
+            ft.Text(tr_words(table.game.rules.describe())),
             ft.Switch(label=tr("Progressive passing"), value=progressive, key="switch-progressive",
                       on_change=progressive_switched),
             ft.Switch(label=tr("Steal after a farkle"), value=steal, key="switch-steal", on_change=steal_switched),

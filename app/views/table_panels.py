@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import flet as ft
 
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from app.views.table_state import TableState, dice_words
 from app.views.widgets import FELT, big_button, die_button, on, section
 from engine import Advice, GameState, WinChances, bank_refusal, format_dice, scoring_dice, scoring_options
@@ -224,7 +224,7 @@ def throw_panel(table: TableState, state: GameState, *, keyboard_hint: bool,
                                            turn_points=state.turn_points), on(table.bank), key="bank",
                                         filled=False, disabled=refusal is not None, expand=True)]))
         if refusal:
-            parts.append(ft.Text(refusal, color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"))
+            parts.append(ft.Text(tr_words(refusal), color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"))
     return ft.Column(parts, spacing=10, key="throw-panel")
 
 
@@ -307,7 +307,7 @@ def keep_panel(table: TableState, state: GameState, preview: GameState | None, p
                 ],
                 key="keep-buttons",
             ),
-            ft.Text(refusal or "", color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
+            ft.Text(tr_words(refusal or ""), color=ft.Colors.ON_SURFACE_VARIANT, key="bank-reason"),
             *advice_line(advice),
             big_button(tr("Best: keep {throw} for {points:,}",
                           throw=format_dice(best.keep), points=best.points),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from app.i18n import tr, translatable
+from app.i18n import tr, tr_words, translatable
 from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, StoreError
 from app.storage.errors import failure_in_words
@@ -96,7 +96,7 @@ class TableState(ft.Observable):
         try:
             await self.keeper.act(action)
         except FarkleError as refusal:
-            self.refusal = str(refusal)  # the engine says why, in English (see app/i18n/__init__.py)
+            self.refusal = tr_words(refusal.words)
         except ChangedElsewhere as changed:
             self.entry.clear()
             self.selection.clear()
@@ -150,7 +150,7 @@ class TableState(ft.Observable):
             try:
                 await prepare_advice(self.state.rules)
             except FarkleError as why:
-                self.advice_refused = str(why)
+                self.advice_refused = tr_words(why.words)
         self.advice_solved = self.state is not None and prepared(self.state.rules)
 
     def advice(self) -> Advice | str | None:
@@ -261,7 +261,7 @@ class TableState(ft.Observable):
         refusal = self.game.set_aside_refusal([throw[chosen] for chosen in [*self.selection, position]])
         if refusal is None:
             self.selection.append(position)
-        self.refusal = refusal
+        self.refusal = tr_words(refusal) if refusal is not None else None
 
     def select_face(self, face: int) -> None:
         """Keyboard: select the next unselected die showing ``face``."""
@@ -295,7 +295,7 @@ class TableState(ft.Observable):
         try:
             return self.game.preview_keep(kept), None
         except FarkleError as refused:
-            return None, str(refused)
+            return None, tr_words(refused.words)
 
     async def keep_and_roll(self) -> None:
         kept = self.kept_dice()
@@ -335,7 +335,7 @@ class TableState(ft.Observable):
         if await self.act(take_back, redoable=True):
             event, notice = taken[0]
             self.undone.append(event)
-            self.last_undo = notice.text
+            self.last_undo = tr_words(notice.text)
 
     def cancel_undo(self) -> None:
         self.confirming_undo = False
@@ -420,6 +420,7 @@ class TableState(ft.Observable):
         if phase == "keep" and self.selection:
             await self.keep_and_bank()
         else:
-            self.refusal = self.game.bank_refusal()
+            refusal = self.game.bank_refusal()
+            self.refusal = tr_words(refusal) if refusal is not None else None
             if self.refusal is None:
                 await self.bank()

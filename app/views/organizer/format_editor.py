@@ -17,7 +17,7 @@ import flet as ft
 from app.event.format_draft import TABLE_SIZES, FormatDraft
 from app.views.organizer.common import EventState
 from app.views.widgets import big_button, icon_button, labelled_dropdown, preset_label, section
-from app.i18n import ntr, tr, translatable
+from app.i18n import ntr, tr, tr_words, translatable
 from engine import FarkleError, TournamentFormat
 from engine import PRESET_NAMES
 
@@ -50,7 +50,7 @@ class FormatEditing(EventState):
         try:
             replaced = change(draft, value)
         except FarkleError as why:
-            self.refuse(str(why))
+            self.refuse(tr_words(why.words))
             return
         self.draft = replaced if replaced is not None else draft
         self.edits += 1  # the draft changed inside: show it again

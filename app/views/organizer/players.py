@@ -24,7 +24,7 @@ from app.event.organizer import ListChanged
 from app.event.sign_up_file import read_list_file
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import MIN_TARGET, TAP_HEIGHT, big_button, die_button, on, section
-from app.i18n import ntr, tr
+from app.i18n import ntr, tr, tr_words
 from engine import FarkleError, Tournament
 from engine.tournament.signups import SignUpPreview
 
@@ -97,7 +97,7 @@ class PlayersPage(EventState):
         try:
             text = read_list_file(picked.bytes, picked.name)
         except FarkleError as error:  # the file's refusal (not text, too large, unreadable) beside the list
-            self.refuse(str(error), place="list")
+            self.refuse(tr_words(error.words), place="list")
             self.changed()
             return
         self.edit_list(text)

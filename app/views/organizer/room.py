@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from app.views.organizer.common import EventState, event_view, text_field, use_event
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from engine import FarkleError
 
 __all__ = ["RoomLookupScreen"]
@@ -22,7 +22,7 @@ def RoomLookupScreen(tournament_id: str) -> ft.View:
         try:
             found = room.tournament.lookup(query)
         except FarkleError as why:
-            rows.append(ft.Text(str(why), color=ft.Colors.ERROR))
+            rows.append(ft.Text(tr_words(why.words), color=ft.Colors.ERROR))
         else:
             for item in found:
                 where = tr("round {round}, table {table}, seat {seat}",

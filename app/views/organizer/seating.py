@@ -18,7 +18,7 @@ from app.views.organizer.common import EventState, event_view, text_field, use_e
 from app.views.organizer.printables import PrintablePage, printable_actions, printable_links
 from app.views.table_result import CodeActions
 from app.views.widgets import big_button, labelled_dropdown, on, section
-from app.i18n import ntr, tr
+from app.i18n import ntr, tr, tr_words
 from engine import FarkleError, Tournament, typing_form
 
 __all__ = ["SeatingScreen", "PrintScreen", "SeatingPage", "table_cards"]
@@ -54,7 +54,7 @@ class SeatingPage(EventState):
         try:
             check = self.organizer.verify_draw()
         except FarkleError as why:
-            self.refuse(str(why))
+            self.refuse(tr_words(why.words))
             return
         (self.tell if check.same else self.refuse)(check.message)
 
@@ -97,7 +97,7 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         try:
             upcoming = t.next_round()
         except FarkleError as why:
-            controls.append(ft.Text(str(why), key="cannot-draw"))
+            controls.append(ft.Text(tr_words(why.words), key="cannot-draw"))
         else:
             controls.append(section(
                 tr("Draw {lower}", lower=upcoming.name.lower()),
