@@ -27,30 +27,42 @@ class Followed:
     follower: FlutterPage
 
     @classmethod
-    def start(cls, table: FlutterPage, open_follower: Callable[[str], FlutterPage]) -> Followed:
-        """Ann and Bob's game to 1,000 started on ``table``; the follower opened at the table's address with
-        ``/game/`` turned into ``/follow/`` (by ``open_follower``) and showing Ann to play."""
-        new_game(table, "Ann", "Bob", target="1000")
+    def start(cls, table: FlutterPage, open_follower: Callable[[str], FlutterPage], target: str = "1000") -> Followed:
+        """Ann and Bob's game to ``target`` started on ``table``; the follower opened at the table's address
+        with ``/game/`` turned into ``/follow/`` (by ``open_follower``) and showing Ann to play."""
+        new_game(table, "Ann", "Bob", target=target)
         game_id = table.page.url.rstrip("/").rsplit("/", 1)[-1]
         follower = open_follower(table.page.url.rstrip("/").rsplit("/game/", 1)[0] + follow_path(game_id))
         follower.wait_for_text("Ann to play", BOOT_TIMEOUT_MS)
         return cls(table, follower)
 
     def shows(self, text: str) -> bool:
-        return any(text in line for line in self.follower.texts())
+        return shows(self.follower, text)
 
-    def bank(self, faces: str, keep: str, bank: str, acknowledged: str) -> None:
-        """The table enters a throw, keeps the best and banks, until it shows ``acknowledged``."""
+    def bank(self, faces: str, keep: str, bank: str, acknowledged: str) -> float:
+        """The table enters a throw, keeps the best and banks, until it shows ``acknowledged``; when the
+        Bank button was tapped (``time.monotonic()``)."""
         throw(self.table, faces)
         self.table.click_button(keep)
+        tapped = time.monotonic()
         self.table.click_button(bank)
         self.table.wait_for_text(acknowledged)
+        return tapped
 
     def followed(self, text: str, what: str) -> float:
         """Seconds from now (the table acknowledged an action) until the follower shows ``text``; fails past
         :data:`FOLLOW_CEILING_S`."""
-        started = time.monotonic()
-        wait_until(lambda: self.shows(text), FOLLOW_CEILING_S,
-                   lambda: f"the follower did not show {text!r} after {what}: {self.follower.texts()}",
-                   pause=self.follower.pause, every_s=0.05)
-        return time.monotonic() - started
+        return followed(self.follower, text, what, time.monotonic())
+
+
+def shows(follower: FlutterPage, text: str) -> bool:
+    return any(text in line for line in follower.texts())
+
+
+def followed(follower: FlutterPage, text: str, what: str, since: float) -> float:
+    """Seconds from ``since`` (``time.monotonic()`` when the table acknowledged an action) until ``follower``
+    shows ``text``, read every 50 ms; fails past :data:`FOLLOW_CEILING_S`."""
+    wait_until(lambda: shows(follower, text), FOLLOW_CEILING_S,
+               lambda: f"the follower did not show {text!r} after {what}: {follower.texts()}",
+               pause=follower.pause, every_s=0.05)
+    return time.monotonic() - since
