@@ -41,7 +41,7 @@ from app.venue.client_address import ORGANIZER_ADDRESSES_ENV, remember_peer
 from app.documents.events import COLLECTION
 from app.main import app_on
 from app.event.organizer import Organizer
-from app.routes import Screen, parse_route, players_path
+from app.routes import Screen, follow_path, parse_route, players_path
 from app.table.scorekeeper import Scorekeeper
 from app.venue.server import flet_web_app
 from app.event.sign_in_guard import SignInGuard
@@ -128,6 +128,7 @@ SCREEN_PATHS: dict[str, Callable[[Venue], list[str]]] = {
     "import": lambda v: [v.result_route, "/import/FR1-NOT-A-CODE"],
     "join": lambda v: ["/join/FT1-NOT-A-CODE"],
     "players": lambda v: [players_path("HARBOUR-26"), "/PLAYERS/HARBOUR-26", players_path("NO-SUCH-26")],
+    "follow": lambda v: [follow_path(v.table_game), follow_path("no-such-game")],
     "not_found": lambda v: ["/no/such/place"],
 }
 """Addresses for each screen of :data:`app.routes.Screen`, reaching the Harbour cup wherever one can."""
