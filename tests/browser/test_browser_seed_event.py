@@ -18,7 +18,8 @@ paused on the latest results: each table's result is there within 2 s of the org
 saying it was counted, the cut line once round 1 closes, and the champion once crowned; at the
 end its standings, and the organizer's on the phone, show all 40 names whole. Between rounds 1
 and 2, Bartholomew's phone (390x844) scans the players' QR from a picture of the projector
-(read by the app's own reader) and finds his table, seat and place.
+(read by the app's own reader) and finds his table, seat and place; left open, it shows his
+round 2 seat once drawn (if he goes on).
 
 Pictures of cards 1, 5 and 10, the display's standings with the cut line (room-display.png) and
 Bartholomew's phone (players-page.png) go to a temporary folder (``make screenshots`` refreshes
@@ -189,6 +190,15 @@ def scan_the_projector(display: FlutterPage) -> str:
                       pause=display.pause)[0]
 
 
+def seat_of(number: int, codes: list[str]) -> tuple[int, int] | None:
+    """The table and seat the cards of a round give player ``number`` (None: not drawn)."""
+    for table, code in enumerate(codes, 1):
+        numbers = decode_setup(code).numbers
+        if number in numbers:
+            return table, numbers.index(number) + 1
+    return None
+
+
 def place_after_round_one(totals: dict[int, int], number: int, roll_off_loser: int) -> int:
     """A place over all tables: one more than those with more; equal totals share it, but the
     roll-off puts its loser below its winner."""
@@ -265,8 +275,9 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
             link = scan_the_projector(display)
             assert link.casefold() == f"{server.url}players/SPRING-26".casefold()
             bartholomew = NAMES.index(f"{SEARCHED} García-Márquez") + 1
-            table, seat = next((t, numbers.index(bartholomew) + 1) for t, numbers in
-                               enumerate((decode_setup(code).numbers for code in codes), 1) if bartholomew in numbers)
+            seated = seat_of(bartholomew, codes)
+            assert seated is not None
+            table, seat = seated
             place = place_after_round_one(totals, bartholomew, roll_off_loser=tied[1])
             phone = FlutterPage.new_phone(chromium_browser)
             open_page(phone, link)
@@ -283,6 +294,11 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
             for round_number, round_name, tables, going_on in ((2, "round 2", 8, 16), (3, "round 3", 4, 4)):
                 draw(room, round_name, f"Round {round_number}", tables)
                 codes = read_every_card(page, tables, tmp_path, pictures, round_number)
+                if round_number == 2:
+                    drawn = seat_of(bartholomew, codes)
+                    assert (drawn is not None) == (place <= 32)
+                    if drawn is not None:  # his phone, left open, follows the draw: no tap
+                        phone.wait_for_text(f"Round 2: table {drawn[0]}, seat {drawn[1]}")
                 totals = import_results(room, round_number, codes, [LATER_ROUNDS] * tables, latencies)
                 page.click_button(f"Close round {round_number} and apply the cut")
                 page.wait_for_text(f"Round {round_number} closed: {going_on} go on.")
