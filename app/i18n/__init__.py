@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
     import flet as ft
 
-__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "tr_words", "translatable", "language_candidates", "choose_language",
+__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
            "adopt_client_language"]
 
@@ -299,6 +299,17 @@ def _translated_value(value: object) -> object:
     if isinstance(value, Phrases):
         return Phrases.SEPARATOR.join(tr_words(phrase) for phrase in value)
     return tr_words(value) if isinstance(value, Words) else value
+
+
+def local_number(value: float, spec: str = ",") -> str:
+    """A number shown alone (a total, a chart's scale) as the session's language writes it:
+    ``local_number(10050)`` is 10,050 in English, 10.050 in German. Exports keep plain digits.
+
+    >>> local_number(10050), local_number(2.5, ".1f")
+    ('10,050', '2.5')
+    """
+    language = _current()[0]
+    return format(value, spec) if language == ENGLISH else localised(format(value, spec), language)
 
 
 class _NumbersFormatter(string.Formatter):

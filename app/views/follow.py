@@ -25,7 +25,7 @@ import flet as ft
 from app.context import ViewportContext, use_model, use_services
 from app.documents import changes
 from app.documents.games import COLLECTION, read_game
-from app.i18n import tr, tr_words
+from app.i18n import local_number, tr, tr_words
 from app.qr import qr_image
 from app.routes import follow_path
 from app.runtime import in_browser
@@ -136,7 +136,7 @@ def _turn(state: GameState, scale: float) -> ft.Control:
         lines.append(_text(tr("{in_hand} in hand", in_hand=dice_words(state.dice_in_hand)), SMALL * scale,
                            key="follow-in-hand"))
     total = ft.Column([
-        _text(f"{state.turn_points:,}", TURN_TOTAL * scale, bold=True, key="follow-turn-total"),
+        _text(local_number(state.turn_points), TURN_TOTAL * scale, bold=True, key="follow-turn-total"),
         _text(tr("turn total"), SMALL * scale),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.END)
     return ft.Row([ft.Column(lines, spacing=round(4 * scale), tight=True, expand=True), total],
@@ -163,7 +163,7 @@ def _player(state: GameState, seat: int, scale: float) -> ft.Control:
     playing = seat == state.current and state.phase not in ("over", "roll_off")
     colour = SELECTED if playing else INK
     marks = ", ".join(player_marks(state, seat))
-    said = [state.players[seat], f"{state.scores[seat]:,}"] + ([marks] if marks else [])
+    said = [state.players[seat], local_number(state.scores[seat])] + ([marks] if marks else [])
     names: list[ft.Control] = [_text(state.players[seat], LINE * scale, bold=playing, colour=colour,
                                      key=f"follow-name-{seat}")]
     if marks:
@@ -178,7 +178,7 @@ def _player(state: GameState, seat: int, scale: float) -> ft.Control:
                 ft.Icon(ft.Icons.PLAY_ARROW, size=round(LINE * scale), color=SELECTED) if playing
                 else ft.Container(width=round(LINE * scale)),
                 ft.Column(names, spacing=0, tight=True, expand=True),
-                _text(f"{state.scores[seat]:,}", LINE * scale, bold=True, colour=colour, key=f"follow-total-{seat}",
+                _text(local_number(state.scores[seat]), LINE * scale, bold=True, colour=colour, key=f"follow-total-{seat}",
                       align=ft.TextAlign.RIGHT),
             ], spacing=round(16 * scale), vertical_alignment=ft.CrossAxisAlignment.CENTER),
             border=ft.Border.all(max(2, round(4 * scale)), SELECTED) if playing else None,

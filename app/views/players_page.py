@@ -21,7 +21,7 @@ from app.context import use_model, use_services
 from app.documents import changes
 from app.documents.events import COLLECTION, read_event
 from app.event.access import players_access
-from app.i18n import ntr, tr
+from app.i18n import local_number, ntr, tr
 from app.routes import players_path
 from app.runtime import in_browser
 from app.storage import Store, StoreError
@@ -125,7 +125,7 @@ def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
     lines.append(ft.Text(tr("Place {place} of {count} · {status}", place=found.rank, count=len(t.players),
                             status=found.status[:1].upper() + found.status[1:]), size=16,
                          key=f"players-place-{number}"))
-    totals = [tr("{round}: {total}", round=plan[index].name, total=f"{total:,}")
+    totals = [tr("{round}: {total}", round=plan[index].name, total=local_number(total))
               for index, total in enumerate(row.totals) if total is not None]
     if totals:
         lines.append(ft.Text(" · ".join(totals), size=16, key=f"players-totals-{number}"))
@@ -139,7 +139,7 @@ def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
         if number in tie.numbers:
             lines.append(ft.Text(tr("Roll-off to come: {players} are tied on {total} for places {first} to {last}; "
                                     "each throws one die at the organizer's table.", players=tie.players,
-                                    total=f"{tie.total:,}", first=tie.places[0], last=tie.places[1]),
+                                    total=local_number(tie.total), first=tie.places[0], last=tie.places[1]),
                                  size=16, weight=ft.FontWeight.BOLD, color=ft.Colors.ERROR,
                                  key=f"players-roll-off-{number}"))
     return ft.Container(ft.Column(lines, spacing=4), padding=12, border_radius=8,

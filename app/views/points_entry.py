@@ -14,7 +14,7 @@ from typing import Final
 import flet as ft
 
 from app.event.number_entry import parse_number
-from app.i18n import tr, tr_words
+from app.i18n import local_number, tr, tr_words
 from app.views.table_state import TableState, dice_words
 from app.views.widgets import MIN_TARGET, big_button, labelled_dropdown, on
 from engine import GameState, InvalidInput
@@ -91,7 +91,7 @@ def PointsEntry(table: TableState, state: GameState) -> ft.Control:
     controls += [
         ft.TextField(label=tr("Points banked"), value=typed, key="points-field", autofocus=True,
                      keyboard_type=ft.KeyboardType.NUMBER, on_change=typed_changed, on_submit=on(bank)),
-        ft.Row([ft.OutlinedButton(f"+{points:,}", on_click=on(add, points), key=f"add-{points}", height=MIN_TARGET)
+        ft.Row([ft.OutlinedButton(f"+{local_number(points)}", on_click=on(add, points), key=f"add-{points}", height=MIN_TARGET)
                 for points in QUICK_ADDS if points % step == 0]
                + [ft.TextButton(tr("Clear"), on_click=on(set_typed, ""), key="points-clear", height=MIN_TARGET)],
                wrap=True, spacing=6),

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import flet as ft
 import flet.canvas as cv
 
-from app.i18n import ntr, tr
+from app.i18n import local_number, ntr, tr
 from engine import GameState
 from engine.stats import PlayerStats
 
@@ -49,13 +49,13 @@ def RaceChart(players: Sequence[str], race: Sequence[Sequence[int]], *, width: f
     shapes: list[cv.Shape] = [
         cv.Line(_LEFT, _TOP, _LEFT, _TOP + plot_h, paint=axis),
         cv.Line(_LEFT, y(0), _LEFT + plot_w, y(0), paint=axis),
-        cv.Text(_LEFT - 6, y(top), f"{top:,}", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
+        cv.Text(_LEFT - 6, y(top), local_number(top), style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(_LEFT - 6, y(0), "0", style=ft.TextStyle(size=11), alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(_LEFT + plot_w, height - 4, tr("turn {turn}", turn=turns), style=ft.TextStyle(size=11),
                 alignment=ft.Alignment.BOTTOM_RIGHT),
     ]
     if bottom < 0:
-        shapes.append(cv.Text(_LEFT - 6, y(bottom), f"{bottom:,}", style=ft.TextStyle(size=11),
+        shapes.append(cv.Text(_LEFT - 6, y(bottom), local_number(bottom), style=ft.TextStyle(size=11),
                               alignment=ft.Alignment.CENTER_RIGHT))
     if target:
         shapes.append(cv.Line(_LEFT, y(target), _LEFT + plot_w, y(target),
@@ -141,7 +141,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
             ft.DataCell(ft.Text(str(player.turns))),
             ft.DataCell(ft.Text(str(player.farkles))),
             ft.DataCell(ft.Text(hot_dice_shown(player))),
-            ft.DataCell(ft.Text(f"{player.best_turn:,}")),
+            ft.DataCell(ft.Text(local_number(player.best_turn))),
             ft.DataCell(ft.Text(f"{player.average_bank:,.0f}")),
             ft.DataCell(ft.Text(tr("turn {turn}", turn=player.on_board_turn) if player.on_board_turn else "—")),
         ])

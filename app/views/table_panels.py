@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import flet as ft
 
-from app.i18n import tr, tr_words
+from app.i18n import local_number, tr, tr_words
 from app.views.table_state import TableState, dice_words
 from app.views.widgets import FELT, big_button, die_button, on, section
 from engine import Advice, GameState, WinChances, bank_refusal, format_dice, scoring_dice, scoring_options
@@ -41,7 +41,7 @@ def turn_card(table: TableState, state: GameState, turn_total: int) -> ft.Contro
                 ),
                 ft.Column(
                     [
-                        ft.Text(f"{turn_total:,}", size=52, weight=ft.FontWeight.BOLD,
+                        ft.Text(local_number(turn_total), size=52, weight=ft.FontWeight.BOLD,
                                 color=ft.Colors.ON_PRIMARY_CONTAINER, key="turn-total"),
                         ft.Text(tr("turn total"), size=14, color=ft.Colors.ON_PRIMARY_CONTAINER),
                     ],
@@ -100,7 +100,7 @@ def scoreboard(table: TableState, state: GameState, *, scrolls: bool = False,
         wins = win_chances.shown(seat) if win_chances is not None else None
         marks = ", ".join(player_marks(state, seat, (lead_chances or {}).get(seat), wins))
         colour = ft.Colors.ON_PRIMARY_CONTAINER if playing else None
-        said = [name, f"{state.scores[seat]:,}"] + ([marks] if marks else [])
+        said = [name, local_number(state.scores[seat])] + ([marks] if marks else [])
         wraps = whole and form != name  # a full name tapped open: on as many lines as it takes
         line: list[ft.Control] = [
             ft.Text(name if whole else form, size=18, weight=ft.FontWeight.BOLD if playing else None, color=colour,
@@ -121,7 +121,7 @@ def scoreboard(table: TableState, state: GameState, *, scrolls: bool = False,
                             ft.Icon(ft.Icons.PLAY_ARROW, color=colour, size=20) if playing else ft.Container(width=20),
                             ft.Row(line, wrap=True, spacing=8, run_spacing=0, expand=True,
                                    vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                            ft.Text(f"{state.scores[seat]:,}", size=20, weight=ft.FontWeight.BOLD, color=colour,
+                            ft.Text(local_number(state.scores[seat]), size=20, weight=ft.FontWeight.BOLD, color=colour,
                                     key=f"total-{seat}", text_align=ft.TextAlign.RIGHT),
                         ],
                         spacing=6,

@@ -57,7 +57,7 @@ def stored_game(*steps: str) -> tuple[MemoryStore, str]:
     return store, asyncio.run(play())
 
 
-def test_the_table_says_the_engines_notices_and_refusals_in_german_with_german_numbers(tmp_path: Path) -> None:
+def test_the_table_says_the_engines_notices_refusals_and_totals_in_german_with_german_numbers(tmp_path: Path) -> None:
     store, game_id = stored_game("roll 1 1 1 5 2 3", "keep 1 1 1 5", "bank")
     folder = catalogue(tmp_path, GERMAN)
 
@@ -68,6 +68,7 @@ def test_the_table_says_the_engines_notices_and_refusals_in_german_with_german_n
         await ui.navigate(f"/game/{game_id}")
         assert "Ann sichert 1.050: insgesamt 1.050." in ui.texts()
         assert "Ann ist mit 1.050 im Spiel." in ui.texts()
+        assert "1.050" in ui.texts()  # Ann's total on the scoreboard
         before = await store.load("games", game_id)
         await ui.press_key("B")
         assert ui.text_of("refusal") == "Bob hat noch nichts zu sichern: erst würfeln."

@@ -23,7 +23,7 @@ import flet as ft
 from app.context import Viewport, ViewportContext, use_keys, use_model
 from app.documents import changes
 from app.documents.events import COLLECTION as EVENTS, players_page_open
-from app.i18n import tr, translatable
+from app.i18n import local_number, tr, translatable
 from app.qr import qr_image
 from app.routes import players_path
 from app.runtime import in_browser
@@ -194,7 +194,7 @@ MARKS: Final = {"going on": (ft.Icons.CHECK_CIRCLE, translatable("goes on")),
 
 def _standing_row(row: RoomStanding, scale: float) -> ft.Control:
     colour = SELECTED if row.mark == "roll-off" else INK
-    total = "" if row.total is None else f"{row.total:,}"
+    total = "" if row.total is None else local_number(row.total)
     mark: ft.Control = ft.Container(width=round(LINE * 1.2 * scale))
     if row.mark:
         icon, name = MARKS[row.mark]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Final
 
-from app.i18n import tr
+from app.i18n import local_number, tr
 from app.qr import qr_image
 from app.table.tournament_table import join_link, link_qr_text
 from engine import Tournament, typing_form
@@ -185,7 +185,7 @@ def standings_sheet(t: Tournament) -> str:
     head = "".join(_fill(_HEAD_CELL, text=name) for name in (tr("Place"), tr("Player"), *rounds, tr("Standing")))
     rows: list[str] = []
     for index, row in enumerate(t.standings(), 1):
-        totals = "".join(_fill(_CELL, text="" if total is None else f"{total:,}") for total in row.totals)
+        totals = "".join(_fill(_CELL, text="" if total is None else local_number(total)) for total in row.totals)
         # While the round is played the cut's mark says who would go on; once closed, the standing says it.
         mark = {"going on": tr("goes on"), "roll-off": tr("roll-off")}.get(marks.get(row.number, ""), "") \
             if t.round_open else ""

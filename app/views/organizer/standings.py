@@ -9,7 +9,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.widgets import big_button, on, section
-from app.i18n import tr, translatable
+from app.i18n import local_number, tr, translatable
 from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
@@ -63,9 +63,9 @@ def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, 
     if total is None:
         return f"{plan.name} —"
     if place is None:
-        return f"{plan.name} {total:,}"
+        return f"{plan.name} {local_number(total)}"
     if plan.cut.kind == "overall":
-        return f"{plan.name} {total:,} ({ordinal(place)} overall)"
+        return f"{plan.name} {local_number(total)} ({ordinal(place)} overall)"
     table = next((index for index, seated in enumerate(t.seating(plan.number), 1) if number in seated), None)
     return tr("{name} {total:,} ({ordinal} at table {table})",
               name=plan.name, total=total, ordinal=ordinal(place), table=table)
