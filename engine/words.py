@@ -24,10 +24,10 @@ translated on its own first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-__all__ = ["Words", "Phrases", "say", "say_n", "as_words"]
+__all__ = ["Words", "Phrases", "say", "say_n", "listed", "as_words", "LISTING"]
 
 
 class Words(str):
@@ -56,16 +56,37 @@ class Words(str):
 
 class Phrases(tuple[Words, ...]):
     """Phrases said one after another (a rule set's settings), a value of a sentence: the
-    English lists them with ", ", the app lists each one translated.
+    English lists them with ``separator``, the app lists each one translated.
 
     >>> say("{name}: {parts}", name=say("House"), parts=Phrases([say("to {target:,}", target=10000), say("steal")]))
     'House: to 10,000, steal'
     """
 
-    SEPARATOR = ", "
+    separator: str
+
+    def __new__(cls, phrases: Iterable[Words], separator: str = ", ") -> Phrases:
+        made = super().__new__(cls, phrases)
+        made.separator = separator
+        return made
 
     def __format__(self, format_spec: str) -> str:
-        return self.SEPARATOR.join(self)
+        return self.separator.join(self)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Phrases, (tuple(self), self.separator))
+
+
+LISTING = "{phrases}"
+"""The template of :func:`listed`: nothing to translate but the phrases themselves."""
+
+
+def listed(phrases: Iterable[Words], separator: str = ", ") -> Words:
+    """Phrases said one after another as one text: ``confirmed by 2 of 3 · Bob declined``.
+
+    >>> listed([say("confirmed by {n} of {count}", n=2, count=3), say("{names} declined", names="Bob")], " · ")
+    'confirmed by 2 of 3 · Bob declined'
+    """
+    return Words(LISTING, {"phrases": Phrases(phrases, separator)})
 
 
 def say(template: str, /, **values: object) -> Words:

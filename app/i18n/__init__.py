@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.i18n.numbers import localised
-from engine.words import Phrases, Words, say
+from engine.words import LISTING, Phrases, Words, say
 
 if TYPE_CHECKING:
     import gettext  # loaded with the first catalogue: an English-only start never needs it
@@ -281,6 +281,8 @@ def tr_words(words: str, /) -> str:
     if catalogue is None and language == ENGLISH:
         return str(words)  # the engine's English as it made it
     values = _translated_values(words.values, catalogue)
+    if words.template == LISTING:
+        return _filled(words.template, words.template, values, language)
     if words.plural is None or words.form_count is None:
         return _filled(catalogue.gettext(words.template) if catalogue is not None and words.template else words.template,
                        words.template, values, language)
@@ -297,7 +299,7 @@ def _translated_values(values: Mapping[str, Any], catalogue: gettext.NullTransla
 def _translated_value(value: object) -> object:
     """A value of the engine's words as the session reads it: a phrase translated, phrases listed."""
     if isinstance(value, Phrases):
-        return Phrases.SEPARATOR.join(tr_words(phrase) for phrase in value)
+        return value.separator.join(tr_words(phrase) for phrase in value)
     return tr_words(value) if isinstance(value, Words) else value
 
 

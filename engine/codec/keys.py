@@ -25,6 +25,7 @@ from typing import Final
 
 from engine.codec.primitives import KEY_SIZE
 from engine.errors import InvalidInput
+from engine.words import say
 
 __all__ = ["KEY_SCHEMES", "LATEST_KEY_SCHEME", "table_key", "card_key", "key_for"]
 
@@ -52,7 +53,8 @@ def key_for(secret: bytes, event_id: str, round_: int, table: int, *, scheme: in
     that follows scheme 2 (with the draw id ``draw``, "" for such a draw).
     """
     if scheme not in KEY_SCHEMES:
-        raise InvalidInput(f"Key scheme {scheme!r} is unknown: this engine knows schemes {', '.join(map(str, KEY_SCHEMES))}.")
+        raise InvalidInput(say("Key scheme {scheme!r} is unknown: this engine knows schemes {names}.",
+                               scheme=scheme, names=', '.join(map(str, KEY_SCHEMES))))
     if scheme == 1 and issue == 0:
         return table_key(secret, event_id, round_, table)
     return card_key(secret, event_id, round_, table, draw, issue)

@@ -38,6 +38,7 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from engine.names import clean_name, table_names
 from engine.rules import Rules
+from engine.words import Words, listed, say
 
 __all__ = [
     "SeatedPlayer",
@@ -59,7 +60,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _MAX_EVENT_ID: Final = 24
-_NOT_STARTED: Final = "Nothing was started: ask the organizer for this table's card."
+_NOT_STARTED: Final = say("Nothing was started: ask the organizer for this table's card.")
 
 CONFIRMATIONS_FLAG: Final = 0x10
 """Set in a result code's player count when the players' answers follow it (a format bit).
@@ -86,12 +87,13 @@ def _read_safely(what: str, read: Callable[[], _Read]) -> _Read:
     except CodeDamaged:
         raise
     except InvalidInput as error:
-        raise CodeDamaged(f"{what.capitalize()} reads, but makes no sense ({error}): it is damaged.") from error
+        raise CodeDamaged(say("{what} reads, but makes no sense ({error}): it is damaged.",
+                              what=what.capitalize(), error=error)) from error
     except Exception as error:  # noqa: BLE001 - any failure on untrusted bytes is a refusal, not a crash
         logger.warning("%s failed to read in an unexpected way (a damaged code, or a bug)", what, exc_info=True)
         raise CodeDamaged(
-            f"{what.capitalize()} cannot be read: it is damaged, or not made by Farkle Table. "
-            "Scan it again or check each character."
+            say("{what} cannot be read: it is damaged, or not made by Farkle Table. Scan it again or check "
+                "each character.", what=what.capitalize())
         ) from error
 
 
@@ -127,9 +129,10 @@ class TableSetup:
         _check_numbers(tuple(player.number for player in self.players))
         for player in self.players:
             if not player.name.strip():
-                raise InvalidInput(f"Player {player.number} has no name.")
+                raise InvalidInput(say("Player {number} has no name.", number=player.number))
         if len(self.key) != KEY_SIZE:
-            raise InvalidInput(f"A table key is {KEY_SIZE} bytes, not {len(self.key)}.")
+            raise InvalidInput(say("A table key is {key_size} bytes, not {count}.",
+                                   key_size=KEY_SIZE, count=len(self.key)))
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -169,23 +172,29 @@ class TableResult:
         count = len(self.numbers)
         if self.confirmations is not None:
             if len(self.confirmations) != count:
-                raise InvalidInput(f"{count} players but {len(self.confirmations)} answers to the confirmation: one per player.")
+                raise InvalidInput(say("{count} players but {answers} answers to the confirmation: one per player.",
+                                       count=count, answers=len(self.confirmations)))
             for answer in self.confirmations:
                 if answer is not None and not isinstance(answer, bool):
-                    raise InvalidInput(f"{answer!r} is not an answer to the confirmation: confirmed, declined or none.")
+                    raise InvalidInput(say("{answer!r} is not an answer to the confirmation: confirmed, declined "
+                                           "or none.", answer=answer))
         if len(self.totals) != count or len(self.places) != count:
             raise InvalidInput(
-                f"{count} players but {len(self.totals)} totals and {len(self.places)} places: one of each per player."
+                say("{count} players but {totals} totals and {places} places: one of each per player.",
+                    count=count, totals=len(self.totals), places=len(self.places))
             )
         for value in self.totals + self.places:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidInput(f"{value!r} is not a total or a place: both are whole numbers, not negative.")
+                raise InvalidInput(say("{value!r} is not a total or a place: both are whole numbers, not negative.",
+                                       value=value))
         for round_ in self.roll_offs:
             for seat, face in round_:
                 if not 0 <= seat < count or not 1 <= face <= 6:
-                    raise InvalidInput(f"Roll-off entry seat {seat}, face {face} is not a seat at this table and a die face.")
+                    raise InvalidInput(say("Roll-off entry seat {seat}, face {face} is not a seat at this table "
+                                           "and a die face.", seat=seat, face=face))
         if len(self.digest) != DIGEST_SIZE:
-            raise InvalidInput(f"A game digest is {DIGEST_SIZE} bytes, not {len(self.digest)}.")
+            raise InvalidInput(say("A game digest is {digest_size} bytes, not {count}.",
+                                   digest_size=DIGEST_SIZE, count=len(self.digest)))
 
     @property
     def totals_by_number(self) -> dict[int, int]:
@@ -230,8 +239,9 @@ class SignedResult:
         if not self.signed_by(key):
             r = self.result
             raise CodeAltered(
-                f"The result for round {r.round}, table {r.table} does not carry that table's signature: "
-                "it was changed after the game, or made with another table's setup code. Refused."
+                say("The result for round {round}, table {table} does not carry that table's signature: it was "
+                    "changed after the game, or made with another table's setup code. Refused.",
+                    round=r.round, table=r.table)
             )
         return self.result
 
@@ -258,30 +268,32 @@ class SealedResult:
         """The result, read once ``key`` is found to have signed it; :class:`CodeAltered` if not."""
         if not self.signed_by(key):
             raise CodeAltered(
-                f"The result for round {self.round}, table {self.table} does not carry that table's signature: "
-                "it was changed after the game, or made with another table's setup code. Refused."
+                say("The result for round {round}, table {table} does not carry that table's signature: it was "
+                    "changed after the game, or made with another table's setup code. Refused.",
+                    round=self.round, table=self.table)
             )
         return _read_safely("the result code", lambda: _result_payload(Reader(self.signed, 3)))
 
 
-def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str]) -> str:
+def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str]) -> Words:
     """``confirmed by 3 of 4 · Bob declined`` (``· Cy did not answer`` for a seat without one).
 
     >>> describe_confirmations((True, False, None), ["Ann", "Bob", "Cy"])
     'confirmed by 1 of 3 · Bob declined · Cy did not answer'
     """
-    parts = [f"confirmed by {sum(answer is True for answer in answers)} of {len(answers)}"]
+    parts = [say("confirmed by {confirmed} of {count}", confirmed=sum(answer is True for answer in answers),
+                 count=len(answers))]
     declined = [name for name, answer in zip(names, answers) if answer is False]
     silent = [name for name, answer in zip(names, answers) if answer is None]
     if declined:
-        parts.append(f"{_and(declined)} declined")
+        parts.append(say("{names} declined", names=_and(declined)))
     if silent:
-        parts.append(f"{_and(silent)} did not answer")
-    return " · ".join(parts)
+        parts.append(say("{names} did not answer", names=_and(silent)))
+    return listed(parts, " · ")
 
 
 def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _masks(answers: Sequence[bool | None]) -> tuple[int, int]:
@@ -292,26 +304,29 @@ def _masks(answers: Sequence[bool | None]) -> tuple[int, int]:
 
 def _answers(count: int, confirmed: int, declined: int) -> tuple[bool | None, ...]:
     if confirmed & declined or (confirmed | declined) >> count:
-        raise CodeDamaged("The code's confirmations name a seat twice or a seat the table does not have: it is damaged.")
+        raise CodeDamaged(say("The code's confirmations name a seat twice or a seat the table does not have: it is "
+                              "damaged."))
     return tuple(True if confirmed >> seat & 1 else False if declined >> seat & 1 else None for seat in range(count))
 
 
 def _check_header(event_id: str, round_: int, table: int) -> None:
     if not event_id or len(event_id) > _MAX_EVENT_ID or not event_id.isascii() or not event_id.isprintable():
-        raise InvalidInput(f"{event_id!r} is not an event id: 1 to {_MAX_EVENT_ID} plain characters.")
+        raise InvalidInput(say("{event_id!r} is not an event id: 1 to {max_event_id} plain characters.",
+                               event_id=event_id, max_event_id=_MAX_EVENT_ID))
     for label, value in (("round", round_), ("table", table)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidInput(f"{value!r} is not a {label} number: they start at 1.")
+            raise InvalidInput(say("{value!r} is not a {label} number: they start at 1.", value=value, label=label))
 
 
 def _check_numbers(numbers: tuple[int, ...]) -> None:
     if not MIN_PLAYERS <= len(numbers) <= MAX_PLAYERS:
-        raise InvalidInput(f"A table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(numbers)}.")
+        raise InvalidInput(say("A table seats {min_players} to {max_players} players, not {count}.",
+                               min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, count=len(numbers)))
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise InvalidInput(f"{number!r} is not a player number: numbers start at 1.")
+            raise InvalidInput(say("{number!r} is not a player number: numbers start at 1.", number=number))
     if len(set(numbers)) != len(numbers):
-        raise InvalidInput(f"Player numbers {list(numbers)} repeat: each player sits once.")
+        raise InvalidInput(say("Player numbers {numbers} repeat: each player sits once.", numbers=list(numbers)))
 
 
 # -- setup code --------------------------------------------------------------------------
@@ -367,12 +382,14 @@ def setup_to_join(code: str) -> TableSetup:
         try:
             clean_name(player.name)
         except InvalidInput as why:
-            raise InvalidInput(f"This setup code names a player that could not be shown, at seat {seat} (number "
-                               f"{player.number}). {why} {_NOT_STARTED}") from None
+            raise InvalidInput(say("This setup code names a player that could not be shown, at seat {seat} (number "
+                                   "{number}). {why} {not_started}",
+                                   seat=seat, number=player.number, why=why.words, not_started=_NOT_STARTED)) from None
     try:
         table_names(setup.names)
     except InvalidInput as why:
-        raise InvalidInput(f"This setup code seats players nobody could tell apart. {why} {_NOT_STARTED}") from None
+        raise InvalidInput(say("This setup code seats players nobody could tell apart. {why} {not_started}",
+                               why=why.words, not_started=_NOT_STARTED)) from None
     return setup
 
 
@@ -431,7 +448,7 @@ def read_sealed_result(code: str) -> SealedResult:
     def header() -> SealedResult:
         data = open_code(code, RESULT_PREFIX, "a table result code")
         if len(data.data) < data.at + MAC_SIZE:
-            raise CodeDamaged("The result code ends too early: part of it is missing.")
+            raise CodeDamaged(say("The result code ends too early: part of it is missing."))
         signed, signature = data.data[:-MAC_SIZE], data.data[-MAC_SIZE:]
         data = Reader(signed, data.at)
         event_id = data.text()
@@ -462,11 +479,11 @@ def _result_payload(data: Reader) -> TableResult:
     flags, count = packed_count & ~_COUNT_BITS, packed_count & _COUNT_BITS
     if flags & ~_KNOWN_FLAGS:
         raise CodeDamaged(
-            "The result code holds something this app cannot read: it is damaged, or made by a newer "
-            "table app (update this one)."
+            say("The result code holds something this app cannot read: it is damaged, or made by a newer table app "
+                "(update this one).")
         )
     if count > MAX_PLAYERS:
-        raise CodeDamaged(f"The code claims {count} players at one table: it is damaged.")
+        raise CodeDamaged(say("The code claims {count} players at one table: it is damaged.", count=count))
     confirmations = _answers(count, data.uint(), data.uint()) if flags & CONFIRMATIONS_FLAG else None
     values = [data.uint() for _ in range(3 * count)]
     roll_offs: list[tuple[tuple[int, int], ...]] = []
@@ -500,10 +517,11 @@ def result_from_game(
         confirmed, False declined, None not answered), or None where nobody was asked.
     """
     if not game.is_over:
-        raise IllegalAction("The game is not over yet: the result can be handed in once there is a winner.")
+        raise IllegalAction(say("The game is not over yet: the result can be handed in once there is a winner."))
     if tuple(game.players) != setup.names:
         raise IllegalAction(
-            f"This game's players {list(game.players)} are not the table's {list(setup.names)} in seat order."
+            say("This game's players {players} are not the table's {names} in seat order.",
+                players=list(game.players), names=list(setup.names))
         )
     return TableResult(
         event_id=setup.event_id,

@@ -31,6 +31,7 @@ from urllib.parse import unquote
 
 from engine.errors import InvalidInput
 from engine.rules import PRESET_NAMES, Rules
+from engine.words import say
 
 __all__ = [
     "B45_ALPHABET",
@@ -143,24 +144,27 @@ def b45decode(text: str) -> bytes:
         value = _B45_VALUE.get(char)
         if value is None:
             raise CodeDamaged(
-                f"The character {char!r} at position {position + 1} cannot be part of a code: "
-                "check the code was copied whole."
+                say("The character {char!r} at position {position} cannot be part of a code: check the code was "
+                    "copied whole.", char=char, position=position + 1)
             )
         values.append(value)
     if len(values) % 3 == 1:
-        raise CodeDamaged(f"The code is {len(values)} characters long, which no code can be: a character is missing or extra.")
+        raise CodeDamaged(say("The code is {count} characters long, which no code can be: a character is missing "
+                              "or extra.", count=len(values)))
     out = bytearray()
     for start in range(0, len(values), 3):
         group = values[start : start + 3]
         if len(group) == 3:
             number = group[0] + group[1] * 45 + group[2] * 2025
             if number > 0xFFFF:
-                raise CodeDamaged(f"The characters {text[start:start + 3]!r} cannot be part of a code: check them.")
+                raise CodeDamaged(say("The characters {text!r} cannot be part of a code: check them.",
+                                      text=text[start:start + 3]))
             out += number.to_bytes(2, "big")
         else:
             number = group[0] + group[1] * 45
             if number > 0xFF:
-                raise CodeDamaged(f"The last characters {text[start:]!r} cannot end a code: check them.")
+                raise CodeDamaged(say("The last characters {text!r} cannot end a code: check them.",
+                                      text=text[start:]))
             out.append(number)
     return bytes(out)
 
@@ -219,11 +223,11 @@ def read_code(text: str) -> str:
     Raises :class:`CodeDamaged` when the text is none of them.
     """
     if not isinstance(text, str):
-        raise CodeDamaged(f"{type(text).__name__} is not a code: expected text.")
+        raise CodeDamaged(say("{name} is not a code: expected text.", name=type(text).__name__))
     if len(text) > MAX_TEXT_CHARS:
         raise CodeDamaged(
-            f"The text is {len(text):,} characters long; a Farkle Table code is at most {MAX_CODE_CHARS:,}: "
-            "this is not one of ours, or several were pasted together."
+            say("The text is {count:,} characters long; a Farkle Table code is at most {max_code_chars:,}: this is "
+                "not one of ours, or several were pasted together.", count=len(text), max_code_chars=MAX_CODE_CHARS)
         )
     text = code_in_link(text)
     raw = text.replace("\r", "").replace("\n", "").replace("\t", "").lstrip(" ").upper()
@@ -234,16 +238,17 @@ def read_code(text: str) -> str:
         return _within_limit(squeezed[:3] + ":" + _unescape(squeezed[4:]))
     shown = text if len(text) <= 24 else text[:21] + "..."
     raise CodeDamaged(
-        f"{shown!r} is not a Farkle Table code: a setup code starts with {SETUP_PREFIX} and a result "
-        f"code with {RESULT_PREFIX}."
+        say("{shown!r} is not a Farkle Table code: a setup code starts with {setup_prefix} and a result code with "
+            "{result_prefix}.", shown=shown, setup_prefix=SETUP_PREFIX, result_prefix=RESULT_PREFIX)
     )
 
 
 def _within_limit(code: str) -> str:
     if len(code) > MAX_CODE_CHARS:
         raise CodeDamaged(
-            f"The code is {len(code):,} characters long; a Farkle Table code is at most {MAX_CODE_CHARS:,} "
-            "(what one QR code holds): it is not one of ours, or two were joined."
+            say("The code is {count:,} characters long; a Farkle Table code is at most {max_code_chars:,} (what "
+                "one QR code holds): it is not one of ours, or two were joined.",
+                count=len(code), max_code_chars=MAX_CODE_CHARS)
         )
     return code
 
@@ -254,12 +259,14 @@ def _unescape(body: str) -> str:
     for char in chars:
         if char != "-":
             if char not in _B45_VALUE or char in _ESCAPES:
-                raise CodeDamaged(f"The character {char!r} cannot be part of a typed code: check the code.")
+                raise CodeDamaged(say("The character {char!r} cannot be part of a typed code: check the code.",
+                                      char=char))
             out.append(char)
             continue
         letter = next(chars, "")
         if letter not in _UNESCAPES:
-            raise CodeDamaged(f"'-{letter}' cannot be part of a typed code: check the characters after each '-'.")
+            raise CodeDamaged(say("'-{letter}' cannot be part of a typed code: check the characters after each '-'.",
+                                  letter=letter))
         out.append(_UNESCAPES[letter])
     return "".join(out)
 
@@ -291,7 +298,7 @@ class Writer:
 
     def uint(self, value: int) -> None:
         if value < 0:
-            raise InvalidInput(f"{value} cannot be packed: it is negative.")
+            raise InvalidInput(say("{value} cannot be packed: it is negative.", value=value))
         while True:
             byte, value = value & 0x7F, value >> 7
             self.data.append(byte | (0x80 if value else 0))
@@ -328,14 +335,14 @@ class Reader:
                 return value
             shift += 7
             if shift > 63:
-                raise CodeDamaged("The code holds a number too large to be ours: it is damaged.")
+                raise CodeDamaged(say("The code holds a number too large to be ours: it is damaged."))
 
     def text(self) -> str:
         size = self.uint()
         try:
             return self._take(size).decode()
         except UnicodeDecodeError as error:
-            raise CodeDamaged("A name in the code is not readable text: the code is damaged.") from error
+            raise CodeDamaged(say("A name in the code is not readable text: the code is damaged.")) from error
 
     def raw(self, size: int) -> bytes:
         return self._take(size)
@@ -343,7 +350,8 @@ class Reader:
     def rules(self) -> Rules:
         index = self.uint()
         if index >= len(PRESET_NAMES):
-            raise CodeDamaged(f"The code names rule preset {index}, which does not exist: it is damaged.")
+            raise CodeDamaged(say("The code names rule preset {index}, which does not exist: it is damaged.",
+                                  index=index))
         diff_text = self.text()
         values = Rules.preset(PRESET_NAMES[index]).to_dict()
         if diff_text:
@@ -351,15 +359,15 @@ class Reader:
         try:
             return Rules.from_dict(values)
         except InvalidInput as error:
-            raise CodeDamaged(f"The rules in the code cannot be read ({error}): it is damaged.") from error
+            raise CodeDamaged(say("The rules in the code cannot be read ({error}): it is damaged.", error=error)) from error
 
     def end(self) -> None:
         if self.at != len(self.data):
-            raise CodeDamaged("The code has data after its end: it is damaged or two codes were joined.")
+            raise CodeDamaged(say("The code has data after its end: it is damaged or two codes were joined."))
 
     def _take(self, size: int) -> bytes:
         if self.at + size > len(self.data):
-            raise CodeDamaged("The code ends too early: part of it is missing.")
+            raise CodeDamaged(say("The code ends too early: part of it is missing."))
         chunk = self.data[self.at : self.at + size]
         self.at += size
         return chunk
@@ -420,14 +428,15 @@ def open_code(code: str, prefix: str, what: str) -> Reader:
     found = code[:3]
     if found != prefix:
         other = "a table setup code" if found == SETUP_PREFIX else "a table result code"
-        raise CodeDamaged(f"This is {other}, not {what}.")
+        raise CodeDamaged(say("This is {other}, not {what}.", other=other, what=what))
     data = found.encode() + b45decode(code[4:])
     if len(data) < 3 + _CRC_SIZE:
-        raise CodeDamaged("The code is too short to be read: part of it is missing.")
+        raise CodeDamaged(say("The code is too short to be read: part of it is missing."))
     body, crc = data[:-_CRC_SIZE], data[-_CRC_SIZE:]
     if zlib.crc32(body).to_bytes(_CRC_SIZE, "big") != crc:
         raise CodeDamaged(
-            f"{what.capitalize()} does not pass its check: it was misread or mistyped. Scan it again or check each character."
+            say("{capitalize} does not pass its check: it was misread or mistyped. Scan it again or check each "
+                "character.", capitalize=what.capitalize())
         )
     return Reader(body, 3)
 

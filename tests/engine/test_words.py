@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from engine.errors import IllegalAction, InvalidInput
-from engine.words import Words, as_words, say, say_n
+from engine.words import Phrases, Words, as_words, listed, say, say_n
 
 
 @pytest.mark.parametrize(("words", "english"), [
@@ -49,6 +49,16 @@ def test_words_survive_a_copy_with_their_template(copied: object) -> None:
     words = say("{name} banked {points:,}.", name="Ann", points=2500)
     again = copied(words)  # type: ignore[operator]
     assert (again, again.template, dict(again.values)) == (words, words.template, dict(words.values))
+
+
+def test_listed_phrases_read_as_english_and_keep_each_phrase() -> None:
+    words = listed([say("confirmed by {n} of {count}", n=2, count=3), say("{names} declined", names="Bob")], " · ")
+    assert words == "confirmed by 2 of 3 · Bob declined"
+    phrases = words.values["phrases"]
+    assert isinstance(phrases, Phrases) and [phrase.template for phrase in phrases] == \
+        ["confirmed by {n} of {count}", "{names} declined"]
+    again = pickle.loads(pickle.dumps(words))
+    assert (again, again.values["phrases"].separator) == (words, " · ")  # type: ignore[attr-defined]
 
 
 def test_plain_text_becomes_words_of_itself_and_words_stay_themselves() -> None:
