@@ -59,6 +59,8 @@ READY: dict[str, str] = {
     "new game": "Players in seat order",
     "rematch": "Rematch of Ann, Bob, Cy",
     "table": "Enter Bob's throw",
+    "follower": "Bob to play",
+    "follower at the end": "wins with",
     "roll-off": "Tie for the win at 2,100",
     "game over": "Final standings",
     "history": "Score race over",

@@ -53,6 +53,8 @@ class Seeded:
             ("new game", "/new"),
             ("rematch", f"/new/{self.game_over}"),
             ("table", f"/game/{self.game_in_play}"),
+            ("follower", f"/follow/{self.game_in_play}"),
+            ("follower at the end", f"/follow/{self.game_over}"),
             ("roll-off", f"/game/{self.game_tied}"),
             ("game over", f"/game/{self.game_over}"),
             ("history", f"/game/{self.game_over}/history"),
