@@ -20,8 +20,8 @@ import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
 from engine.advice.win import WinTable  # noqa: E402
-from engine.advice.win_format import SCALE, TABLES_FILE, read_tables, write_tables  # noqa: E402
-from engine.advice.win_offers import OfferTable, offer_grids  # noqa: E402
+from engine.advice.win_format import TABLES_FILE, read_tables, write_tables  # noqa: E402
+from engine.advice.win_offers import SCALE, OfferTable, offer_grids  # noqa: E402
 from engine.advice.win_tables import SHIPPED, busche_neller_rules, fairest_compensation  # noqa: E402
 from win_solver import Solved, solve  # noqa: E402
 

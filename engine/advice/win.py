@@ -19,9 +19,9 @@ of this solver (``python build/win_tables.py``; ``tests/engine/test_win_solver.p
 one against the other), and targets up to :data:`ON_DEMAND_LEVELS` steps without a penalty
 are solved when asked. With passing, the start values are shipped exactly and the values
 of building on an offer on a coarser grid (:mod:`engine.advice.win_offers`): an offer's
-value read there is within 0.13 % of the exact one on average to 10,000 (0.3 % to 4,000),
-1.5 % for 99 % of offers (2.5 %) and 17.5 % at worst, where the other player is a step
-short of the target; a chance in the turn after it, one turn solved on the device against
+value read there is within 0.13 % of the exact one on average to 10,000 (0.11 % to
+4,000), 1.5 % for 99 % of offers (1.2 %) and 17.5 % at worst (11 %), where the other
+player is a step short of the target; a chance in the turn after it, one turn solved on the device against
 those values, has at most their error.
 
 Published figures (tests/app/test_win_chance.py checks them):

@@ -10,6 +10,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from engine.advice.win_offers import SCALE as OFFER_SCALE
 from engine.advice.win_offers import OfferTable
 from engine.advice.win_pairs import WinTable, _streaks
 from engine.dice import MAX_DICE
@@ -22,12 +23,14 @@ SCALE = 65535
 
 TABLES_FILE = Path(__file__).with_name("win_tables.bin")
 """The shipped tables, written by ``python build/win_tables.py``: zlib over, per table,
-one JSON line (rules, end rule, levels and, with passing, the grid of the offers' table:
-:class:`engine.advice.win_offers.OfferTable`) and the ``(levels x streaks)**2`` start
-values in :class:`WinTable`'s order (streaks follow from the rules: 3 under a three-farkle
-penalty, else 1), then any offers' values, each kept as round(chance x 65535) in two
-bytes: as each value's step from the one before (mod 65536), all the high bytes, then all
-the low bytes (neighbouring chances are close: zlib then halves the file)."""
+one JSON line (rules, end rule, levels and, with passing, the grid and scale of the
+offers' table: :class:`engine.advice.win_offers.OfferTable`) and the ``(levels x
+streaks)**2`` start values in :class:`WinTable`'s order (streaks follow from the rules: 3
+under a three-farkle penalty, else 1), then any offers' values, each kept as round(chance
+x scale) in two bytes (65535 for a start value and where a head names no scale): as
+each value's step from the one
+before (mod 65536), all the high bytes, then all the low bytes (neighbouring chances are
+close: zlib then halves the file)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class _Part:
     def table(self) -> WinTable:
         grid = self.head.get("offers")
         offers = None if grid is None else OfferTable(tuple(grid["totals"]), tuple(grid["leads"]),
-                                                      tuple(grid["points"]), _decoded(self.offers))
+                                                      tuple(grid["points"]), _decoded(self.offers, grid.get("scale", SCALE)))
         return WinTable(self.rules, _decoded(self.start), offers)
 
 
@@ -73,15 +76,15 @@ def _parts(data: bytes) -> dict[Rules, _Part]:
     return parts
 
 
-def _decoded(part: bytes) -> tuple[float, ...]:
+def _decoded(part: bytes, scale: int = SCALE) -> tuple[float, ...]:
     """Chances from their encoding (see :data:`TABLES_FILE`)."""
     count = len(part) // 2
     steps = (high * 256 + low for high, low in zip(part[:count], part[count:]))
-    return tuple(value / SCALE for value in accumulate(steps, lambda value, step: (value + step) & 0xFFFF))
+    return tuple(value / scale for value in accumulate(steps, lambda value, step: (value + step) & 0xFFFF))
 
 
-def _encoded(values: Sequence[float]) -> list[bytes]:
-    scaled = [round(value * SCALE) for value in values]
+def _encoded(values: Sequence[float], scale: int = SCALE) -> list[bytes]:
+    scaled = [round(value * scale) for value in values]
     steps = [(value - before) & 0xFFFF for before, value in zip([0, *scaled], scaled)]
     return [bytes(step // 256 for step in steps), bytes(step % 256 for step in steps)]
 
@@ -94,8 +97,9 @@ def write_tables(tables: Sequence[WinTable]) -> bytes:
                                 "levels": table.levels}
         offers = table.offers
         if offers is not None:
-            head["offers"] = {"totals": offers.totals, "leads": offers.leads, "points": offers.points}
+            head["offers"] = {"totals": offers.totals, "leads": offers.leads, "points": offers.points,
+                              "scale": OFFER_SCALE}
         parts += [json.dumps(head, sort_keys=True).encode() + b"\n", *_encoded(table.start)]
         if offers is not None:
-            parts += _encoded(offers.values)
+            parts += _encoded(offers.values, OFFER_SCALE)
     return zlib.compress(b"".join(parts), 9)

@@ -24,11 +24,16 @@ from engine.dice import MAX_DICE
 
 __all__ = ["OfferTable", "offer_grids"]
 
-TOTAL_STRIDE = 4
-PAST_STRIDE = 16
-"""Totals with the offer past the target: any score reaches it, the values change slowly."""
-LEAD_STRIDE = 8
-POINTS_STRIDE = 10
+SCALE = 4095
+"""An offer's value is shipped as round(value x SCALE): to 1/8,190, well within the
+grid's own error, and a third smaller packed than two full bytes."""
+TOTALS_PER_STEP = 50
+"""A target's steps per grid step of the totals (4 steps, 200 points, to 10,000; 2 to
+4,000); the other axes' grid steps are multiples of it."""
+PAST_STEPS = 4
+"""Past the target, where any score reaches it and the values change slowly."""
+LEAD_STEPS = 2
+POINTS_STEPS = 2.5
 DENSE_TOTALS = 16
 """Every total this near the target (below and above) is on the grid."""
 DENSE_LEADS = 10
@@ -37,11 +42,14 @@ DENSE_LEADS = 10
 
 def offer_grids(levels: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The grid (in grid steps) of totals with the offer (up to twice the target), leads
-    and offers' points for a target ``levels`` steps above the lowest total."""
-    totals = (set(range(0, levels, TOTAL_STRIDE)) | set(range(max(0, levels - DENSE_TOTALS), levels + DENSE_TOTALS))
-              | set(range(levels, 2 * levels - 1, PAST_STRIDE)) | {2 * levels - 2})
-    leads = set(range(1 - levels, levels, LEAD_STRIDE)) | set(range(-DENSE_LEADS, DENSE_LEADS + 1)) | {levels - 1}
-    points = set(range(0, levels, POINTS_STRIDE)) | {1, levels - 1}
+    and offers' points for a target ``levels`` steps above the lowest total: as fine for
+    every target, relative to it."""
+    total = -(-levels // TOTALS_PER_STEP)
+    past, lead, point = (int(total * times) for times in (PAST_STEPS, LEAD_STEPS, POINTS_STEPS))
+    totals = (set(range(0, levels, total)) | set(range(max(0, levels - DENSE_TOTALS), levels + DENSE_TOTALS))
+              | set(range(levels, 2 * levels - 1, past)) | {2 * levels - 2})
+    leads = set(range(1 - levels, levels, lead)) | set(range(-DENSE_LEADS, DENSE_LEADS + 1)) | {levels - 1}
+    points = set(range(0, levels, point)) | {1, levels - 1}
     return (tuple(sorted(totals)), tuple(sorted(lead for lead in leads if abs(lead) < levels)),
             tuple(sorted(points)))
 
