@@ -1,10 +1,12 @@
 """Play advice: what to keep, throw or bank, computed exactly under a table's own rules.
 
 ``values`` solves what a turn is worth (and the chance to reach a total) for a rule set,
-``win`` the chance to win a game of two (``win_tables`` writes its shipped tables),
-``simulation`` each player's chance to win for any rules and two to eight players,
-``advisor`` turns them into advice for the player to act, ``review`` finds each player's
-costliest decisions once the game is over.
+``win`` the chance to win a game of two (solved by ``win_pairs`` a pair of totals at a
+time with ``win_turn``'s arithmetic of one turn, shipped in ``win_format``'s file with
+``win_offers``' coarser table of offers under passing; ``win_tables`` names the shipped
+rule sets), ``simulation`` each player's chance to win for any rules and two to eight
+players, ``advisor`` turns them into advice for the player to act, ``review`` finds each
+player's costliest decisions once the game is over.
 """
 
 from engine.advice.advisor import DICE_WORDS, Advice, KeepChoice, advise, throw_advice, turn_advice
