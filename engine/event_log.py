@@ -27,6 +27,7 @@ from typing import Annotated, Any, ClassVar, Final, Generic, Protocol, TypeVar, 
 
 from engine.errors import InvalidInput
 from engine.rules import Rules
+from engine.words import say
 
 __all__ = ["Logged", "Codec", "Damaged", "EventLog", "record", "kind_of", "RULES", "HEX", "MAX_TEXT", "MAX_ITEMS"]
 
@@ -273,21 +274,26 @@ class EventLog(Generic[E]):
             missing or of another type, out of its range or past its cap (named).
         """
         if not isinstance(data, Mapping):
-            raise InvalidInput(f"A {self.name} log entry is {kind_of(data)}, not an object: the log is damaged.")
+            raise InvalidInput(say("A {name} log entry is {kind_of}, not an object: the log is damaged.",
+                                   name=self.name, kind_of=kind_of(data)))
         logged = data.get("type")
         read = self._readers.get(logged) if isinstance(logged, str) else None
         if read is None:
             shown = str(logged)[:40]
-            raise InvalidInput(f"The {self.name} log has an entry of an unknown kind ({shown!r}): it is damaged.")
+            raise InvalidInput(say("The {name} log has an entry of an unknown kind ({shown!r}): it is damaged.",
+                                   name=self.name, shown=shown))
         try:
             return read(data)
         except Damaged as reason:
-            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {reason}.") from None
+            raise InvalidInput(say("A {logged} entry of the {name} log is damaged: {reason}.",
+                                   logged=logged, name=self.name, reason=reason)) from None
         except InvalidInput as refusal:
-            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {refusal}") from refusal
+            raise InvalidInput(say("A {logged} entry of the {name} log is damaged: {refusal}",
+                                   logged=logged, name=self.name, refusal=refusal.words)) from refusal
         except Exception as error:  # noqa: BLE001 - a damaged entry may fail any way: a refusal, not a crash
             logger.warning("A %s entry of the %s log failed to read (damaged, or a bug)", logged, self.name, exc_info=True)
-            raise InvalidInput(f"A {logged} entry of the {self.name} log is damaged: {error!r}.") from error
+            raise InvalidInput(say("A {logged} entry of the {name} log is damaged: {error!r}.",
+                                   logged=logged, name=self.name, error=error)) from error
 
 
 def _entry_reader(

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.errors import InvalidInput
+from engine.words import say
 
 __all__ = ["RollOff", "rank_blocks", "places_in", "places_from", "ranked_seats"]
 
@@ -44,8 +45,8 @@ def rank_blocks(totals: Mapping[int, int], roll_offs: Iterable[RollOff]) -> list
         at = next((index for index, block in enumerate(blocks) if set(block) == set(faces)), None)
         if at is None or len(blocks[at]) < 2:
             raise InvalidInput(
-                f"A roll-off among {sorted(faces)} does not match any group of tied players: "
-                "each roll-off is thrown by all the players still tied, and only them."
+                say("A roll-off among {faces} does not match any group of tied players: each roll-off is thrown "
+                    "by all the players still tied, and only them.", faces=sorted(faces))
             )
         by_face: dict[int, list[int]] = {}
         for key in blocks[at]:

@@ -16,6 +16,7 @@ from engine.errors import IllegalAction
 from engine.names import short_forms
 from engine.rules import Rules
 from engine.tournament.state import RoundState, TournamentState
+from engine.words import say
 
 __all__ = ["RevokedCard", "table_setup", "refuse_stale_card", "printed_card", "stamp"]
 
@@ -57,8 +58,8 @@ def refuse_stale_card(state: TournamentState, signed: SealedResult, round_: Roun
         for issue, revocation in enumerate(round_.revoked.get(table, ())):
             if signed.signed_by(state.card_key(round_, table, issue)):
                 raise RevokedCard(
-                    f"This result was signed by a revoked card of table {table} ({revocation.described}): "
-                    "it does not count. The table's new card signs its result."
+                    say("This result was signed by a revoked card of table {table} ({described}): it does not "
+                        "count. The table's new card signs its result.", table=table, described=revocation.described)
                 )
     for cancelled in reversed(state.cancelled):
         if cancelled.number != signed.round:
@@ -66,8 +67,9 @@ def refuse_stale_card(state: TournamentState, signed: SealedResult, round_: Roun
         for issue in range(cancelled.issue(table) + 1):
             if signed.signed_by(state.card_key(cancelled, table, issue)):
                 raise RevokedCard(
-                    f"This result was signed by a card from a cancelled seat draw of round {cancelled.number}: "
-                    "it does not count, whatever it says. The table plays from its card of the current draw."
+                    say("This result was signed by a card from a cancelled seat draw of round {number}: it does "
+                        "not count, whatever it says. The table plays from its card of the current draw.",
+                        number=cancelled.number)
                 )
 
 

@@ -33,6 +33,7 @@ from engine.ranking import places_from
 from engine.rules import Rules
 from engine.tournament.cards import RevokedCard, refuse_stale_card
 from engine.tournament.state import RoundState, TournamentState
+from engine.words import say
 
 __all__ = [
     "WrongEvent",
@@ -87,33 +88,36 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
     ``need_roll_off=False`` lets an organizer enter a paper result whose tie for the win
     was not rolled off at the table; the tournament then asks for the roll-off itself.
     """
-    where = f"Round {result.round}, table {result.table}"
+    where = say("Round {round}, table {table}", round=result.round, table=result.table)
     for number, total in zip(result.numbers, result.totals):
         if total % 50:
             raise ResultImpossible(
-                f"{where}: player {number} has {total:,}, which is not a multiple of 50: every Farkle score is."
+                say("{where}: player {number} has {total:,}, which is not a multiple of 50: every Farkle score is.",
+                    where=where, number=number, total=total)
             )
         if 0 < total < rules.entry_threshold and not rules.triple_farkle_penalty:
             raise ResultImpossible(
-                f"{where}: player {number} has {total:,}, but a first bank needs {rules.entry_threshold:,} "
-                "and totals never go down under these rules."
+                say("{where}: player {number} has {total:,}, but a first bank needs {entry_threshold:,} and totals "
+                    "never go down under these rules.",
+                    where=where, number=number, total=total, entry_threshold=rules.entry_threshold)
             )
     top = max(result.totals)
     if top < rules.target:
         raise ResultImpossible(
-            f"{where}: the best total is {top:,}, below the target of {rules.target:,}, so the game is not over."
+            say("{where}: the best total is {top:,}, below the target of {target:,}, so the game is not over.",
+                where=where, top=top, target=rules.target)
         )
     try:
         places = places_from(result.totals, result.roll_offs)
     except InvalidInput as error:
-        raise ResultImpossible(f"{where}: {error}") from error
+        raise ResultImpossible(say("{where}: {error}", where=where, error=error.words)) from error
     leaders = places.count(1)
     if leaders > 1 and need_roll_off:
         tied = [str(number) for number, place in zip(result.numbers, places) if place == 1]
         numbered = ", ".join(tied[:-1]) + " and " + tied[-1]
         raise ResultImpossible(
-            f"{where}: the players numbered {numbered} are tied for the win at {top:,} and no roll-off "
-            "decided it: a finished game has a winner."
+            say("{where}: the players numbered {numbered} are tied for the win at {top:,} and no roll-off decided "
+                "it: a finished game has a winner.", where=where, numbered=numbered, top=top)
         )
     if places != result.places:
         raise ResultImpossible(
@@ -133,7 +137,8 @@ def authentic(state: TournamentState, code: str) -> TableResult:
     """
     sealed = read_sealed_result(code)
     if sealed.event_id != state.event_id:
-        raise WrongEvent(f"This result is from event {sealed.event_id}, not this one ({state.event_id}): refused.")
+        raise WrongEvent(say("This result is from event {event_id}, not this one ({ours}): refused.",
+                             event_id=sealed.event_id, ours=state.event_id))
     round_ = state.rounds[sealed.round - 1] if 1 <= sealed.round <= len(state.rounds) else None
     if round_ is not None and sealed.signed_by(state.card_key(round_, sealed.table)):
         return sealed.open(state.card_key(round_, sealed.table))
@@ -160,20 +165,22 @@ def seen_before(state: TournamentState, round_: RoundState, result: TableResult)
 
     :raises VoidedResult: the result, or its card, was voided.
     """
-    where = f"{state.format.round_name(round_.number, round_.spec_index)}, table {result.table}"
+    where = say("{round}, table {table}", round=state.format.round_name(round_.number, round_.spec_index),
+                table=result.table)
     voids = round_.voided.get(result.table, ())
     for voided in voids:
         if voided.recorded.result == result:
             raise VoidedResult(
-                f"{where}: this result was {voided.described}. It stays void; "
-                "to count it again, replace the table's result with a reason."
+                say("{where}: this result was {described}. It stays void; to count it again, replace the table's "
+                    "result with a reason.", where=where, described=voided.described)
             )
     card = round_.issue(result.table)
     card_voids = [voided for voided in voids if voided.recorded.code and voided.recorded.issue == card]
     if card_voids:
         raise VoidedResult(
-            f"{where}: this card's result was {card_voids[-1].described}, and a void is final whatever the card "
-            "signs again. Enter the table's paper result, or revoke its card and print a new one for a new game."
+            say("{where}: this card's result was {described}, and a void is final whatever the card signs again. "
+                "Enter the table's paper result, or revoke its card and print a new one for a new game.",
+                where=where, described=card_voids[-1].described)
         )
     recorded = round_.results.get(result.table)
     if recorded is not None and recorded.result == result:
@@ -191,12 +198,14 @@ def placed(state: TournamentState, result: TableResult, correcting: bool) -> Tab
     if round_.closed and not correcting:
         now = f"round {len(state.rounds)} is being played" if state.round_open else "no round is being played"
         raise WrongRound(
-            f"This result is for round {round_.number}, table {result.table}, which is closed ({now}): "
-            "it does not count. To correct a closed round, replace the result with a reason."
+            say("This result is for round {number}, table {table}, which is closed ({now}): it does not count. To "
+                "correct a closed round, replace the result with a reason.",
+                number=round_.number, table=result.table, now=now)
         )
     if not 1 <= result.table <= len(round_.tables):
         raise WrongTable(
-            f"This result is for table {result.table}, but round {round_.number} has {len(round_.tables)} tables."
+            say("This result is for table {table}, but round {number} has {count} tables.",
+                table=result.table, number=round_.number, count=len(round_.tables))
         )
     seated = round_.tables[result.table - 1]
     if result.numbers != seated:
@@ -207,8 +216,10 @@ def placed(state: TournamentState, result: TableResult, correcting: bool) -> Tab
         else:
             problem = "the seat order differs"
         raise WrongPlayers(
-            f"Round {round_.number}, table {result.table} seats {', '.join(map(str, seated))}; this result has "
-            f"{', '.join(map(str, result.numbers))}: {problem}. Was it played from an old setup code?"
+            say("Round {number}, table {table} seats {seated}; this result has {numbers}: {problem}. Was it played "
+                "from an old setup code?",
+                number=round_.number, table=result.table, seated=', '.join(map(str, seated)),
+                numbers=', '.join(map(str, result.numbers)), problem=problem)
         )
     _check_rules(state, round_, result)
     check_possible(result, result.rules)
@@ -221,15 +232,17 @@ def _check_rules(state: TournamentState, round_: RoundState, result: TableResult
     if result.rules not in allowed:
         names = " or ".join(rules.describe() for rules in allowed)
         raise ResultImpossible(
-            f"Round {round_.number}, table {result.table} was played under other rules ({result.rules.describe()}); "
-            f"this round is played under {names}."
+            say("Round {number}, table {table} was played under other rules ({rules}); this round is played "
+                "under {names}.",
+                number=round_.number, table=result.table, rules=result.rules.describe(), names=names)
         )
 
 
 def seated_at(round_: RoundState, table: int) -> tuple[int, ...]:
     """The players at ``table`` of ``round_``; :class:`WrongTable` if it has no such table."""
     if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(round_.tables):
-        raise WrongTable(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table!r}.")
+        raise WrongTable(say("Round {number} has tables 1 to {count}, not {table!r}.",
+                             number=round_.number, count=len(round_.tables), table=table))
     return round_.tables[table - 1]
 
 
@@ -243,16 +256,19 @@ def typed_result(
     numbers = seated_at(round_, table)
     totals = tuple(totals)
     if len(totals) != len(numbers):
-        raise InvalidInput(f"Table {table} seats {len(numbers)} players: enter {len(numbers)} totals, not {len(totals)}.")
+        raise InvalidInput(say("Table {table} seats {count} players: enter {count} totals, not {totals}.",
+                               table=table, count=len(numbers), totals=len(totals)))
     seat = {n: index for index, n in enumerate(numbers)}
     try:
         rounds = tuple(tuple(sorted((seat[n], face) for n, face in faces.items())) for faces in roll_offs)
     except KeyError as error:
-        raise InvalidInput(f"Player {error.args[0]} is not at table {table}: only its players roll off.") from error
+        raise InvalidInput(say("Player {number} is not at table {table}: only its players roll off.",
+                               number=error.args[0], table=table)) from error
     try:
         places = places_from(totals, rounds)
     except InvalidInput as error:
-        raise ResultImpossible(f"Round {round_.number}, table {table}: {error}") from error
+        raise ResultImpossible(say("Round {number}, table {table}: {error}",
+                                   number=round_.number, table=table, error=error.words)) from error
     spec = state.format.rounds[round_.spec_index]
     rules = Rules.preset(round_.rules_switched or spec.rules)
     result = TableResult(state.event_id, round_.number, table, numbers, totals, places, rounds, rules, bytes(DIGEST_SIZE))

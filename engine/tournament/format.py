@@ -30,6 +30,7 @@ from typing import Any, Literal
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.rules import Rules
+from engine.words import say, say_n
 
 __all__ = ["CutKind", "Cut", "RoundSpec", "RoundPlan", "TournamentFormat", "table_sizes"]
 
@@ -89,7 +90,7 @@ class Cut:
     def from_list(cls, value: Sequence[Any]) -> Cut:
         kind, count = value
         if kind not in _CUT_KINDS:
-            raise InvalidInput(f"{kind!r} is not a kind of cut: {', '.join(_CUT_KINDS)}.")
+            raise InvalidInput(say("{kind!r} is not a kind of cut: {names}.", kind=kind, names=', '.join(_CUT_KINDS)))
         return cls(kind, int(count))
 
 
@@ -110,9 +111,10 @@ class RoundSpec:
         if self.switch_to is not None:
             Rules.preset(self.switch_to)
         if not MIN_PLAYERS <= self.table_size <= MAX_PLAYERS:
-            raise InvalidInput(f"Tables seat {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.table_size}.")
+            raise InvalidInput(say("Tables seat {min_players} to {max_players} players, not {table_size}.",
+                                   min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, table_size=self.table_size))
         if self.cut.kind not in _CUT_KINDS or self.cut.count < 1:
-            raise InvalidInput(f"{self.cut!r} is not a cut.")
+            raise InvalidInput(say("{cut!r} is not a cut.", cut=self.cut))
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,9 @@ def _table_shape(players: int, size: int) -> tuple[int, int, int]:
     """(tables, players at the smaller tables, how many tables have one more)."""
     if players < MIN_PLAYERS:
         raise IllegalAction(
-            f"{players} player{'s' if players != 1 else ''} cannot make a table: a game needs {MIN_PLAYERS}."
+            say_n("{players} player cannot make a table: a game needs {min_players}.",
+                  "{players} players cannot make a table: a game needs {min_players}.", players, players=players,
+                  min_players=MIN_PLAYERS)
         )
     count = -(-players // size)
     while count > 1 and players // count < size - 1:
@@ -178,19 +182,20 @@ class TournamentFormat:
 
     def __post_init__(self, check_plans: bool) -> None:
         if not 2 <= self.cap <= 10_000:
-            raise InvalidInput(f"A player cap of {self.cap} is not possible: 2 to 10,000.")
+            raise InvalidInput(say("A player cap of {cap} is not possible: 2 to 10,000.", cap=self.cap))
         if not self.rounds or self.rounds[-1].cut.kind != "final":
-            raise InvalidInput("A format ends with a final round.")
+            raise InvalidInput(say("A format ends with a final round."))
         if any(spec.cut.kind == "final" for spec in self.rounds[:-1]):
-            raise InvalidInput("Only the last round of a format can be the final.")
+            raise InvalidInput(say("Only the last round of a format can be the final."))
         if not check_plans:
             return
         for players in range(2, self.cap + 1):
             plans = self.plan(players)
             if plans[-1].players > self.rounds[-1].table_size:
                 raise InvalidInput(
-                    f"With {players} players this format brings {plans[-1].players} to a final table of "
-                    f"{self.rounds[-1].table_size}: cut more before the final."
+                    say("With {players} players this format brings {finalists} to a final table of {table_size}: "
+                        "cut more before the final.",
+                        players=players, finalists=plans[-1].players, table_size=self.rounds[-1].table_size)
                 )
 
     @classmethod
@@ -298,4 +303,5 @@ class TournamentFormat:
             )
             return cls(str(data["name"]), int(data["cap"]), rounds, check_plans)
         except (KeyError, TypeError, IndexError) as error:
-            raise InvalidInput(f"The tournament format {dict(data)!r} is damaged: {error}.") from error
+            raise InvalidInput(say("The tournament format {data!r} is damaged: {error}.",
+                                   data=dict(data), error=error)) from error

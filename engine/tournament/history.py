@@ -19,6 +19,7 @@ from engine.tournament.describe import describe
 from engine.tournament.events import Event, TournamentCreated, event_from_dict, events_to_dicts
 from engine.tournament.format import TournamentFormat
 from engine.tournament.state import TournamentState, apply, replay
+from engine.words import say
 
 __all__ = ["TournamentHistory"]
 
@@ -43,15 +44,16 @@ class TournamentHistory:
     ) -> None:
         name = name.strip() if isinstance(name, str) else ""
         if not name:
-            raise InvalidInput("The tournament needs a name.")
+            raise InvalidInput(say("The tournament needs a name."))
         if event_id is None:
             event_id = "FT-" + "".join(secrets.choice(_EVENT_ID_CHARS) for _ in range(6))
         event_id = event_id.strip().upper()
         if not 1 <= len(event_id) <= 16 or any(char not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-" for char in event_id):
-            raise InvalidInput(f"{event_id!r} cannot be an event id: 1 to 16 letters, digits or dashes.")
+            raise InvalidInput(say("{event_id!r} cannot be an event id: 1 to 16 letters, digits or dashes.",
+                                   event_id=event_id))
         secret = secrets.token_bytes(16) if secret is None else secret
         if len(secret) < 16:
-            raise InvalidInput("The event secret must be at least 16 bytes.")
+            raise InvalidInput(say("The event secret must be at least 16 bytes."))
         fmt = format or TournamentFormat.house()
         created = TournamentCreated(name, event_id, secret, fmt)
         self._events: list[Event] = [created]
@@ -62,7 +64,7 @@ class TournamentHistory:
         """Rebuild a tournament from its log (as kept by :attr:`events`)."""
         items = [event_from_dict(data) for data in events]
         if not items or not isinstance(items[0], TournamentCreated):
-            raise InvalidInput("A tournament log must begin with the tournament's creation.")
+            raise InvalidInput(say("A tournament log must begin with the tournament's creation."))
         tournament = cls.__new__(cls)
         tournament._states = replay(items)
         tournament._events = items
@@ -81,7 +83,7 @@ class TournamentHistory:
     def undo(self) -> str:
         """Take back the last organizer action (the state before it is kept); what it was, in words."""
         if len(self._events) == 1:
-            raise IllegalAction("Nothing to undo: the tournament has just been created.")
+            raise IllegalAction(say("Nothing to undo: the tournament has just been created."))
         words = describe(self._events[-1], self._states[-1])
         self._keep_first(len(self._events) - 1)
         return words

@@ -32,6 +32,7 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.ranking import rank_blocks
 from engine.tournament.events import PlaceTaken, PlayerMissing, PlayerWithdrew
 from engine.tournament.state import RoundState, TournamentState
+from engine.words import say
 
 __all__ = [
     "Vacancy", "withdrawal", "vacancy", "take_place", "place_taken_words", "mark_missing", "missing_words", "as_drawn",
@@ -80,22 +81,23 @@ def withdrawal(state: TournamentState, number: int, reason: str) -> PlayerWithdr
     """A player leaving the event before a round (not while seated in one being played: they are
     then missing at their table, or the draw is cancelled), until it has its champion."""
     if number not in state.players:
-        raise InvalidInput(f"There is no player number {number!r}.")
+        raise InvalidInput(say("There is no player number {number!r}.", number=number))
     label = state.label(number)
     if state.players[number].withdrawn:
-        raise IllegalAction(f"{label} has already withdrawn.")
+        raise IllegalAction(say("{label} has already withdrawn.", label=label))
     if state.champion is not None:
-        raise IllegalAction(f"The event is over: {label} can no longer withdraw.")
+        raise IllegalAction(say("The event is over: {label} can no longer withdraw.", label=label))
     if state.rounds:
         last = state.rounds[-1]
         seated = last.seats.get(number)
         if seated is not None and not last.closed:
             raise IllegalAction(
-                f"{label} is seated at table {seated[0]} of round {last.number}, which is being played: a withdrawal "
-                "takes effect before a round (mark them missing at their table before it has a result, or cancel the draw)."
+                say("{label} is seated at table {seated} of round {number}, which is being played: a withdrawal "
+                    "takes effect before a round (mark them missing at their table before it has a result, or "
+                    "cancel the draw).", label=label, seated=seated[0], number=last.number)
             )
         if number not in state.entrants():
-            raise IllegalAction(f"{label} is already out of the event.")
+            raise IllegalAction(say("{label} is already out of the event.", label=label))
     return PlayerWithdrew(number, reason.strip())
 
 
@@ -120,31 +122,35 @@ def vacancy(state: TournamentState, number: int) -> Vacancy | None:
 def take_place(state: TournamentState, withdrawn: int, roll_off: Mapping[int, int] | None = None) -> PlaceTaken:
     """The next in line taking ``withdrawn``'s place; ``roll_off``: the die each tied player threw."""
     if withdrawn not in state.players:
-        raise InvalidInput(f"There is no player number {withdrawn!r}.")
+        raise InvalidInput(say("There is no player number {withdrawn!r}.", withdrawn=withdrawn))
     place = vacancy(state, withdrawn)
     if place is None:
         raise IllegalAction(
-            f"{state.label(withdrawn)} holds no place after the last cut that the next in line could take."
+            say("{label} holds no place after the last cut that the next in line could take.",
+                label=state.label(withdrawn))
         )
     if not state.players[withdrawn].withdrawn:
-        raise IllegalAction(f"{state.label(withdrawn)} has not withdrawn: their place is theirs.")
+        raise IllegalAction(say("{label} has not withdrawn: their place is theirs.", label=state.label(withdrawn)))
     if not place.next_in_line:
         raise IllegalAction(place.describe())
     faces = dict(roll_off or {})
     if not place.tied:
         if faces:
-            raise IllegalAction(f"{place.names[0]} is next in line alone: there is no roll-off to throw.")
+            raise IllegalAction(say("{names} is next in line alone: there is no roll-off to throw.",
+                                    names=place.names[0]))
         return PlaceTaken(place.round, withdrawn, place.next_in_line[0])
     for number, face in faces.items():
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidInput(f"{face!r} for player {number} is not a die face: a die shows 1 to 6.")
+            raise InvalidInput(say("{face!r} for player {number} is not a die face: a die shows 1 to 6.",
+                                   face=face, number=number))
     if set(faces) != set(place.next_in_line):
-        raise IllegalAction(f"{place.named} are tied for {place.name}'s place: each of them, and only them, throws one die.")
+        raise IllegalAction(say("{named} are tied for {name}'s place: each of them, and only them, throws one die.",
+                                named=place.named, name=place.name))
     best = max(faces.values())
     winners = [n for n in place.next_in_line if faces[n] == best]
     if len(winners) > 1:
         who = " and ".join(state.players[n].name for n in winners)
-        raise IllegalAction(f"{who} both threw {best}: the tied players throw again.")
+        raise IllegalAction(say("{who} both threw {best}: the tied players throw again.", who=who, best=best))
     return PlaceTaken(place.round, withdrawn, winners[0], tuple(sorted(faces.items())))
 
 
@@ -159,14 +165,18 @@ def mark_missing(state: TournamentState, number: int, reason: str) -> PlayerMiss
     label = state.label(number) if number in state.players else f"Number {number!r}"
     seat = round_.seats.get(number)
     if seat is None:
-        raise IllegalAction(f"{label} is not seated in round {round_.number}: only a player drawn can be missing.")
+        raise IllegalAction(say("{label} is not seated in round {number}: only a player drawn can be missing.",
+                                label=label, number=round_.number))
     table = seat[0]
     if table in round_.results or table in round_.held:
-        raise IllegalAction(f"Table {table} of round {round_.number} already has a result: {label} played there.")
+        raise IllegalAction(say("Table {table} of round {number} already has a result: {label} played there.",
+                                table=table, number=round_.number, label=label))
     if len(round_.tables[table - 1]) <= 2:
         raise IllegalAction(
-            f"Table {table} of round {round_.number} seats only {len(round_.tables[table - 1])}: "
-            f"without {state.players[number].name} nobody is left to play (cancel the draw and draw again)."
+            say("Table {table} of round {number} seats only {count}: without {name} nobody is left to play (cancel "
+                "the draw and draw again).",
+                table=table, number=round_.number, count=len(round_.tables[table - 1]),
+                name=state.players[number].name)
         )
     return PlayerMissing(round_.number, table, number, " ".join(reason.split()) or "did not come")
 

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from engine.errors import InvalidInput
 from engine.names import NameClash, clean_name, find_clash
+from engine.words import say
 
 __all__ = [
     "ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST", "LIST_LARGEST",
@@ -59,7 +60,8 @@ class ListedPlayer:
         if not cleaned:
             return None
         if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 5 or int(cleaned) < 1:
-            raise InvalidInput(f'"{self.number}" is not a player number: use 1 to 99999, or leave it out.')
+            raise InvalidInput(say("\"{number}\" is not a player number: use 1 to 99999, or leave it out.",
+                                   number=self.number))
         return int(cleaned)
 
 
@@ -162,11 +164,13 @@ def read_sign_up_list(text: str) -> tuple[ListedPlayer, ...]:
     """
     size = len(str(text).encode("utf-8", "surrogatepass"))
     if size > LIST_LARGEST:
-        raise InvalidInput(f"The list is {size:,} bytes: at most {LIST_LARGEST:,} are read at once (1,000 lines of "
-                           "a spreadsheet's export). Paste it in parts, or keep only the name and number columns.")
+        raise InvalidInput(say("The list is {size:,} bytes: at most {list_largest:,} are read at once (1,000 lines "
+                               "of a spreadsheet's export). Paste it in parts, or keep only the name and number "
+                               "columns.", size=size, list_largest=LIST_LARGEST))
     lines = str(text).lstrip("\ufeff").splitlines()
     if len(lines) > LIST_LONGEST:
-        raise InvalidInput(f"The list has {len(lines):,} lines: at most {LIST_LONGEST:,} are read at once.")
+        raise InvalidInput(say("The list has {count:,} lines: at most {list_longest:,} are read at once.",
+                               count=len(lines), list_longest=LIST_LONGEST))
     delimiter = _delimiter(lines)
     rows = [(index, _fields(line, delimiter)) for index, line in enumerate(lines, 1)]
     rows = [(index, fields) for index, fields in rows if any(fields)]

@@ -19,6 +19,7 @@ from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
 from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import Player, RoundState, TournamentState
+from engine.words import say
 
 __all__ = [
     "RollOffNeeded", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "lookup",
@@ -234,7 +235,7 @@ def lookup(state: TournamentState, query: str | int) -> tuple[PlayerLookup, ...]
     """Find players by number or by part of their name: table, seat and standing."""
     text = str(query).strip()
     if not text:
-        raise InvalidInput("Type a player's number or part of their name.")
+        raise InvalidInput(say("Type a player's number or part of their name."))
     if text.lstrip("#").isdigit():
         numbers = [int(text.lstrip("#"))] if int(text.lstrip("#")) in state.players else []
     else:

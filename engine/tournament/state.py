@@ -56,6 +56,7 @@ from engine.tournament.events import (
 )
 from engine.tournament.format import Cut, RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables
+from engine.words import say
 
 __all__ = [
     "Player", "Prize", "WithdrawnPrize", "Correction", "Recorded", "Revocation", "Voided", "RoundState",
@@ -281,17 +282,18 @@ class TournamentState:
     def drawn_round(self, number: int | None) -> RoundState:
         """Round ``number`` as drawn (None: the last one drawn); refused when there is none such."""
         if not self.rounds:
-            raise IllegalAction("No round has been drawn yet.")
+            raise IllegalAction(say("No round has been drawn yet."))
         if number is None:
             return self.rounds[-1]
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.rounds):
-            raise InvalidInput(f"There is no round {number!r}: rounds 1 to {len(self.rounds)} have been drawn.")
+            raise InvalidInput(say("There is no round {number!r}: rounds 1 to {count} have been drawn.",
+                                   number=number, count=len(self.rounds)))
         return self.rounds[number - 1]
 
     def open_round(self) -> RoundState:
         """The round being played; refused between rounds."""
         if not self.round_open:
-            raise IllegalAction("No round is being played now: draw the next round first.")
+            raise IllegalAction(say("No round is being played now: draw the next round first."))
         return self.rounds[-1]
 
     def missing_tables(self) -> tuple[int, ...]:
@@ -373,13 +375,13 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
     before = state
     if isinstance(event, TournamentCreated):
         if state.applied:
-            raise InvalidInput("A tournament is created once; the log has a second creation.")
+            raise InvalidInput(say("A tournament is created once; the log has a second creation."))
         state = _next(state, name=event.name, event_id=event.event_id, secret=event.secret, format=event.format)
     elif not state.applied:
-        raise InvalidInput("A tournament log must begin with the tournament's creation.")
+        raise InvalidInput(say("A tournament log must begin with the tournament's creation."))
     elif isinstance(event, FormatChanged):
         if state.rounds:
-            raise InvalidInput("The tournament log changes the format after a draw: it is damaged.")
+            raise InvalidInput(say("The tournament log changes the format after a draw: it is damaged."))
         state = _next(state, format=event.format)
     elif isinstance(event, (PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew)):
         state = _player(state, event)
@@ -387,11 +389,12 @@ def apply(state: TournamentState, event: Event) -> TournamentState:
         state = _seat(state, event)
     elif isinstance(event, DrawCancelled):
         if not state.rounds:
-            raise InvalidInput("The tournament log cancels a draw before any: it is damaged.")
+            raise InvalidInput(say("The tournament log cancels a draw before any: it is damaged."))
         state = _next(state, rounds=state.rounds[:-1], cancelled=state.cancelled + state.rounds[-1:])
         if event.recut is not None:
             if not state.rounds:
-                raise InvalidInput("The tournament log takes the cut of a round before round 1 again: it is damaged.")
+                raise InvalidInput(say("The tournament log takes the cut of a round before round 1 again: it is "
+                                       "damaged."))
             state = _with_round(state, _recut(state, state.rounds[-1], event.recut))
     elif isinstance(event, PlaceTaken):
         state = _with_round(state, _place_taken(state, event))
@@ -430,7 +433,8 @@ def _place_taken(state: TournamentState, event: PlaceTaken) -> RoundState:
     round_ = state.rounds[-1]
     if (round_.number != event.round or event.withdrawn not in (round_.advancing or ())
             or event.replacement in (round_.advancing or ()) or event.replacement not in round_.seats):
-        raise InvalidInput(f"Number {event.replacement} cannot take number {event.withdrawn}'s place after round {event.round}.")
+        raise InvalidInput(say("Number {replacement} cannot take number {withdrawn}'s place after round {round}.",
+                               replacement=event.replacement, withdrawn=event.withdrawn, round=event.round))
     advancing = tuple(event.replacement if n == event.withdrawn else n for n in round_.advancing or ())
     return evolved(round_, advancing=advancing, places_taken=round_.places_taken + (event,))
 
@@ -439,7 +443,8 @@ def _missing(state: TournamentState, event: PlayerMissing) -> TournamentState:
     """The round being played with ``event``'s table seating the players who came; the missing player is out."""
     round_ = state.rounds[-1]
     if round_.number != event.round or round_.closed or round_.seats.get(event.number, (0,))[0] != event.table:
-        raise InvalidInput(f"Number {event.number} is not seated at table {event.table} of round {event.round} being played.")
+        raise InvalidInput(say("Number {number} is not seated at table {table} of round {round} being played.",
+                               number=event.number, table=event.table, round=event.round))
     tables = tuple(tuple(n for n in seated if n != event.number) for seated in round_.tables)
     seats = {n: (t, s) for t, seated in enumerate(tables, 1) for s, n in enumerate(seated, 1)}
     played = evolved(round_, tables=tables, seats=seats, missing=round_.missing + (event,))
@@ -452,11 +457,12 @@ def _missing(state: TournamentState, event: PlayerMissing) -> TournamentState:
 def _check_sign_up(state: TournamentState, event: PlayerSignedUp) -> None:
     """A sign-up as the organizer's device records one: before the draw, under the cap, a new number."""
     if state.rounds:
-        raise InvalidInput(f"Number {event.number} signs up after round 1 was drawn.")
+        raise InvalidInput(say("Number {number} signs up after round 1 was drawn.", number=event.number))
     if event.number in state.players:
-        raise InvalidInput(f"Number {event.number} signs up twice.")
+        raise InvalidInput(say("Number {number} signs up twice.", number=event.number))
     if state.active >= state.format.cap:
-        raise InvalidInput(f"Number {event.number} signs up when the event is full ({state.format.cap} players).")
+        raise InvalidInput(say("Number {number} signs up when the event is full ({cap} players).",
+                               number=event.number, cap=state.format.cap))
 
 
 def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
@@ -466,8 +472,8 @@ def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
         spec_index = event.spec_index
     else:
         raise InvalidInput(
-            f"The draw of round {event.round} names round {event.spec_index} of the format, "
-            f"which has rounds 0 to {len(state.format.rounds) - 1}: the log is damaged."
+            say("The draw of round {round} names round {spec_index} of the format, which has rounds 0 to {count}: "
+                "the log is damaged.", round=event.round, spec_index=event.spec_index, count=len(state.format.rounds) - 1)
         )
     strangers = [n for table in event.tables for n in table if n not in state.players]
     if strangers or not event.tables or not 1 <= event.round <= len(state.rounds) + 1:
@@ -491,22 +497,25 @@ def _round_after(state: TournamentState, round_: RoundState, event: Event) -> Ro
     """``round_`` after an event of one of its tables (a result, a roll-off, a revoked card) or of the round."""
     if isinstance(event, RulesSwitched):
         if event.rules not in PRESET_NAMES:
-            raise InvalidInput(f"Round {event.round} is switched to rules {event.rules[:40]!r}, which are no preset.")
+            raise InvalidInput(say("Round {round} is switched to rules {rules!r}, which are no preset.",
+                                   round=event.round, rules=event.rules[:40]))
         return evolved(round_, rules_switched=event.rules)
     if isinstance(event, RoundClosed):
         strangers = [n for n in event.advancing if n not in round_.seats]
         if strangers:
-            raise InvalidInput(f"Round {event.round} closes with number {strangers[0]} going on, who was not seated in it.")
+            raise InvalidInput(say("Round {round} closes with number {number} going on, who was not seated in "
+                                   "it.", round=event.round, number=strangers[0]))
         return evolved(round_, advancing=event.advancing, cut_corrections=len(round_.corrections))
     if isinstance(event, RollOffRecorded):
         return evolved(round_, roll_offs=_appended(round_.roll_offs, event.table, event.faces))
     if isinstance(event, CardRevoked):
         return evolved(round_, revoked=_appended(round_.revoked, event.table, Revocation(event.table, event.reason, event.at)))
     if not isinstance(event, (ResultRecorded, ResultHeld, HeldResultSettled, ResultVoided, ResultReplaced)):
-        raise InvalidInput(f"{event!r} is not a tournament event.")
+        raise InvalidInput(say("{event!r} is not a tournament event.", event=event))
     table = event.table
     if not 1 <= table <= len(round_.tables):
-        raise InvalidInput(f"Round {round_.number} has tables 1 to {len(round_.tables)}, not {table}.")
+        raise InvalidInput(say("Round {number} has tables 1 to {count}, not {table}.",
+                               number=round_.number, count=len(round_.tables), table=table))
     entry = state.applied + 1
     if isinstance(event, ResultRecorded):
         recorded = Recorded(
@@ -554,12 +563,13 @@ def _recut(state: TournamentState, round_: RoundState, recut: tuple[int, ...] | 
         return round_
     if not round_.closed or round_.number != len(state.rounds):
         raise InvalidInput(
-            f"The log takes round {round_.number}'s cut again, which only a closed round drawn last has."
+            say("The log takes round {number}'s cut again, which only a closed round drawn last has.", number=round_.number)
         )
     strangers = [n for n in recut if n not in round_.seats]
     if strangers:
         raise InvalidInput(
-            f"Round {round_.number}'s cut is taken again with number {strangers[0]}, who was not seated in it."
+            say("Round {number}'s cut is taken again with number {player}, who was not seated in it.",
+                number=round_.number, player=strangers[0])
         )
     return evolved(round_, advancing=recut or None, cut_corrections=len(round_.corrections))
 
@@ -578,8 +588,8 @@ def _result_at(round_: RoundState, table: int, result: TableResult) -> TableResu
     """A logged result, which must be for the table it is logged at and for the players seated there."""
     if (result.round, result.table, result.numbers) != (round_.number, table, round_.tables[table - 1]):
         raise InvalidInput(
-            f"A result logged for round {round_.number}, table {table} is for round {result.round}, "
-            f"table {result.table} or for other players."
+            say("A result logged for round {number}, table {table} is for round {round}, table {logged_table} or for "
+                "other players.", number=round_.number, table=table, round=result.round, logged_table=result.table)
         )
     return result
 
@@ -592,12 +602,14 @@ def replay(events: Iterable[Event]) -> list[TournamentState]:
         try:
             state = apply(state, event)
         except InvalidInput as refusal:
-            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {refusal}") from refusal
+            raise InvalidInput(say("The tournament log is damaged at entry {position} ({type}): {refusal}",
+                                   position=position, type=event.TYPE, refusal=refusal.words)) from refusal
         except Exception as error:  # noqa: BLE001 - a log read from a file may fail any way: a refusal, not a crash
             logger.warning("Tournament log entry %d (%s) failed to apply (damaged, or a bug)", position, event.TYPE,
                            exc_info=True)
-            raise InvalidInput(f"The tournament log is damaged at entry {position} ({event.TYPE}): {error!r}.") from error
+            raise InvalidInput(say("The tournament log is damaged at entry {position} ({type}): {error!r}.",
+                                   position=position, type=event.TYPE, error=error)) from error
         states.append(state)
     if not states:
-        raise InvalidInput("A tournament log must begin with the tournament's creation.")
+        raise InvalidInput(say("A tournament log must begin with the tournament's creation."))
     return states

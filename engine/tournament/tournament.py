@@ -39,6 +39,7 @@ from engine.tournament.events import (
 from engine.tournament.exports import results_csv, standings_csv
 from engine.tournament.format import RoundPlan, TournamentFormat
 from engine.tournament.history import TournamentHistory
+from engine.tournament.prizes import prize_shares
 from engine.tournament.replacements import Vacancy, as_drawn, mark_missing, missing_words, take_place, vacancy, withdrawal
 from engine.tournament.room import Room, room_of
 from engine.tournament.seating import Tables, draw_tables
@@ -46,6 +47,7 @@ from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal,
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation
 from engine.tournament.summary import result_summary, sentence, state_line
+from engine.words import say, say_n
 
 __all__ = ["Tournament"]
 
@@ -72,14 +74,14 @@ class Tournament(TournamentHistory):
         signed up than the new cap seats.
         """
         if not isinstance(fmt, TournamentFormat):
-            raise InvalidInput(f"{fmt!r} is not a tournament format.")
+            raise InvalidInput(say("{fmt!r} is not a tournament format.", fmt=fmt))
         if self._state.rounds:
-            raise IllegalAction("Round 1 is drawn: the format is fixed for the rest of the event.")
+            raise IllegalAction(say("Round 1 is drawn: the format is fixed for the rest of the event."))
         active = self._state.active
         if active > fmt.cap:
             raise IllegalAction(
-                f"{active} players are signed up: a cap of {fmt.cap} would leave {active - fmt.cap} without a seat "
-                "(withdraw players first, or keep a higher cap)."
+                say("{active} players are signed up: a cap of {cap} would leave {over} without a seat (withdraw "
+                    "players first, or keep a higher cap).", active=active, cap=fmt.cap, over=active - fmt.cap)
             )
         if fmt.to_dict() == self.format.to_dict():
             return False
@@ -94,7 +96,7 @@ class Tournament(TournamentHistory):
 
     def player(self, number: int) -> Player:
         if number not in self._state.players:
-            raise InvalidInput(f"There is no player number {number!r}.")
+            raise InvalidInput(say("There is no player number {number!r}.", number=number))
         return self._state.players[number]
 
     def sign_up(self, name: str, number: int | None = None) -> int:
@@ -105,18 +107,19 @@ class Tournament(TournamentHistory):
         """
         entered, name = name, clean_name(name)
         if self._state.rounds:
-            raise IllegalAction(f"Round 1 is drawn: sign-ups are closed, so {name} cannot join.")
+            raise IllegalAction(say("Round 1 is drawn: sign-ups are closed, so {name} cannot join.", name=name))
         if self._state.active >= self.format.cap:
-            raise IllegalAction(f"The event is full ({self.format.cap} players): {name} cannot sign up.")
+            raise IllegalAction(say("The event is full ({cap} players): {name} cannot sign up.", cap=self.format.cap, name=name))
         clash = self.name_clash(name)
         if clash is not None:
             raise IllegalAction(clash_refusal(entered, name, clash))
         if number is None:
             number = max(self._state.players, default=0) + 1
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99_999:
-            raise InvalidInput(f"{number!r} is not a player number: use 1 to 99999.")
+            raise InvalidInput(say("{number!r} is not a player number: use 1 to 99999.", number=number))
         if number in self._state.players:
-            raise IllegalAction(f"Number {number} is already {self._state.players[number].name}'s: choose another for {name}.")
+            raise IllegalAction(say("Number {number} is already {owner}'s: choose another for {name}.",
+                                    number=number, owner=self._state.players[number].name, name=name))
         self._push(PlayerSignedUp(number, name))
         return number
 
@@ -162,11 +165,11 @@ class Tournament(TournamentHistory):
     def check_in(self, number: int) -> None:
         player = self.player(number)
         if self._state.rounds:
-            raise IllegalAction(f"Round 1 is drawn: check-in is closed ({player.name}, number {number}).")
+            raise IllegalAction(say("Round 1 is drawn: check-in is closed ({name}, number {number}).", name=player.name, number=number))
         if player.withdrawn:
-            raise IllegalAction(f"{player.name} (number {number}) has withdrawn and cannot check in.")
+            raise IllegalAction(say("{name} (number {number}) has withdrawn and cannot check in.", name=player.name, number=number))
         if player.checked_in:
-            raise IllegalAction(f"{player.name} (number {number}) is already checked in.")
+            raise IllegalAction(say("{name} (number {number}) is already checked in.", name=player.name, number=number))
         self._push(PlayerCheckedIn(number))
 
     def withdraw(self, number: int, reason: str = "") -> None:
@@ -217,15 +220,15 @@ class Tournament(TournamentHistory):
     def next_round(self) -> RoundPlan:
         """The round the next draw will seat."""
         if self.champion is not None:
-            raise IllegalAction(f"The event is over: {self._state.label(self.champion)} is the champion.")
+            raise IllegalAction(say("The event is over: {label} is the champion.", label=self._state.label(self.champion)))
         if self.round_open:
-            raise IllegalAction(f"Round {self.round} is still being played: close it before drawing the next.")
+            raise IllegalAction(say("Round {round} is still being played: close it before drawing the next.", round=self.round))
         entrants = self._state.entrants()
         if len(entrants) < 2:
             if self._state.rounds:
-                raise IllegalAction(f"Only {len(entrants)} player is left: there is no round to draw.")
+                raise IllegalAction(say("Only {count} player is left: there is no round to draw.", count=len(entrants)))
             who = "Nobody has" if not entrants else "Only one player has"
-            raise IllegalAction(f"{who} checked in: a round needs at least 2 players.")
+            raise IllegalAction(say("{who} checked in: a round needs at least 2 players.", who=who))
         return self.plan()[self.round]
 
     def draw_seats(self, seed: int | None = None, *, at: datetime | None = None) -> Tables:
@@ -239,7 +242,7 @@ class Tournament(TournamentHistory):
         if seed is None:
             seed = secrets.randbelow(2**32)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidInput(f"{seed!r} is not a draw seed: a whole number, 0 or more.")
+            raise InvalidInput(say("{seed!r} is not a draw seed: a whole number, 0 or more.", seed=seed))
         before = self._spread_from(plan.number, plan.spec_index)
         tables, clashes = draw_tables(self._state.entrants(), plan.table_sizes, seed, before)
         draw = secrets.token_hex(6)  # the draw's own id: its cards' keys are bound to it
@@ -263,7 +266,7 @@ class Tournament(TournamentHistory):
         """Undo the current round's draw (nothing recorded for it yet); what it did to the round before, in words."""
         round_ = self._state.open_round()
         if round_.results or round_.held or round_.roll_offs:
-            raise IllegalAction(f"Round {round_.number} already has results: its draw can no longer be cancelled.")
+            raise IllegalAction(say("Round {number} already has results: its draw can no longer be cancelled.", number=round_.number))
         return self._correct(DrawCancelled(round_.number))
 
     def seating(self, round_number: int | None = None) -> Tables:
@@ -289,9 +292,11 @@ class Tournament(TournamentHistory):
         round_ = self._state.open_round()
         spec = self.format.rounds[round_.spec_index]
         if spec.switch_to is None:
-            raise IllegalAction(f"Round {round_.number} is played under {spec.rules} rules throughout: no switch allowed.")
+            raise IllegalAction(say("Round {number} is played under {rules} rules throughout: no switch allowed.",
+                                    number=round_.number, rules=spec.rules))
         if round_.rules_switched:
-            raise IllegalAction(f"Round {round_.number} is already switched to {round_.rules_switched} rules.")
+            raise IllegalAction(say("Round {number} is already switched to {rules} rules.",
+                                    number=round_.number, rules=round_.rules_switched))
         self._push(RulesSwitched(round_.number, spec.switch_to))
 
     def setup(self, table: int, link_base: str = "") -> TableSetup:
@@ -386,7 +391,8 @@ class Tournament(TournamentHistory):
         """
         round_ = self._state.open_round()
         if table in round_.results:
-            raise IllegalAction(f"Table {table} of round {round_.number} already has a result: replace it with a reason instead.")
+            raise IllegalAction(say("Table {table} of round {number} already has a result: replace it with a "
+                                    "reason instead.", table=table, number=round_.number))
         result = typed_result(self._state, round_, table, totals, roll_offs)
         self._need_reason(reason, "a result entered by hand is kept with why (device lost, paper sheet...)")
         self._push(ResultRecorded(round_.number, table, result, "", " ".join(reason.split()), stamp(at)))
@@ -396,7 +402,7 @@ class Tournament(TournamentHistory):
         """How a counted result arrived: ("code" or "entered" by hand, the reason kept with it)."""
         recorded = self._state.drawn_round(round_number).results.get(table)
         if recorded is None:
-            raise IllegalAction(f"Round {round_number}, table {table} has no result.")
+            raise IllegalAction(say("Round {round_number}, table {table} has no result.", round_number=round_number, table=table))
         return ("code" if recorded.code else "entered"), recorded.reason
 
     def confirmation(self, round_number: int, table: int) -> str:
@@ -405,7 +411,7 @@ class Tournament(TournamentHistory):
         made before tables asked, ``entered by hand`` for a result the organizer typed in."""
         recorded = self._state.drawn_round(round_number).results.get(table)
         if recorded is None:
-            raise IllegalAction(f"Round {round_number}, table {table} has no result.")
+            raise IllegalAction(say("Round {round_number}, table {table} has no result.", round_number=round_number, table=table))
         return recorded.confirmation_line(self._state.players)
 
     def confirmation_of(self, result: TableResult) -> str:
@@ -418,7 +424,7 @@ class Tournament(TournamentHistory):
         round_ = self._state.drawn_round(round_number)
         self._need_reason(reason)
         if table not in round_.results:
-            raise IllegalAction(f"Round {round_.number}, table {table} has no result to void.")
+            raise IllegalAction(say("Round {number}, table {table} has no result to void.", number=round_.number, table=table))
         return self._correct(ResultVoided(round_.number, table, reason.strip(), stamp(at)))
 
     def replace_result(
@@ -435,11 +441,12 @@ class Tournament(TournamentHistory):
         round_ = self._state.drawn_round(round_number)
         self._need_reason(reason)
         if (code is None) == (totals is None):
-            raise InvalidInput("Replace a result with either a result code or the totals, not both or neither.")
+            raise InvalidInput(say("Replace a result with either a result code or the totals, not both or neither."))
         if code is not None:
             result = self.check_result(code, correcting=True)
             if (result.round, result.table) != (round_.number, table):
-                raise WrongTable(f"That code is for round {result.round}, table {result.table}, not round {round_.number}, table {table}.")
+                raise WrongTable(say("That code is for round {round}, table {table}, not round {number}, table "
+                                     "{asked}.", round=result.round, table=result.table, number=round_.number, asked=table))
             source = read_code(code)
         else:
             result = typed_result(self._state, round_, table, totals or (), roll_offs)
@@ -462,7 +469,8 @@ class Tournament(TournamentHistory):
         self._need_reason(reason)
         items = round_.held.get(table, ())
         if not 0 <= index < len(items):
-            raise IllegalAction(f"Round {round_.number}, table {table} has no held result number {index + 1}.")
+            raise IllegalAction(say("Round {number}, table {table} has no held result number {index}.",
+                                    number=round_.number, table=table, index=index + 1))
         self._push(HeldResultSettled(round_.number, table, index, take, reason.strip()))
 
     def missing_tables(self) -> tuple[int, ...]:
@@ -501,16 +509,16 @@ class Tournament(TournamentHistory):
         round_ = self._state.open_round()
         for number, face in faces.items():
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-                raise InvalidInput(f"{face!r} for player {number} is not a die face: a die shows 1 to 6.")
+                raise InvalidInput(say("{face!r} for player {number} is not a die face: a die shows 1 to 6.", face=face, number=number))
         needed = [item for item in cut_of(self._state, round_)[1] if item.table == table]
         if not any(set(item.numbers) == set(faces) for item in needed):
             if not needed:
                 where = "over all tables" if table == 0 else f"at table {table}"
-                raise IllegalAction(f"Round {round_.number} has no tie to roll off {where}.")
+                raise IllegalAction(say("Round {number} has no tie to roll off {where}.", number=round_.number, where=where))
             wanted = " or ".join(item.players for item in needed)
             thrown = ", ".join(self._state.label(n) if n in self._state.players else f"number {n}" for n in sorted(faces))
             raise IllegalAction(
-                f"The roll-off must be thrown by {wanted} (all still tied, and only them), not {thrown}."
+                say("The roll-off must be thrown by {wanted} (all still tied, and only them), not {thrown}.", wanted=wanted, thrown=thrown)
             )
         self._push(RollOffRecorded(round_.number, table, tuple(sorted(faces.items()))))
 
@@ -520,9 +528,12 @@ class Tournament(TournamentHistory):
         missing = self.missing_tables()
         if round_.held:
             tables = ", ".join(map(str, sorted(round_.held)))
-            raise IllegalAction(f"Round {round_.number} has held results for table {tables}: choose which counts first.")
+            raise IllegalAction(say("Round {number} has held results for table {tables}: choose which counts first.",
+                                    number=round_.number, tables=tables))
         if missing:
-            raise IllegalAction(f"Round {round_.number} waits for the results of table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
+            raise IllegalAction(say_n("Round {number} waits for the results of table {tables}.",
+                                      "Round {number} waits for the results of tables {tables}.", len(missing),
+                                      number=round_.number, tables=", ".join(map(str, missing))))
         advancing, pending = cut_of(self._state, round_)
         if pending:
             raise IllegalAction("Nothing goes on while a tie is open. " + " ".join(item.describe() for item in pending))
@@ -555,22 +566,7 @@ class Tournament(TournamentHistory):
 
     def award_prize(self, amount: int, currency: str = "$", split: Mapping[int, int] | None = None, note: str = "") -> Prize:
         """Record the prize with the champion; ``split``: what each finalist agreed to take."""
-        champion = self.champion
-        if champion is None:
-            raise IllegalAction("There is no champion yet: the prize is recorded after the final.")
-        if self._state.prize is not None:
-            raise IllegalAction("The prize is already recorded: undo to change it.")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-            raise InvalidInput(f"{amount!r} is not a prize amount: a whole amount above 0.")
-        shares = dict(split or {champion: amount})
-        finalists = set(self._state.rounds[-1].tables[0])
-        strangers = sorted(set(shares) - finalists)
-        if strangers:
-            raise IllegalAction(f"Players {', '.join(map(str, strangers))} did not play the final: only finalists share the prize.")
-        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in shares.values()):
-            raise InvalidInput(f"Shares {shares!r} must be whole amounts, 0 or more.")
-        if sum(shares.values()) != amount:
-            raise IllegalAction(f"The shares add up to {sum(shares.values()):,}, not the prize of {amount:,}.")
+        shares = prize_shares(self._state, self.champion, amount, split)
         self._push(PrizeAwarded(amount, currency.strip() or "$", tuple(sorted(shares.items())), note.strip()))
         assert self._state.prize is not None
         return self._state.prize
@@ -594,4 +590,4 @@ class Tournament(TournamentHistory):
     @staticmethod
     def _need_reason(reason: str, why: str = "corrections are kept with their reason") -> None:
         if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput(f"Give a reason: {why}.")
+            raise InvalidInput(say("Give a reason: {why}.", why=why))
