@@ -134,3 +134,28 @@ def test_the_table_offers_its_follower_by_a_qr_and_a_link() -> None:
             assert table.exists("face-1")  # play goes on where it was
 
     asyncio.run(test())
+
+
+def test_a_follower_keeps_its_screen_on_while_the_game_is_played_and_lets_it_go_dark_at_the_end() -> None:
+    async def test() -> None:
+        store = MemoryStore()
+        game_id = await new_game(store)
+        hub = PubSubHub(loop=asyncio.get_running_loop())
+        app = app_on(store)
+        async with FletHarness(app, route=f"/game/{game_id}", pubsub=hub, services=WAKE_LOCK) as table, \
+                FletHarness(app, route=follow_path(game_id), width=1920, height=1080, pubsub=hub,
+                            services=WAKE_LOCK) as tv:
+            def asked() -> list[str]:
+                return [name for kind, name, _ in tv.method_calls if kind == "Wakelock"]
+
+            assert asked() == ["enable"]
+            await throw(table, "1 1 1 5 2 3")
+            await keep(table, 0, 1, 2, 3)
+            await table.click("bank")
+            await throw(table, "2 2 3 4 6 6")  # Bob's last turn farkles: Ann wins
+            await until(lambda: tv.exists("follow-outcome"), 2, lambda: f"the TV missed the end: {tv.texts()}",
+                        table, tv)
+            await tv.settle()
+            assert asked() == ["enable", "disable"]
+
+    asyncio.run(test())
