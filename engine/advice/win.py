@@ -200,8 +200,8 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
     on_board = mine > zero or rules.entry_threshold == 0
     bankable = may_bank and bank_allowed(rules, turn_points, on_board)
     least = -(-(rules.minimum_bank if on_board else rules.entry_threshold) // step)
-    if other >= levels and other - mine < least:  # short of the minimum bank: reach it to lead
-        return 1.0 if turn >= least else _reach(rules, least).chances[turn][dice]
+    if other >= levels and other - mine < least and turn < least:  # short of the minimum bank: reach it to lead
+        return _reach(rules, least).chances[turn][dice]
     if other >= levels:
         banked = 1.0 if mine + turn > other else 0.5 if mine + turn == other else 0.0
         throw_on = last_turn_chances(rules, (other - mine - turn) * step, dice)

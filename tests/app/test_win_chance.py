@@ -404,3 +404,10 @@ def test_a_file_whose_heads_still_say_the_streaks_reads_as_before(rules: Rules) 
 
 def test_the_shipped_tables_together_fit_the_pwas_budget_of_2_mb() -> None:
     assert TABLES_FILE.stat().st_size <= 2_000_000
+
+
+def test_a_last_turn_built_on_an_offer_past_the_leader_must_still_score_with_the_dice_passed() -> None:
+    rules = dataclasses.replace(Rules.preset("classic"), minimum_bank=300)
+    # 9,900 against 10,000: the offer of 300 puts Ann ahead, but its two dice must be thrown first.
+    assert win_chance(rules, (9_900, 10_000), 0, 300, 2, may_bank=False) == pytest.approx(5 / 9)
+    assert win_chance(rules, (9_900, 10_000), 0, 300, 2) == 1.0  # kept, not passed: bank and lead
