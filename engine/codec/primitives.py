@@ -379,7 +379,7 @@ def _rules_difference(text: str) -> dict[str, Any]:
     Its size and shape are checked before it is parsed, so no code can make the parser
     nest deeply or read for long.
     """
-    unreadable = "The rules in the code cannot be read: it is damaged, or not made by Farkle Table."
+    unreadable = say("The rules in the code cannot be read: it is damaged, or not made by Farkle Table.")
     if len(text) > _MAX_RULES_TEXT or _nesting(text) > 1:
         raise CodeDamaged(unreadable)
     try:

@@ -121,10 +121,11 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
         )
     if places != result.places:
         raise ResultImpossible(
-            f"{where}: places {list(result.places)} do not follow from totals {list(result.totals)}"
-            + (" and the roll-off" if result.roll_offs else "")
-            + f"; they would be {list(places)}."
-        )
+            say("{where}: places {places} do not follow from totals {totals} and the roll-off; they would be "
+                "{expected}.", where=where, places=list(result.places), totals=list(result.totals), expected=list(places))
+            if result.roll_offs else
+            say("{where}: places {places} do not follow from totals {totals}; they would be {expected}.",
+                where=where, places=list(result.places), totals=list(result.totals), expected=list(places)))
 
 
 def authentic(state: TournamentState, code: str) -> TableResult:

@@ -32,7 +32,7 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.ranking import rank_blocks
 from engine.tournament.events import PlaceTaken, PlayerMissing, PlayerWithdrew
 from engine.tournament.state import RoundState, TournamentState
-from engine.words import say
+from engine.words import Words, say
 
 __all__ = [
     "Vacancy", "withdrawal", "vacancy", "take_place", "place_taken_words", "mark_missing", "missing_words", "as_drawn",
@@ -66,15 +66,17 @@ class Vacancy:
         """``Ed and Flo``: who is next in line, by name."""
         return self.names[0] if len(self.names) < 2 else ", ".join(self.names[:-1]) + " and " + self.names[-1]
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         """The question the organizer answers, in words."""
         if not self.next_in_line:
-            return f"Nobody below the cut is left to take {self.name}'s place in {self.next_round}: it stays empty."
+            return say("Nobody below the cut is left to take {name}'s place in {round}: it stays empty.",
+                       name=self.name, round=self.next_round)
         if self.tied:
-            return (f"{self.named} are tied on {self.total:,} for {self.name}'s place in {self.next_round}: "
-                    "they throw one die each (highest takes it), or the place stays empty.")
-        return (f"{self.names[0]} ({self.total:,}) is next in line for {self.name}'s place in {self.next_round}: "
-                "they take it, or it stays empty.")
+            return say("{named} are tied on {total:,} for {name}'s place in {round}: they throw one die each (highest "
+                       "takes it), or the place stays empty.", named=self.named, total=self.total, name=self.name,
+                       round=self.next_round)
+        return say("{next} ({total:,}) is next in line for {name}'s place in {round}: they take it, or it stays empty.",
+                   next=self.names[0], total=self.total, name=self.name, round=self.next_round)
 
 
 def withdrawal(state: TournamentState, number: int, reason: str) -> PlayerWithdrew:

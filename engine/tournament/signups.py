@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from engine.errors import InvalidInput
 from engine.names import NameClash, clean_name, find_clash
-from engine.words import say
+from engine.words import Words, say
 
 __all__ = [
     "ListedPlayer", "PreviewLine", "SignUpPreview", "read_sign_up_list", "clash_refusal", "LIST_LONGEST", "LIST_LARGEST",
@@ -104,16 +104,23 @@ class SignUpPreview:
         return tuple((line.name, line.number) for line in self.added if line.number is not None)
 
 
-def clash_refusal(entered: str, name: str, clash: NameClash, line: int | None = None) -> str:
+def clash_refusal(entered: str, name: str, clash: NameClash, line: int | None = None) -> Words:
     """Why ``entered`` (kept as ``name``) is refused: the player it is or looks like, by number
     or by the ``line`` of the list that has them."""
     typed = " ".join(str(entered).split())
-    quoted = f'"{typed}"' + (f' (read as "{name}")' if typed != name else "")
+    quoted = say('"{typed}" (read as "{name}")', typed=typed, name=name) if typed != name else \
+        say('"{typed}"', typed=typed)
     if line is not None:
-        verb = "is on this list twice" if clash.kind == "same" else "looks like a name on this list"
-        return f"{quoted} {verb}: {clash.name} on line {line}. Add something to tell them apart."
-    verb = "is already signed up" if clash.kind == "same" else "looks like a player signed up"
-    return f"{quoted} {verb}: {clash.name} (number {clash.number}). Add something to tell them apart."
+        if clash.kind == "same":
+            return say("{quoted} is on this list twice: {name} on line {line}. Add something to tell them apart.",
+                       quoted=quoted, name=clash.name, line=line)
+        return say("{quoted} looks like a name on this list: {name} on line {line}. Add something to tell them apart.",
+                   quoted=quoted, name=clash.name, line=line)
+    if clash.kind == "same":
+        return say("{quoted} is already signed up: {name} (number {number}). Add something to tell them apart.",
+                   quoted=quoted, name=clash.name, number=clash.number)
+    return say("{quoted} looks like a player signed up: {name} (number {number}). Add something to tell them apart.",
+               quoted=quoted, name=clash.name, number=clash.number)
 
 
 def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> str | None:

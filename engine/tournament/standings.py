@@ -19,7 +19,7 @@ from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
 from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import Player, RoundState, TournamentState
-from engine.words import say
+from engine.words import Words, say
 
 __all__ = [
     "RollOffNeeded", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "lookup",
@@ -46,13 +46,15 @@ class RollOffNeeded:
         labels = [f"{name} ({number})" for name, number in zip(self.names, self.numbers)]
         return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
-    def describe(self) -> str:
-        where = "over all tables" if self.table == 0 else f"at table {self.table}"
+    def describe(self) -> Words:
         first, last = self.places
-        return (
-            f"Round {self.round}: {self.players} are tied on {self.total:,} {where} "
-            f"for places {first} to {last}: record their roll-off."
-        )
+        if self.table == 0:
+            return say("Round {round}: {players} are tied on {total:,} over all tables for places {first} to {last}: "
+                       "record their roll-off.", round=self.round, players=self.players, total=self.total, first=first,
+                       last=last)
+        return say("Round {round}: {players} are tied on {total:,} at table {table} for places {first} to {last}: "
+                   "record their roll-off.", round=self.round, players=self.players, total=self.total, table=self.table,
+                   first=first, last=last)
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal,
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation
 from engine.tournament.summary import result_summary, sentence, state_line
-from engine.words import say, say_n
+from engine.words import listed, say, say_n
 
 __all__ = ["Tournament"]
 
@@ -536,7 +536,7 @@ class Tournament(TournamentHistory):
                                       number=round_.number, tables=", ".join(map(str, missing))))
         advancing, pending = cut_of(self._state, round_)
         if pending:
-            raise IllegalAction("Nothing goes on while a tie is open. " + " ".join(item.describe() for item in pending))
+            raise IllegalAction(say("Nothing goes on while a tie is open. {ties}", ties=listed([item.describe() for item in pending], " ")))
         self._push(RoundClosed(round_.number, advancing))
         return advancing
 

@@ -280,7 +280,7 @@ def place_section(players: PlayersPage, number: int) -> ft.Control:
     withdrawn = t.player(number).withdrawn
     if place is None:
         return ft.Text(tr("{name} holds no place after the cut any more.", name=name), key="place-question")
-    controls: list[ft.Control] = [ft.Text(place.describe(), key="place-question", weight=ft.FontWeight.BOLD)]
+    controls: list[ft.Control] = [ft.Text(tr_words(place.describe()), key="place-question", weight=ft.FontWeight.BOLD)]
     for tied in place.next_in_line if place.tied else ():
         tied_name = players.name_of(tied)
         controls += [

@@ -21,7 +21,7 @@ from app.views.organizer.common import EventState, event_view, notice_at, text_f
 from app.qr.camera import ScanOutcome, ScanReply, not_a_result_code
 from app.views.scanner import CameraScan
 from app.views.widgets import MIN_TARGET, big_button, die_button, labelled_dropdown, on, section
-from app.i18n import ntr, tr
+from app.i18n import ntr, tr, tr_words
 from engine import RESULT_PREFIX, ImportReport, InvalidInput, TableResult, Tournament
 
 __all__ = ["ResultsScreen", "ResultsPage", "results_controls"]
@@ -332,7 +332,7 @@ def roll_off_section(inbox: ResultsPage) -> list[ft.Control]:
         return []
     rows: list[ft.Control] = []
     for tie in pending:
-        rows.append(ft.Text(tie.describe(), key=f"roll-off-{tie.table}", weight=ft.FontWeight.BOLD))
+        rows.append(ft.Text(tr_words(tie.describe()), key=f"roll-off-{tie.table}", weight=ft.FontWeight.BOLD))
         for number in tie.numbers:
             chosen = inbox.roll_off_faces.get((tie.table, number))
             name = inbox.name_of(number)
