@@ -22,6 +22,7 @@ from engine import FarkleError, Game, Rules
 from engine.words import LISTING, Phrases, Words, say
 from tests.support.app_driver import run
 from tests.support.flet_harness import FletHarness
+from tests.support.tournament_support import TWO_ROUNDS, default_totals, event
 
 GERMAN = {
     "{who} has nothing to bank yet: throw the dice first.": "{who} hat noch nichts zu sichern: erst würfeln.",
@@ -154,3 +155,46 @@ def test_every_refusal_and_notice_of_a_random_game_is_a_message_of_the_template(
         for phrase in phrases_of(words):
             assert phrase.template == LISTING or (phrase.template, phrase.plural) in TEMPLATES, \
                 f"not in messages.pot (run python -m app.i18n.template): {phrase.template!r}"
+
+
+def said_of(refusal: FarkleError) -> list[Words]:
+    """A refusal's words and every phrase inside them."""
+    return phrases_of(refusal.words)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_refusal_of_a_random_tournament_is_a_message_of_the_template(seed: int) -> None:
+    chance = random.Random(seed)
+    t = event(chance.randint(0, 8), TWO_ROUNDS, checked_in=chance.random() < 0.7)
+    refused: list[FarkleError] = []
+    numbers = [*range(0, 16), -1]
+    for _ in range(60):
+        table = chance.randint(0, 4)
+        steps = [
+            lambda: t.sign_up(chance.choice(["Player 01", "player 01", "Ann", " ", "Bob"]), chance.choice([None, 0, 3, 999999])),
+            lambda: t.check_in(chance.choice(numbers)),
+            lambda: t.withdraw(chance.choice(numbers), chance.choice(["", "ill"])),
+            lambda: t.take_place(chance.choice(numbers)),
+            lambda: t.mark_missing(chance.choice(numbers), chance.choice(["", "late"])),
+            lambda: t.draw_seats(seed=chance.choice([1, 2, -1])),
+            lambda: t.cancel_draw(),
+            lambda: t.record_result(table, default_totals(t.seating()[table - 1]) if t.round_open and 0 < table <= len(
+                t.seating()) else [chance.choice([0, 75, 10_000])] * chance.randint(1, 4), reason=chance.choice(["", "paper"])),
+            lambda: t.import_result(chance.choice(["", "FT1:NOTACODE", "hello"])),
+            lambda: t.record_roll_off(table, {chance.choice(numbers): chance.randint(0, 7)}),
+            lambda: t.close_round(),
+            lambda: t.void_result(chance.randint(0, 3), table, chance.choice(["", "wrong"])),
+            lambda: t.lookup(chance.choice(["", "zz", 99])),
+            lambda: t.award_prize(chance.choice([0, 100]), split={chance.choice(numbers): 100}),
+            lambda: t.switch_rules(),
+            lambda: t.settle_held(table, True, chance.choice(["", "sure"])),
+        ]
+        try:
+            chance.choice(steps)()
+        except FarkleError as refusal:
+            refused.append(refusal)
+    for refusal in refused:
+        for phrase in said_of(refusal):
+            assert phrase.template == LISTING or (phrase.template, phrase.plural) in TEMPLATES, \
+                f"not a message of the template: {phrase.template!r} (said {str(refusal)!r})"
