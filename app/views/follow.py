@@ -48,6 +48,8 @@ SMALL: Final = 36
 """Type sizes at 1920x1080 (they scale with the screen): read from a sofa across the room."""
 LEAST_SCALE: Final = 0.45
 """The smallest scale: a phone's 390 px still shows the turn total at 68 px and marks at 16 px."""
+NARROW: Final = 700
+"""Below this width (a phone) the turn total goes under whose turn it is, not beside it."""
 
 
 @dataclass
@@ -122,8 +124,9 @@ def _text(value: str, size: float, *, key: str | None = None, bold: bool = False
                    weight=ft.FontWeight.BOLD if bold else ft.FontWeight.NORMAL)
 
 
-def _turn(state: GameState, scale: float) -> ft.Control:
-    """Whose turn, the dice in hand (or what is on offer), and the turn total."""
+def _turn(state: GameState, scale: float, narrow: bool) -> ft.Control:
+    """Whose turn, the dice in hand (or what is on offer), and the turn total: beside them, or under them on
+    a phone (where beside them it would break a long name mid-word)."""
     name = state.players[state.current]
     lines: list[ft.Control] = [_text(tr("{name} to play", name=name), HEADING * scale, bold=True, key="follow-turn-name")]
     offer = state.open_offer
@@ -135,12 +138,15 @@ def _turn(state: GameState, scale: float) -> ft.Control:
     elif not state.points_only:
         lines.append(_text(tr("{in_hand} in hand", in_hand=dice_words(state.dice_in_hand)), SMALL * scale,
                            key="follow-in-hand"))
-    total = ft.Column([
-        _text(local_number(state.turn_points), TURN_TOTAL * scale, bold=True, key="follow-turn-total"),
-        _text(tr("turn total"), SMALL * scale),
-    ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.END)
+    figure = _text(local_number(state.turn_points), TURN_TOTAL * scale, bold=True, key="follow-turn-total")
+    if narrow:
+        lines.append(ft.Row([_text(tr("turn total"), SMALL * scale), figure], alignment=ft.MainAxisAlignment.END,
+                            vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=round(24 * scale)))
+        return ft.Column(lines, spacing=round(4 * scale), tight=True, key="follow-turn")
+    total = ft.Column([figure, _text(tr("turn total"), SMALL * scale)], spacing=0, tight=True,
+                      horizontal_alignment=ft.CrossAxisAlignment.END)
     return ft.Row([ft.Column(lines, spacing=round(4 * scale), tight=True, expand=True), total],
-                  vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=False, key="follow-turn")
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER, key="follow-turn")
 
 
 def _outcome(state: GameState, scale: float) -> ft.Control:
@@ -189,10 +195,10 @@ def _player(state: GameState, seat: int, scale: float) -> ft.Control:
     )
 
 
-def board(state: GameState, scale: float) -> list[ft.Control]:
+def board(state: GameState, scale: float, narrow: bool) -> list[ft.Control]:
     """The followed game: the turn (or the outcome), the final round, every player, what just happened."""
     over = state.phase in ("over", "roll_off")
-    shown: list[ft.Control] = [_outcome(state, scale) if over else _turn(state, scale)]
+    shown: list[ft.Control] = [_outcome(state, scale) if over else _turn(state, scale, narrow)]
     if state.final_round and not over:
         names = ", ".join(state.players[seat] for seat in state.last_turns)
         shown.append(_text(tr("Final round · last turns: {names}", names=names), LINE * scale, bold=True,
@@ -219,7 +225,7 @@ def FollowScreen(game_id: str) -> ft.View:
         return screen_view(route, tr("Not found") if follower.missing else tr("Farkle Table"),
                            [ft.Text(text, size=18, key="follow-missing")], on_home=on(services.navigate, "/"))
     scale = max(LEAST_SCALE, min(viewport.width / 1920, viewport.height / 1080))
-    body = board(state, scale)
+    body = board(state, scale, viewport.width < NARROW)
     if follower.refusal:
         body.append(_text(follower.refusal, SMALL * scale, colour=SELECTED, key="follow-refusal"))
     if dark_notice is not None:
