@@ -17,7 +17,7 @@ from app.table.table_advice import review_decisions
 from app.context import Services, use_model, use_services, use_viewport
 from app.views.race_chart import RaceChart, roll_off_winner, stats_table
 from app.views.widgets import big_button, on
-from app.i18n import ntr, tr
+from app.i18n import ntr, tr, tr_words
 from engine import CostlyTurn, Game
 from engine.stats import PlayerStats, player_stats, score_race
 
@@ -90,7 +90,7 @@ def DecisionReview(game: Game) -> ft.Control:
             lines.append(ft.Text(tr("Every keep and bank as the most-points play would have it "
                                     "(within 10 points)."),
                                  key=f"review-{seat}-none"))
-        lines += [ft.Text(turn.describe(), key=f"review-{seat}-{index}") for index, turn in enumerate(turns or ())]
+        lines += [ft.Text(tr_words(turn.describe()), key=f"review-{seat}-{index}") for index, turn in enumerate(turns or ())]
     if review.refusal:
         lines.append(ft.Text(review.refusal, key="review-failed"))
     elif review.decisions is None:

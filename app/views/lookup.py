@@ -151,7 +151,7 @@ class LookupState(ft.Observable):
                 shown = turn_advice(self.rules, points, self.dice_left, self.on_board, streak=streak)
         except FarkleError as why:
             return tr_words(why.words), True
-        return shown.describe(), False
+        return tr_words(shown.describe()), False
 
     async def on_key(self, key: str) -> None:
         if key in {"1", "2", "3", "4", "5", "6"}:

@@ -19,10 +19,17 @@ from engine.errors import IllegalAction
 from engine.game import Game, GameState, bank_refusal
 from engine.rules import Rules
 from engine.scoring import farkle_chance, scoring_options
+from engine.words import Words, say
 
-__all__ = ["Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS"]
+__all__ = ["Advice", "KeepChoice", "advise", "turn_advice", "throw_advice", "DICE_WORDS", "percent"]
 
-DICE_WORDS = ("no dice", "one die", "two dice", "three dice", "four dice", "five dice", "six dice")
+DICE_WORDS = (say("no dice"), say("one die"), say("two dice"), say("three dice"), say("four dice"), say("five dice"),
+              say("six dice"))
+
+
+def percent(chance: float) -> Words:
+    """A chance in whole percents, as the advice writes it: ``44 %``."""
+    return say("{percent:.0f} %", percent=chance * 100)
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,7 @@ class Advice:
             return max(self.build or 0.0, self.fresh or 0.0)
         return max(self.throw_on or 0.0, self.bank or 0.0)
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         """The advice in one line, with its numbers: ``Bank: 350 now; throwing two dice is
         worth 303 on average (44 % farkle).``, and the win chance where there is one."""
         if self.goal == "lead":
@@ -101,49 +108,55 @@ class Advice:
         line = self._describe_points()
         if self.win_chance is None:
             return line
-        chance = f"{self.win_chance:.0%}".replace("%", " %")
-        return f"{line} {self.player or 'The player to act'} wins {chance} of the time."
+        return say("{advice} {player} wins {chance} of the time.", advice=line,
+                   player=self.player or say("The player to act"), chance=percent(self.win_chance))
 
-    def _describe_points(self) -> str:
-        farkle = f"{self.farkle_chance:.0%} farkle".replace("%", " %")
-        risk = f"a third farkle would also cost {self.penalty:,}; " if self.penalty else ""
-        counted = f", a third farkle's {self.penalty:,} counted" if self.penalty else ""
+    def _describe_points(self) -> Words:
+        farkle = say("{chance} farkle", chance=percent(self.farkle_chance))
+        risk = say("a third farkle would also cost {penalty:,}; ", penalty=self.penalty) if self.penalty else ""
+        counted = say(", a third farkle's {penalty:,} counted", penalty=self.penalty) if self.penalty else ""
         if self.action == "keep":
             best = self.keeps[0]
-            if best.banks:
-                line = f"Keep {format_dice(best.keep)} and bank: {risk}worth {best.value:,.0f} on average"
-            else:
-                line = (f"Keep {format_dice(best.keep)} and throw {DICE_WORDS[best.dice_left or 6]}: "
-                        f"worth {best.value:,.0f} on average{counted}")
+            line = say("Keep {keep} and bank: {risk}worth {value:,.0f} on average", keep=format_dice(best.keep),
+                       risk=risk, value=best.value) if best.banks else \
+                say("Keep {keep} and throw {dice}: worth {value:,.0f} on average{counted}", keep=format_dice(best.keep),
+                    dice=DICE_WORDS[best.dice_left or 6], value=best.value, counted=counted)
             others = [choice for choice in self.keeps[1:] if choice.keep != best.keep][:1]
             if others:
-                line += f"; keeping {format_dice(others[0].keep)} is worth {others[0].value:,.0f}"
-            return line + "."
+                return say("{advice}; keeping {keep} is worth {value:,.0f}.", advice=line,
+                           keep=format_dice(others[0].keep), value=others[0].value)
+            return say("{advice}.", advice=line)
         if self.action == "bank":
             assert self.throw_on is not None
-            return (f"Bank: {risk}{self.turn_points:,} now; throwing {DICE_WORDS[self.dice]} is worth "
-                    f"{self.throw_on:,.0f} on average{counted} ({farkle}).")
+            return say("Bank: {risk}{points:,} now; throwing {dice} is worth {value:,.0f} on average{counted} "
+                       "({farkle}).", risk=risk, points=self.turn_points, dice=DICE_WORDS[self.dice],
+                       value=self.throw_on, counted=counted, farkle=farkle)
         if self.action in ("build", "fresh"):
             assert self.build is not None and self.fresh is not None
-            chosen, other = (("Build", "six fresh dice"), ("Throw six fresh dice", "building"))[self.action == "fresh"]
-            first, second = (self.build, self.fresh) if self.action == "build" else (self.fresh, self.build)
-            return f"{chosen}: worth {first:,.0f} on average{counted}; {other} is worth {second:,.0f}."
+            if self.action == "build":
+                return say("Build: worth {value:,.0f} on average{counted}; six fresh dice is worth {other:,.0f}.",
+                           value=self.build, counted=counted, other=self.fresh)
+            return say("Throw six fresh dice: worth {value:,.0f} on average{counted}; building is worth {other:,.0f}.",
+                       value=self.fresh, counted=counted, other=self.build)
         assert self.throw_on is not None
         if self.bank is None:
-            return f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average{counted} ({farkle})."
-        return (f"Throw {DICE_WORDS[self.dice]}: worth {self.throw_on:,.0f} on average{counted} ({farkle}); "
-                f"banking gives {self.bank:,.0f}.")
+            return say("Throw {dice}: worth {value:,.0f} on average{counted} ({farkle}).", dice=DICE_WORDS[self.dice],
+                       value=self.throw_on, counted=counted, farkle=farkle)
+        return say("Throw {dice}: worth {value:,.0f} on average{counted} ({farkle}); banking gives {bank:,.0f}.",
+                   dice=DICE_WORDS[self.dice], value=self.throw_on, counted=counted, farkle=farkle, bank=self.bank)
 
-    def _describe_lead(self) -> str:
-        chance = self.value
-        head = f"{self.player} needs {self.need:,} to lead: {chance:.0%}".replace("%", " %")
+    def _describe_lead(self) -> Words:
+        head = say("{player} needs {need:,} to lead: {chance}", player=self.player, need=self.need,
+                   chance=percent(self.value))
         if self.action == "keep":
-            return f"{head} keeping {format_dice(self.keeps[0].keep)}."
+            return say("{head} keeping {keep}.", head=head, keep=format_dice(self.keeps[0].keep))
         if self.action == "bank":
-            return f"{head}: bank now."
-        if self.action in ("build", "fresh"):
-            return f"{head} {'building on the offer' if self.action == 'build' else 'with six fresh dice'}."
-        return f"{head} throwing {DICE_WORDS[self.dice]}."
+            return say("{head}: bank now.", head=head)
+        if self.action == "build":
+            return say("{head} building on the offer.", head=head)
+        if self.action == "fresh":
+            return say("{head} with six fresh dice.", head=head)
+        return say("{head} throwing {dice}.", head=head, dice=DICE_WORDS[self.dice])
 
 
 def advise(game: Game | GameState) -> Advice:
@@ -158,8 +171,8 @@ def advise(game: Game | GameState) -> Advice:
     state = game.state if isinstance(game, Game) else game
     phase = state.phase
     if phase in ("over", "roll_off"):
-        raise IllegalAction("There is no throw to advise on: "
-                            + ("the game is over." if phase == "over" else "the tie for the win is thrown off."))
+        raise IllegalAction(say("There is no throw to advise on: the game is over.") if phase == "over" else
+                            say("There is no throw to advise on: the tie for the win is thrown off."))
     advice = _advise(state)
     return dataclasses.replace(advice, win_chance=_win_chance(state, advice))
 
@@ -243,7 +256,7 @@ def throw_advice(rules: Rules, turn_points: int, roll: Dice, on_board: bool = Tr
     """
     options = scoring_options(roll, rules)
     if not options:
-        raise IllegalAction(f"{format_dice(roll)} is a farkle: nothing can be set aside.")
+        raise IllegalAction(say("{dice} is a farkle: nothing can be set aside.", dice=format_dice(roll)))
     penalty = third_farkle_cost(rules, streak, total, on_board)
     if need is None:
         values = keep_values(rules, turn_points, roll, on_board, streak=streak, total=total)

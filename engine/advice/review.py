@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from engine.advice.advisor import DICE_WORDS, advise
 from engine.dice import format_dice
 from engine.game import Game, GameState
+from engine.words import Words, listed, say
 
 __all__ = ["CostlyDecision", "CostlyTurn", "costly_decisions", "judge_decisions", "costliest"]
 
@@ -19,15 +20,15 @@ class CostlyDecision:
     seat: int
     turn: int
     """The game's turn number (from 1) it was taken in."""
-    taken: str
-    better: str
+    taken: Words
+    better: Words
     cost: float
 
     @property
-    def words(self) -> str:
+    def words(self) -> Words:
         """What was done and what was worth more: ``kept 1 1 1 (1,000); keeping 1 1 1 5 was
         worth 1,050 (+50 on average)``."""
-        return f"{self.taken}; {self.better} (+{self.cost:,.0f} on average)"
+        return say("{taken}; {better} (+{cost:,.0f} on average)", taken=self.taken, better=self.better, cost=self.cost)
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,10 @@ class CostlyTurn:
         """What the turn's decisions gave away together, on average."""
         return sum(decision.cost for decision in self.decisions)
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         """The turn in one line: ``Turn 4: kept ...; keeping ... (+20 on average). Then threw ...``."""
-        return f"Turn {self.turn}: " + ". Then ".join(decision.words for decision in self.decisions) + "."
+        return say("Turn {turn}: {decisions}.", turn=self.turn,
+                   decisions=listed([decision.words for decision in self.decisions], ". Then "))
 
 
 def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyTurn, ...]]:
@@ -98,21 +100,24 @@ def _judge(state: GameState, event: dict[str, object], turn: int) -> list[Costly
         best = advice.keeps[0]
         if chosen is None or chosen.value >= best.value:
             return []
-        return [CostlyDecision(seat, turn, f"kept {format_dice(chosen.keep)} ({chosen.points:,})",
-                               f"keeping {format_dice(best.keep)} was worth {best.value:,.0f}", best.value - chosen.value)]
+        return [CostlyDecision(seat, turn, say("kept {keep} ({points:,})", keep=format_dice(chosen.keep), points=chosen.points),
+                               say("keeping {keep} was worth {value:,.0f}", keep=format_dice(best.keep), value=best.value),
+                               best.value - chosen.value)]
     if advice.bank is not None and advice.throw_on is not None and state.phase == "choose":
         dice = DICE_WORDS[advice.dice]
         if kind == "banked" and advice.throw_on > advice.bank:
-            return [CostlyDecision(seat, turn, f"banked {state.turn_points:,} with {dice} left",
-                                   f"throwing on was worth {advice.throw_on:,.0f}", advice.throw_on - advice.bank)]
+            return [CostlyDecision(seat, turn, say("banked {points:,} with {dice} left", points=state.turn_points, dice=dice),
+                                   say("throwing on was worth {value:,.0f}", value=advice.throw_on),
+                                   advice.throw_on - advice.bank)]
         if kind == "rolled" and advice.bank > advice.throw_on:
-            return [CostlyDecision(seat, turn, f"threw {dice} holding {state.turn_points:,}",
-                                   f"banking was worth {advice.bank:,.0f}", advice.bank - advice.throw_on)]
+            return [CostlyDecision(seat, turn, say("threw {dice} holding {points:,}", dice=dice, points=state.turn_points),
+                                   say("banking was worth {value:,.0f}", value=advice.bank), advice.bank - advice.throw_on)]
     if advice.build is not None and advice.fresh is not None:
         if kind == "built" and advice.fresh > advice.build:
-            return [CostlyDecision(seat, turn, "built on the offer",
-                                   f"six fresh dice were worth {advice.fresh:,.0f}", advice.fresh - advice.build)]
+            return [CostlyDecision(seat, turn, say("built on the offer"),
+                                   say("six fresh dice were worth {value:,.0f}", value=advice.fresh), advice.fresh - advice.build)]
         if kind == "rolled" and advice.build > advice.fresh:
-            return [CostlyDecision(seat, turn, "threw six fresh dice",
-                                   f"building on the offer was worth {advice.build:,.0f}", advice.build - advice.fresh)]
+            return [CostlyDecision(seat, turn, say("threw six fresh dice"),
+                                   say("building on the offer was worth {value:,.0f}", value=advice.build),
+                                   advice.build - advice.fresh)]
     return []

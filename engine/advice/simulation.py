@@ -42,13 +42,14 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Literal
 
-from engine.advice.advisor import advise
+from engine.advice.advisor import advise, percent
 from engine.advice.values import STREAKS, Choices, _farkle_worth, _goal, _reach, _throws, roll_value, step_of
 from engine.advice.win import win_table_ready
 from engine.dice import MAX_DICE
 from engine.game import GameState, bank_refusal
 from engine.rules import Rules
 from engine.scoring import scoring_options
+from engine.words import Words, listed, say
 
 __all__ = ["WinChances", "win_chances", "work_out_win_chances", "SEED", "TURN_BUDGET", "FEWEST_GAMES", "MOST_GAMES"]
 
@@ -89,15 +90,15 @@ class WinChances:
     games: int = 0
     """Games simulated (0 unless ``method`` is ``"simulated"``)."""
 
-    def shown(self, seat: int) -> str:
+    def shown(self, seat: int) -> Words:
         """A seat's chance in whole percents, with its error where there is one: ``41 % ± 1``."""
-        text = f"{self.chances[seat]:.0%}".replace("%", " %")
         if self.method != "simulated" or self.errors[seat] == 0:
-            return text
-        return f"{text} ± {max(1, math.ceil(self.errors[seat] * 100))}"
+            return percent(self.chances[seat])
+        return say("{chance} ± {error}", chance=percent(self.chances[seat]),
+                   error=max(1, math.ceil(self.errors[seat] * 100)))
 
-    def describe(self, players: tuple[str, ...]) -> str:
-        return ", ".join(f"{name} {self.shown(seat)}" for seat, name in enumerate(players))
+    def describe(self, players: tuple[str, ...]) -> Words:
+        return listed([say("{name} {chance}", name=name, chance=self.shown(seat)) for seat, name in enumerate(players)])
 
 
 def win_chances(state: GameState, *, seed: int = SEED, turns: int = TURN_BUDGET, exact: bool = True) -> WinChances:

@@ -44,6 +44,7 @@ from engine.dice import FACES, MAX_DICE, Dice
 from engine.errors import InvalidInput
 from engine.rules import Rules
 from engine.scoring import scoring_options
+from engine.words import say
 
 __all__ = ["expected_turn", "bank_thresholds", "catch_up_chance", "roll_value", "keep_values", "keep_chances",
            "prepare", "prepared", "step_of", "bank_allowed", "third_farkle_cost", "STREAKS", "MOST_LEVELS",
@@ -191,9 +192,11 @@ def _fill(rules: Rules, on_board: bool, farkle: float = 0.0) -> Generator[float,
     step = throws.step
     top = max(_CEILING_TURNS * rules.target, 40_000) // step
     if top > MOST_LEVELS:
-        raise InvalidInput(f"No advice under these rules: a target of {rules.target:,} with scores in steps of "
-                           f"{step:,} is {top:,} turn totals to work out, too many for this device (at most "
-                           f"{MOST_LEVELS:,}: a target of {MOST_LEVELS * step // _CEILING_TURNS:,} in steps of {step:,}).")
+        raise InvalidInput(say("No advice under these rules: a target of {target:,} with scores in steps of "
+                               "{step:,} is {top:,} turn totals to work out, too many for this device (at most "
+                               "{most_levels:,}: a target of {within:,} in steps of {step:,}).",
+                               target=rules.target, step=step, top=top, most_levels=MOST_LEVELS,
+                               within=MOST_LEVELS * step // _CEILING_TURNS))
     lowest = rules.minimum_bank if on_board else rules.entry_threshold
     values = _TurnValues(step, max(1, -(-lowest // step)), rules.must_roll_after_hot_dice, [()] * (top + 1), farkle)
     farkles = [farkle * _farkle_share(throws, n) for n in range(MAX_DICE + 1)]
@@ -274,10 +277,10 @@ def _farkle_worth(rules: Rules, on_board: bool, streak: int, total: int | None) 
     not on the board, under a floor of 0) risks nothing by its streak: a bank ends the streak
     before the total holds anything. ``total`` None: a total the whole penalty comes out of."""
     if isinstance(streak, bool) or not isinstance(streak, int) or not 0 <= streak < STREAKS:
-        raise InvalidInput(f"{streak!r} farkles in a row: give 0, 1 or 2 (a third is penalised and the count "
-                           "starts again).")
+        raise InvalidInput(say("{streak!r} farkles in a row: give 0, 1 or 2 (a third is penalised and the count "
+                               "starts again).", streak=streak))
     if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
-        raise InvalidInput(f"{total!r} is not a player's total: give their points, a whole number.")
+        raise InvalidInput(say("{total!r} is not a player's total: give their points, a whole number.", total=total))
     if not rules.triple_farkle_penalty:
         return 0.0
     if total is None and on_board:
@@ -343,14 +346,17 @@ def step_of(rules: Rules) -> int:
 
 def _level(rules: Rules, turn_points: int, dice: int) -> int:
     if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= MAX_DICE:
-        raise InvalidInput(f"{dice!r} dice: a throw is of 1 to {MAX_DICE} dice.")
+        raise InvalidInput(say("{dice!r} dice: a throw is of 1 to {most} dice.", dice=dice, most=MAX_DICE))
     step = _throws(rules).step
     if isinstance(turn_points, bool) or not isinstance(turn_points, int) or turn_points < 0:
-        raise InvalidInput(f"{turn_points!r} is not a turn total: give the points of this turn so far (0 or more).")
+        raise InvalidInput(say("{turn_points!r} is not a turn total: give the points of this turn so far (0 or "
+                               "more).", turn_points=turn_points))
     if turn_points > MOST_TURN_POINTS:
-        raise InvalidInput(f"{_shown(turn_points)} is more points than a turn total is advised on: at most {MOST_TURN_POINTS:,}.")
+        raise InvalidInput(say("{shown} is more points than a turn total is advised on: at most "
+                               "{most_turn_points:,}.", shown=_shown(turn_points), most_turn_points=MOST_TURN_POINTS))
     if turn_points % step:
-        raise InvalidInput(f"{turn_points:,} is no turn total under these rules: every score is a multiple of {step}.")
+        raise InvalidInput(say("{turn_points:,} is no turn total under these rules: every score is a multiple of "
+                               "{step}.", turn_points=turn_points, step=step))
     return turn_points // step
 
 
@@ -513,11 +519,11 @@ def _goal(rules: Rules, need: int, on_board: bool) -> int:
     """``need`` in grid steps, or what the rules let the player bank at least (the minimum
     bank on the board, the entry threshold off it); a bank of nothing is no bank."""
     if isinstance(need, bool) or not isinstance(need, int):
-        raise InvalidInput(f"{need!r} is not a number of points to reach.")
+        raise InvalidInput(say("{need!r} is not a number of points to reach.", need=need))
     needed = max(need, rules.minimum_bank if on_board else rules.entry_threshold)
     step = _throws(rules).step
     goal = max(1, -(-needed // step))
     if goal > MOST_LEVELS:
-        raise InvalidInput(f"{_shown(need)} is more points to reach than a chance is worked out for under these rules: "
-                           f"at most {MOST_LEVELS * step:,}.")
+        raise InvalidInput(say("{shown} is more points to reach than a chance is worked out for under these rules: "
+                               "at most {most_levels:,}.", shown=_shown(need), most_levels=MOST_LEVELS * step))
     return goal

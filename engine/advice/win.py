@@ -51,22 +51,24 @@ from engine.advice.win_turn import _moves, last_turn_chances
 from engine.dice import MAX_DICE
 from engine.errors import InvalidInput
 from engine.rules import Rules
+from engine.words import Words, say
 
 __all__ = ["win_chance", "last_turn_chances", "WinTable", "solve_win_table", "win_table_ready", "prepare_win_chance",
            "supports_win_chance"]
 
 
-def supports_win_chance(rules: Rules) -> str | None:
+def supports_win_chance(rules: Rules) -> Words | None:
     """Why the win chance cannot be solved under ``rules``, or None when it can."""
     if rules.steal:
-        return "stealing a farkle's dice is not solved for the win chance"
+        return say("stealing a farkle's dice is not solved for the win chance")
     if rules.progressive and rules.triple_farkle_penalty:
-        return "passing dice beside a three-farkle penalty is not solved for the win chance"
+        return say("passing dice beside a three-farkle penalty is not solved for the win chance")
     if rules.triple_farkle_penalty and rules.lowest_total is None:
-        return "a three-farkle penalty with no lowest total is not solved for the win chance (totals have no end below)"
+        return say("a three-farkle penalty with no lowest total is not solved for the win chance (totals have no end "
+                   "below)")
     if rules.triple_farkle_penalty and rules.entry_threshold:
-        return ("a three-farkle penalty with an entry threshold is not solved for the win chance (a total of 0 "
-                "or less may be on the board or not)")
+        return say("a three-farkle penalty with an entry threshold is not solved for the win chance (a total of 0 "
+                   "or less may be on the board or not)")
     return None
 
 
@@ -120,7 +122,7 @@ def prepare_win_chance(rules: Rules) -> bool:
 def _refuse_unsupported(rules: Rules) -> None:
     reason = supports_win_chance(rules)
     if reason is not None:
-        raise InvalidInput(f"No win chance under these rules: {reason}.")
+        raise InvalidInput(say("No win chance under these rules: {reason}.", reason=reason))
 
 
 def _solver(rules: Rules) -> _Solver:
@@ -135,9 +137,9 @@ def _solver(rules: Rules) -> _Solver:
     elif _on_demand(rules):
         solver.solve()
     else:
-        raise InvalidInput(f"The win chance to {rules.target:,} under these rules has no shipped table and takes "
-                           f"minutes to solve: call solve_win_table first, or ship it with "
-                           f"python build/win_tables.py.")
+        raise InvalidInput(say("The win chance to {target:,} under these rules has no shipped table and takes "
+                               "minutes to solve: call solve_win_table first, or ship it with python "
+                               "build/win_tables.py.", target=rules.target))
     _SOLVED[rules] = solver
     return solver
 
@@ -181,8 +183,9 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
     if offer is not None:
         points, passed = offer
         if not rules.progressive or turn_points or dice != MAX_DICE:
-            raise InvalidInput(f"An offer of {points:,} is taken at the start of a turn under progressive "
-                               f"passing: not with {turn_points:,} in the turn and {dice} dice to throw.")
+            raise InvalidInput(say("An offer of {points:,} is taken at the start of a turn under progressive "
+                                   "passing: not with {turn_points:,} in the turn and {dice} dice to throw.",
+                                   points=points, turn_points=turn_points, dice=dice))
         fresh = win_chance(rules, scores, to_move, streaks=streaks)
         return max(fresh, win_chance(rules, scores, to_move, points, passed, streaks, may_bank=False))
     step = _moves(rules).step
@@ -220,13 +223,13 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
 def _scores(scores: Sequence[int], to_move: int, step: int, lowest: int) -> tuple[int, int]:
     """The mover's and the other's total in grid steps above the lowest total."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 2:
-        raise InvalidInput(f"{scores!r}: the win chance is for two players, give their two scores.")
+        raise InvalidInput(say("{scores!r}: the win chance is for two players, give their two scores.", scores=scores))
     for value in scores:
         if isinstance(value, bool) or not isinstance(value, int) or value < lowest or value % step:
-            raise InvalidInput(f"{value!r} is no banked score here: scores are {lowest:,} or more, "
-                               f"in steps of {step}.")
+            raise InvalidInput(say("{value!r} is no banked score here: scores are {lowest:,} or more, in steps of "
+                                   "{step}.", value=value, lowest=lowest, step=step))
     if to_move not in (0, 1) or isinstance(to_move, bool):
-        raise InvalidInput(f"{to_move!r} is no seat: the player to move is 0 or 1.")
+        raise InvalidInput(say("{to_move!r} is no seat: the player to move is 0 or 1.", to_move=to_move))
     return (scores[to_move] - lowest) // step, (scores[1 - to_move] - lowest) // step
 
 
@@ -235,10 +238,11 @@ def _streaks_of(rules: Rules, streaks: Sequence[int], to_move: int) -> tuple[int
     without a penalty)."""
     if isinstance(streaks, (str, bytes)) or not isinstance(streaks, Sequence) or len(streaks) != 2 or any(
             isinstance(value, bool) or not isinstance(value, int) or value < 0 for value in streaks):
-        raise InvalidInput(f"{streaks!r}: give the two players' farkles in a row, each 0 or more.")
+        raise InvalidInput(say("{streaks!r}: give the two players' farkles in a row, each 0 or more.",
+                               streaks=streaks))
     if not rules.triple_farkle_penalty:
         return 0, 0
     if max(streaks) > 2:
-        raise InvalidInput(f"{streaks!r}: under a three-farkle penalty a streak is 0, 1 or 2 (a third farkle "
-                           f"starts it again).")
+        raise InvalidInput(say("{streaks!r}: under a three-farkle penalty a streak is 0, 1 or 2 (a third farkle "
+                               "starts it again).", streaks=streaks))
     return streaks[to_move], streaks[1 - to_move]

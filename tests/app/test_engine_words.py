@@ -1,5 +1,5 @@
 """What the engine says reaches a person in their language, with numbers as that language
-writes them: a refusal, a notice and the rules' line, through the real screens.
+writes them: a refusal, a notice, the rules' line and the advice, through the real screens.
 
 The catalogue here is a tiny German one written for the test (not shipped): what it lacks
 shows in English, as every missing message does.
@@ -18,7 +18,7 @@ from app.i18n import tr_words, use_language
 from app.i18n.template import app_messages
 from app.storage import MemoryStore
 from app.table.scorekeeper import Scorekeeper
-from engine import FarkleError, Game, Rules
+from engine import FarkleError, Game, Rules, prepare, roll_value
 from engine.words import LISTING, Phrases, Words, say
 from tests.support.app_driver import run
 from tests.support.flet_harness import FletHarness
@@ -198,3 +198,25 @@ def test_every_refusal_of_a_random_tournament_is_a_message_of_the_template(seed:
         for phrase in said_of(refusal):
             assert phrase.template == LISTING or (phrase.template, phrase.plural) in TEMPLATES, \
                 f"not a message of the template: {phrase.template!r} (said {str(refusal)!r})"
+
+
+def test_the_lookups_advice_is_said_in_german_with_german_numbers(tmp_path: Path, data_dir: Path) -> None:
+    house = Rules.preset("house")
+    list(prepare(house))  # the advice tables solved before the tap, so the advice shows at once
+    folder = catalogue(tmp_path, {
+        "Bank: {risk}{points:,} now; throwing {dice} is worth {value:,.0f} on average{counted} ({farkle}).":
+            "Sichern: {risk}{points:,} jetzt; {dice} zu werfen bringt im Schnitt {value:,.0f}{counted} ({farkle}).",
+        "two dice": "zwei Würfel",
+        "{chance} farkle": "{chance} Farkle",
+    })
+    worth = f"{roll_value(house, 1050, 2):,.0f}".replace(",", ".")
+
+    async def test(ui: FletHarness) -> None:
+        use_language(ui.page, ["de"], folder)
+        await ui.click("lookup")
+        await ui.type_text("lookup-held", "1050")
+        await ui.set_value("lookup-dice-left", "2", event="select")
+        assert ui.text_of("lookup-advice") == \
+            f"Sichern: 1.050 jetzt; zwei Würfel zu werfen bringt im Schnitt {worth} (44 % Farkle)."
+
+    run(test)
