@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from app.qr import read_qr_texts
 from app.table.tournament_table import signed_result, tournament_meta, with_answer
@@ -146,7 +147,8 @@ def import_results(room: Room, round_number: int, codes: list[str], others: list
     totals: dict[int, int] = {}
     named = round_name or f"Round {round_number}"
     page.click_button("Results")
-    room.turn_to("Latest results")
+    # The newest results' page: the only one before round 1's first result, later the first of several.
+    room.turn_to("Latest results (1/" if round_number > 1 else "Latest results")
     for table, (code, amounts) in enumerate(zip(codes, others), 1):
         typed, link, scores = played_result(code, amounts)
         totals |= scores
@@ -169,7 +171,14 @@ def draw(room: Room, round_name: str, heading: str, tables: int) -> None:
     room.followed(f"Spring cup · {heading}", f"the draw of {round_name}")
 
 
-def open_display(browser, event_url: str) -> FlutterPage:
+def event_address(url: str) -> str:
+    """``http://host:port/organizer/<id>``, from the address of any of the event's pages."""
+    found = re.match(r"(.*/organizer/[^/?#]+)", url)
+    assert found is not None, url
+    return found.group(1)
+
+
+def open_display(browser: Browser, event_url: str) -> FlutterPage:
     """The projector's browser: the event's room display at 1920x1080 in a browser context of its own."""
     display = FlutterPage(browser.new_context(viewport=DISPLAY_VIEWPORT).new_page())
     display.open(event_url + "/display")
@@ -226,7 +235,7 @@ def display_standings(room: Room, measured: list[str]) -> tuple[list[str], dict[
 
 
 def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as_the_room_follows_it(
-        tmp_path: Path, chromium_browser):
+        tmp_path: Path, chromium_browser: Browser) -> None:
     pictures = screenshots_dir(tmp_path)
     port = free_port()
     latencies: list[float] = []
@@ -249,8 +258,7 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
             page.click_button("Check everyone in")
             page.wait_for_text("40 players checked in.")
 
-            event_url = re.match(r"(.*/organizer/[^/]+)", page.page.url).group(1)
-            display = open_display(chromium_browser, event_url)
+            display = open_display(chromium_browser, event_address(page.page.url))
             room = Room(page, display).paused()
 
             draw(room, "round 1", "Round 1", 10)

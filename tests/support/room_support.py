@@ -9,6 +9,7 @@ tests/bench/bench_room_display.py (how long the display takes to follow)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -86,13 +87,21 @@ class Room:
         return any(text in line for line in self.display.texts())
 
     def turn_to(self, title: str, pages: int = 12) -> None:
-        """Press Next on the display until its page titled ``title`` (a part of it) is up."""
+        """Press Next on the display until its page titled ``title`` (a part of it) is up; after each
+        press, wait for the page number to change (on a busy machine the next page comes late, and a
+        look before then would pass over the page wanted)."""
         for _ in range(pages):
             if self.shows(title):
                 return
+            shown = self.page_number()
             self.display.click_button("Next")
-            self.display.settle()
+            wait_until(lambda: self.page_number() != shown, 10, lambda: f"Next left the display on page {shown}",
+                       pause=self.display.pause, every_s=0.05)
         raise AssertionError(f"the display has no page {title!r}: {self.display.texts()}")
+
+    def page_number(self) -> str:
+        """The display's ``3/9`` (its page of how many)."""
+        return next((line for line in self.display.texts() if re.fullmatch(r"\d+/\d+", line)), "")
 
     def import_code(self, code: str, counted: str) -> float:
         """The organizer types a table's result code and imports it, until the app says ``counted``;
