@@ -30,7 +30,7 @@ from typing import Any, Literal
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.rules import Rules
-from engine.words import say, say_n
+from engine.words import Words, listed, say, say_n
 
 __all__ = ["CutKind", "Cut", "RoundSpec", "RoundPlan", "TournamentFormat", "table_sizes"]
 
@@ -73,14 +73,14 @@ class Cut:
             return min(self.count, sum(sizes))
         return sum(min(self.count, size) for size in sizes)
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         if self.kind == "overall":
-            return f"the {self.count} best totals over all tables go on"
+            return say("the {count} best totals over all tables go on", count=self.count)
         if self.kind == "final":
-            return "the winner is the champion"
+            return say("the winner is the champion")
         if self.count == 1:
-            return "each table's winner goes on"
-        return f"places 1 to {self.count} of each table go on"
+            return say("each table's winner goes on")
+        return say("places 1 to {count} of each table go on", count=self.count)
 
     def to_list(self) -> list[Any]:
         """``[kind, count]``, as formats and seat draws keep it in the log."""
@@ -136,12 +136,12 @@ class RoundPlan:
     def is_final(self) -> bool:
         return self.cut.kind == "final"
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         tables = Counter(self.table_sizes)
-        seating = " and ".join(
-            f"{count} table{'s' if count > 1 else ''} of {size}" for size, count in sorted(tables.items(), reverse=True)
-        )
-        return f"{self.name}: {self.players} players, {seating}, {self.rules} rules; {self.cut.describe()}."
+        seating = listed([say_n("{count} table of {size}", "{count} tables of {size}", count, count=count, size=size)
+                          for size, count in sorted(tables.items(), reverse=True)], " and ")
+        return say("{round}: {players} players, {seating}, {rules} rules; {cut}.", round=self.name, players=self.players,
+                   seating=seating, rules=self.rules, cut=self.cut.describe())
 
 
 def table_sizes(players: int, size: int) -> tuple[int, ...]:
@@ -218,8 +218,8 @@ class TournamentFormat:
     def final_size(self) -> int:
         return self.rounds[-1].table_size
 
-    def round_name(self, number: int, spec_index: int) -> str:
-        return "Final" if spec_index == len(self.rounds) - 1 else f"Round {number}"
+    def round_name(self, number: int, spec_index: int) -> Words:
+        return say("Final") if spec_index == len(self.rounds) - 1 else say("Round {number}", number=number)
 
     def nominal_players(self, spec_index: int) -> int:
         """Players entering round ``spec_index`` when the event is full: the base for scaling."""

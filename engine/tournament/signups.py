@@ -79,9 +79,10 @@ class PreviewLine:
     def added(self) -> bool:
         return not self.refusal
 
-    def describe(self) -> str:
+    def describe(self) -> Words:
         """``41. Ann`` for a name to add; ``Line 5: <why it is refused>`` for one that is not."""
-        return f"{self.number}. {self.name}" if self.added else f"Line {self.line}: {self.refusal}"
+        return say("{number}. {name}", number=self.number, name=self.name) if self.added else \
+            say("Line {line}: {refusal}", line=self.line, refusal=self.refusal)
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def clash_refusal(entered: str, name: str, clash: NameClash, line: int | None = 
                quoted=quoted, name=clash.name, number=clash.number)
 
 
-def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> str | None:
+def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> Words | None:
     """Why today's sign-up would refuse a name ``log`` signs up (one that hides characters, is
     not in its one form, or is or looks like a player still in when it was signed up), or None.
 
@@ -147,16 +148,17 @@ def refused_sign_up(log: Iterable[Mapping[str, Any]]) -> str | None:
             continue
         name = entry.get("name")
         if not isinstance(name, str):
-            return f"Player {number} has no name written."
+            return say("Player {number} has no name written.", number=number)
         try:
             kept = clean_name(name)
         except InvalidInput as error:
-            return f"Player {number}: {error}"
+            return say("Player {number}: {refusal}", number=number, refusal=error.words)
         if kept != name:
-            return f"Player {number}'s name, {name!r}, is not written as the app keeps names (read as \"{kept}\")."
+            return say("Player {number}'s name, {name!r}, is not written as the app keeps names (read as \"{kept}\").",
+                       number=number, name=name, kept=kept)
         clash = find_clash(kept, still_in)
         if clash is not None:
-            return f"Player {number}: {clash_refusal(kept, kept, clash)}"
+            return say("Player {number}: {refusal}", number=number, refusal=clash_refusal(kept, kept, clash))
         still_in[number] = kept
     return None
 

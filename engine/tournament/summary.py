@@ -27,39 +27,46 @@ from __future__ import annotations
 from engine.codec import TableResult
 from engine.tournament.corrections import flags
 from engine.tournament.state import TournamentState
+from engine.words import Words, listed, say, say_n
 
 __all__ = ["result_summary", "state_line", "sentence"]
 
 
-def result_summary(state: TournamentState, result: TableResult) -> str:
+def result_summary(state: TournamentState, result: TableResult) -> Words:
     """``1. Bob 10,050, 2. Ann 7,500``: the result's players by place, with their totals."""
     order = sorted(zip(result.places, result.numbers, result.totals))
-    return ", ".join(f"{place}. {state.players[number].name} {total:,}" for place, number, total in order)
+    return listed([say("{place}. {name} {total:,}", place=place, name=state.players[number].name, total=total)
+                   for place, number, total in order])
 
 
-def state_line(state: TournamentState) -> str:
+def state_line(state: TournamentState) -> Words:
     """Where the event stands: its champion, the round being played and the tables it waits
     for, the round just closed, or the sign-up so far; and how many flags a correction raised."""
     flagged = len(flags(state))
-    return _stage(state) + (
-        f" {flagged} flag{'s' if flagged > 1 else ''}: recorded before a correction (see Standings)." if flagged else ""
-    )
+    if not flagged:
+        return _stage(state)
+    return say_n("{stage} {count} flag: recorded before a correction (see Standings).",
+                 "{stage} {count} flags: recorded before a correction (see Standings).", flagged, stage=_stage(state),
+                 count=flagged)
 
 
-def _stage(state: TournamentState) -> str:
+def _stage(state: TournamentState) -> Words:
     champion = state.champion
     if champion is not None:
-        return f"Champion: {state.players[champion].name} (number {champion})."
+        return say("Champion: {name} (number {number}).", name=state.players[champion].name, number=champion)
     if state.round_open:
         missing = state.missing_tables()
-        waiting = (f"waiting for table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
-                   if missing else "every table has a result")
-        return f"{state.plan()[len(state.rounds) - 1].name} is being played: {waiting}."
+        name = state.plan()[len(state.rounds) - 1].name
+        if not missing:
+            return say("{round} is being played: every table has a result.", round=name)
+        return say_n("{round} is being played: waiting for table {tables}.",
+                     "{round} is being played: waiting for tables {tables}.", len(missing), round=name,
+                     tables=", ".join(map(str, missing)))
     if state.rounds:
-        return f"Round {len(state.rounds)} is closed: draw the next round."
+        return say("Round {number} is closed: draw the next round.", number=len(state.rounds))
     active = [p for p in state.players.values() if not p.withdrawn]
     checked = sum(p.checked_in for p in active)
-    return f"Sign-up: {len(active)} signed up, {checked} checked in."
+    return say("Sign-up: {count} signed up, {checked} checked in.", count=len(active), checked=checked)
 
 
 def sentence(words: str) -> str:

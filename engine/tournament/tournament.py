@@ -147,7 +147,7 @@ class Tournament(TournamentHistory):
                     raise IllegalAction(clash_refusal(item.name, name, clash, from_list[clash.number]))
                 number = trial.sign_up(item.name, number)
             except FarkleError as refusal:
-                lines.append(PreviewLine(item.line, entered, refusal=str(refusal)))
+                lines.append(PreviewLine(item.line, entered, refusal=refusal.words))
                 continue
             from_list[number] = item.line
             lines.append(PreviewLine(item.line, entered, name, number))

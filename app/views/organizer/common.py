@@ -26,7 +26,7 @@ from app.event.event_copy import copy_due
 from app.event.organizer import Organizer, describe_error
 from app.runtime import in_browser
 from app.views.widgets import MIN_TARGET, big_button, icon_button, notice_banner, on, screen_view, secret_field
-from app.i18n import tr, translatable
+from app.i18n import tr, tr_words, translatable
 from engine import TableResult, Tournament
 
 __all__ = [
@@ -102,7 +102,7 @@ class EventState(ft.Observable):
 
     def summary(self, result: TableResult) -> str:
         """A table's result in one line, by place: the engine's words (:meth:`Tournament.result_summary`)."""
-        return self.tournament.result_summary(result)
+        return tr_words(self.tournament.result_summary(result))
 
     def value(self, name: str) -> str:
         return self.fields.get(name, "")

@@ -18,7 +18,7 @@ from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.organizer.players_page_switch import players_page_section
 from app.views.widgets import big_button, on, section
-from app.i18n import tr
+from app.i18n import tr, tr_words
 
 __all__ = ["EventScreen", "EventPage", "failed_tries_line", "round_at_a_glance"]
 
@@ -151,7 +151,7 @@ def EventScreen(tournament_id: str) -> ft.View:
     if not event.ready:
         return event_view(event, [])
     t = event.tournament
-    plan: list[ft.Control] = [ft.Text(p.describe(), key=f"plan-{p.number}") for p in t.plan()]
+    plan: list[ft.Control] = [ft.Text(tr_words(p.describe()), key=f"plan-{p.number}") for p in t.plan()]
     if not plan:
         plan = [ft.Text(tr("Check players in to see the rounds: a round needs at least 2 players."))]
     editor: list[ft.Control] = []
@@ -168,7 +168,7 @@ def EventScreen(tournament_id: str) -> ft.View:
     return event_view(event, [
         ft.Text(tr("Event code {event_id} · {name} · at most {cap} players",
                    event_id=t.event_id, name=t.format.name, cap=t.format.cap), key="event-line"),
-        ft.Text(t.state_line(), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
+        ft.Text(tr_words(t.state_line()), size=16, weight=ft.FontWeight.BOLD, key="event-state"),
         *round_at_a_glance(event),
         ft.Text(access_line(event.desk.access.guard.failed_tries(tournament_id)), key="event-access"),
         section(tr("The rounds"), *plan),

@@ -8,7 +8,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
 from app.views.widgets import big_button, on, section
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from engine import Prize
 
 __all__ = ["FinalScreen", "FinalPage"]
@@ -49,7 +49,7 @@ def final_controls(page: FinalPage) -> list[ft.Control]:
     final = plans[-1] if plans and plans[-1].is_final else None
     if final is None:
         return [ft.Text(tr("The final is planned once players are checked in."))]
-    controls: list[ft.Control] = [ft.Text(final.describe(), key="final-plan")]
+    controls: list[ft.Control] = [ft.Text(tr_words(final.describe()), key="final-plan")]
     spec = t.format.rounds[final.spec_index]
     if t.round_open and t.round == final.number and spec.switch_to:
         if plans[t.round - 1].rules == spec.switch_to:

@@ -125,11 +125,11 @@ def format_plan(build: Callable[[], TournamentFormat], players: int | None) -> l
         return [ft.Text(tr("Not possible: {why}", why=why), color=ft.Colors.ERROR, key="fmt-error")]
     lines: list[ft.Control] = [ft.Text(tr("{name}, at the cap of {cap} players:",
                                           name=fmt.name, cap=fmt.cap), weight=ft.FontWeight.BOLD)]
-    lines += [ft.Text(p.describe(), key=f"fmt-plan-cap-{p.number}") for p in fmt.plan(fmt.cap)]
+    lines += [ft.Text(tr_words(p.describe()), key=f"fmt-plan-cap-{p.number}") for p in fmt.plan(fmt.cap)]
     if players is not None and 2 <= players and players != fmt.cap:
         lines.append(ft.Text(ntr("For the {count} player signed up now:", "For the {count} players signed up now:",
                                  players, count=players), weight=ft.FontWeight.BOLD))
-        lines += [ft.Text(p.describe(), key=f"fmt-plan-now-{p.number}") for p in fmt.plan(players)]
+        lines += [ft.Text(tr_words(p.describe()), key=f"fmt-plan-now-{p.number}") for p in fmt.plan(players)]
     return lines
 
 

@@ -266,9 +266,9 @@ def list_section(players: PlayersPage, picker: ft.FilePicker) -> ft.Control:
             controls.append(big_button(tr("Add {players}", players=players_count(len(preview.added))),
                                        on(players.add_list),
                                        key="add-list", icon=ft.Icons.GROUP_ADD))
-        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}", color=ft.Colors.ERROR)
+        controls += [ft.Text(tr_words(line.describe()), key=f"list-line-{line.line}", color=ft.Colors.ERROR)
                      for line in preview.refused]
-        controls += [ft.Text(line.describe(), key=f"list-line-{line.line}") for line in preview.added]
+        controls += [ft.Text(tr_words(line.describe()), key=f"list-line-{line.line}") for line in preview.added]
     return section(tr("Sign up a list"), *controls)
 
 

@@ -101,7 +101,7 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         else:
             controls.append(section(
                 tr("Draw {lower}", lower=upcoming.name.lower()),
-                ft.Text(upcoming.describe(), key="next-round"),
+                ft.Text(tr_words(upcoming.describe()), key="next-round"),
                 ft.Text(tr("The draw is random; its seed is recorded so anyone can re-run it.")),
                 text_field(seating, "draw_seed", tr("Draw seed (optional)"), key="draw-seed"),
                 big_button(tr("Draw the seats for {lower}",
@@ -112,7 +112,7 @@ def SeatingScreen(tournament_id: str) -> ft.View:
         plan = t.plan()[t.round - 1]
         seed, clashes = t.draw_info()
         head: list[ft.Control] = [
-            ft.Text(plan.describe(), key="round-plan"),
+            ft.Text(tr_words(plan.describe()), key="round-plan"),
             ft.Text(ntr("Draw seed {seed} · {clashes} pair seated together again",
                         "Draw seed {seed} · {clashes} pairs seated together again", clashes, seed=seed,
                         clashes=clashes),

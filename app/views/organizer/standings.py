@@ -9,7 +9,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.widgets import big_button, on, section
-from app.i18n import local_number, tr, translatable
+from app.i18n import local_number, tr, tr_words, translatable
 from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
@@ -103,7 +103,7 @@ def StandingsScreen(tournament_id: str) -> ft.View:
     ]
     controls: list[ft.Control] = [
         section(tr("Standings"), *(rows or [ft.Text(tr("Nobody has signed up yet."))])),
-        section(tr("Rounds and cuts"), *(ft.Text(p.describe()) for p in t.plan())),
+        section(tr("Rounds and cuts"), *(ft.Text(tr_words(p.describe())) for p in t.plan())),
     ]
     if flags or corrections:
         controls.append(section(tr("Corrections"), *flags, *corrections))
