@@ -16,7 +16,7 @@ from typing import Iterable
 
 from engine.dice import FACES, MAX_DICE, Dice, format_dice, parse_dice
 from engine.errors import IllegalAction
-from engine.words import Words, say, say_n
+from engine.words import Words, listed, say, say_n
 from engine.rules import Rules
 
 __all__ = [
@@ -32,7 +32,8 @@ __all__ = [
     "breakdown",
 ]
 
-_COUNT_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
+_COUNT_WORDS = {3: say("three"), 4: say("four"), 5: say("five"), 6: say("six")}
+_OF_A_KIND = {4: say("Four of a kind"), 5: say("Five of a kind"), 6: say("Six of a kind")}
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,11 @@ class Part:
     points: int
 
     def __str__(self) -> str:
-        return f"{self.label} {self.points:,}"
+        return self.describe()
+
+    def describe(self) -> Words:
+        """``three 3s 300``: the dice and what they bring."""
+        return say("{dice} {points:,}", dice=self.label, points=self.points)
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ def _read_face(face: int, count: int, rules: Rules) -> Reading | None:
     for size in range(3, count + 1):
         value = _set_value(face, size, rules)
         if value is not None:
-            choices.append((size, Part(f"{_COUNT_WORDS[size]} {face}s", value)))
+            choices.append((size, Part(say("{count} {face}s", count=_COUNT_WORDS[size], face=face), value)))
     for used, part in choices:
         rest = _read_face(face, count - used, rules)
         if rest is not None:
@@ -198,13 +203,13 @@ def score(keep: str | Iterable[int], rules: Rules) -> int:
     return reading[0]
 
 
-def breakdown(keep: Dice, rules: Rules) -> str:
+def breakdown(keep: Dice, rules: Rules) -> Words:
     """How a keep scores, as a person reads it: ``"three 3s 300 + 1 100 + 5 50"``."""
     reading = _table(rules).readings.get(keep)
     if reading is None:
         score(keep, rules)  # raises the player's message
         raise AssertionError("unreachable")
-    return " + ".join(str(part) for part in reading[1])
+    return listed([part.describe() for part in reading[1]], " + ")
 
 
 def best_score(roll: str | Iterable[int], rules: Rules) -> int:
@@ -273,29 +278,34 @@ def _arrangements(dice: Dice) -> int:
 def scoring_chart(rules: Rules) -> tuple[ChartLine, ...]:
     """The scoring chart of a rule set, as a table would print it."""
     lines = [
-        ChartLine("Each 1", f"{rules.single_one:,}"),
-        ChartLine("Each 5", f"{rules.single_five:,}"),
-        ChartLine("Three 1s", f"{rules.three_ones:,}"),
+        ChartLine(say("Each 1"), _points(rules.single_one)),
+        ChartLine(say("Each 5"), _points(rules.single_five)),
+        ChartLine(say("Three 1s"), _points(rules.three_ones)),
     ]
-    lines += [ChartLine(f"Three {face}s", f"{face * 100:,}") for face in range(2, 7)]
+    lines += [ChartLine(say("Three {face}s", face=face), _points(face * 100)) for face in range(2, 7)]
     model = rules.n_of_a_kind
     if model == "fixed":
-        lines += [ChartLine(f"{_COUNT_WORDS[n].capitalize()} of a kind", f"{_set_value(2, n, rules):,}") for n in (4, 5, 6)]
+        lines += [ChartLine(_OF_A_KIND[n], _points(_set_value(2, n, rules) or 0)) for n in (4, 5, 6)]
     elif model == "double":
-        lines += [ChartLine(f"{_COUNT_WORDS[n].capitalize()} of a kind", f"three of a kind x{2 ** (n - 3)}") for n in (4, 5, 6)]
+        lines += [ChartLine(_OF_A_KIND[n], say("three of a kind x{times}", times=2 ** (n - 3))) for n in (4, 5, 6)]
     elif model == "multiply":
-        lines += [ChartLine(f"{_COUNT_WORDS[n].capitalize()} of a kind", f"three of a kind x{n - 2}") for n in (4, 5, 6)]
+        lines += [ChartLine(_OF_A_KIND[n], say("three of a kind x{times}", times=n - 2)) for n in (4, 5, 6)]
     else:
-        lines.append(ChartLine("Four or more of a kind", "a triple; extra 1s and 5s count singly"))
+        lines.append(ChartLine(say("Four or more of a kind"), say("a triple; extra 1s and 5s count singly")))
     for label, value in (
-        ("Straight 1-2-3-4-5-6", rules.straight),
-        ("Three pairs", rules.three_pairs),
-        ("Two triplets", rules.two_triplets),
-        ("Four of a kind and a pair", rules.four_kind_with_pair),
+        (say("Straight 1-2-3-4-5-6"), rules.straight),
+        (say("Three pairs"), rules.three_pairs),
+        (say("Two triplets"), rules.two_triplets),
+        (say("Four of a kind and a pair"), rules.four_kind_with_pair),
     ):
         if value is not None:
-            lines.append(ChartLine(label, f"{value:,}"))
+            lines.append(ChartLine(label, _points(value)))
     return tuple(lines)
+
+
+def _points(points: int) -> Words:
+    """Points as the chart shows them (grouped: 1,000), in the reader's language."""
+    return say("{points:,}", points=points)
 
 
 def _canonical(dice: str | Iterable[int]) -> Dice:

@@ -215,7 +215,7 @@ def LookupScreen(game_id: str = "") -> ft.View:
     controls.append(roll_or_bank(lookup))
     controls.append(odds_table(rules))
     controls.append(section(tr("Scoring chart"), *[
-        ft.Row([ft.Text(line.combination, expand=True), ft.Text(line.points, weight=ft.FontWeight.BOLD)])
+        ft.Row([ft.Text(tr_words(line.combination), expand=True), ft.Text(tr_words(line.points), weight=ft.FontWeight.BOLD)])
         for line in scoring_chart(rules)
     ]))
     back = (icon_button(ft.Icons.ARROW_BACK, tr("Back to the game"), on(services.navigate, f"/game/{game_id}"),
