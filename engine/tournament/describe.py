@@ -31,56 +31,72 @@ from engine.tournament.events import (
 )
 from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import TournamentState
+from engine.words import Words, listed, say
 
 __all__ = ["describe"]
 
 
-def describe(event: Event, state: TournamentState) -> str:
+def describe(event: Event, state: TournamentState) -> Words:
     """``event`` in words, read against ``state`` (the state with the event applied)."""
     if isinstance(event, TournamentCreated):
-        return f"the creation of {event.name}"
+        return say("the creation of {event}", event=event.name)
     if isinstance(event, FormatChanged):
-        return f"the change of format to {event.format.name}"
+        return say("the change of format to {format}", format=event.format.name)
     if isinstance(event, PlayerSignedUp):
-        return f"{event.name}'s sign-up (number {event.number})"
-    if isinstance(event, (PlayerCheckedIn, PlayerWithdrew)):
-        what = "check-in" if isinstance(event, PlayerCheckedIn) else "withdrawal"
-        return f"{state.players[event.number].name}'s {what} (number {event.number})"
+        return say("{name}'s sign-up (number {number})", name=event.name, number=event.number)
+    if isinstance(event, PlayerCheckedIn):
+        return say("{name}'s check-in (number {number})", name=state.players[event.number].name, number=event.number)
+    if isinstance(event, PlayerWithdrew):
+        return say("{name}'s withdrawal (number {number})", name=state.players[event.number].name, number=event.number)
     if isinstance(event, SeatsDrawn):
-        return f"the draw of round {event.round} (seed {event.seed})"
+        return say("the draw of round {round} (seed {seed})", round=event.round, seed=event.seed)
     if isinstance(event, DrawCancelled):
-        return f"the cancelling of round {event.round}'s draw"
+        return say("the cancelling of round {round}'s draw", round=event.round)
     if isinstance(event, CardRevoked):
-        return f"the revoking of table {event.table}'s card in round {event.round} ({event.reason})"
-    if isinstance(event, (ResultRecorded, ResultHeld, ResultReplaced)):
-        what = {ResultRecorded: "table {}'s result", ResultHeld: "the result held for table {}",
-                ResultReplaced: "the replacement of table {}'s result"}[type(event)].format(event.table)
-        return f"{what} in round {event.round} ({_totals(event.result, state)})"
+        return say("the revoking of table {table}'s card in round {round} ({reason})", table=event.table,
+                   round=event.round, reason=event.reason)
+    if isinstance(event, ResultRecorded):
+        return say("table {table}'s result in round {round} ({totals})", table=event.table, round=event.round,
+                   totals=_totals(event.result, state))
+    if isinstance(event, ResultHeld):
+        return say("the result held for table {table} in round {round} ({totals})", table=event.table,
+                   round=event.round, totals=_totals(event.result, state))
+    if isinstance(event, ResultReplaced):
+        return say("the replacement of table {table}'s result in round {round} ({totals})", table=event.table,
+                   round=event.round, totals=_totals(event.result, state))
     if isinstance(event, HeldResultSettled):
-        kept = "the counted result kept" if event.table in state.rounds[event.round - 1].results else "the table asked again"
-        choice = "the held result counted" if event.taken else kept
-        return f"the choice for table {event.table} in round {event.round} ({choice})"
+        kept = say("the counted result kept") if event.table in state.rounds[event.round - 1].results else \
+            say("the table asked again")
+        return say("the choice for table {table} in round {round} ({choice})", table=event.table, round=event.round,
+                   choice=say("the held result counted") if event.taken else kept)
     if isinstance(event, ResultVoided):
-        return f"the void of table {event.table}'s result in round {event.round} ({event.reason})"
+        return say("the void of table {table}'s result in round {round} ({reason})", table=event.table,
+                   round=event.round, reason=event.reason)
     if isinstance(event, RollOffRecorded):
-        where = "over all tables" if event.table == 0 else f"at table {event.table}"
         faces = ", ".join(f"{state.players[number].name} {face}" for number, face in event.faces)
-        return f"the roll-off {where} in round {event.round} ({faces})"
+        if event.table == 0:
+            return say("the roll-off over all tables in round {round} ({faces})", round=event.round, faces=faces)
+        return say("the roll-off at table {table} in round {round} ({faces})", table=event.table, round=event.round,
+                   faces=faces)
     if isinstance(event, RoundClosed):
         if state.rounds[event.round - 1].cut.kind == "final" and event.advancing:
-            return f"the close of the final ({state.players[event.advancing[0]].name} champion)"
-        return f"the close of round {event.round} ({len(event.advancing)} going on)"
+            return say("the close of the final ({name} champion)", name=state.players[event.advancing[0]].name)
+        return say("the close of round {round} ({count} going on)", round=event.round, count=len(event.advancing))
     if isinstance(event, PlaceTaken):
-        return f"{state.players[event.replacement].name} as next in line ({place_taken_words(state, event)})"
+        return say("{name} as next in line ({taken})", name=state.players[event.replacement].name,
+                   taken=place_taken_words(state, event))
     if isinstance(event, PlayerMissing):
-        return f"{state.players[event.number].name} missing from table {event.table} in round {event.round}"
+        return say("{name} missing from table {table} in round {round}", name=state.players[event.number].name,
+                   table=event.table, round=event.round)
     if isinstance(event, RulesSwitched):
-        return f"the switch of round {event.round} to {event.rules} rules"
-    shares = ", ".join(f"{state.players[number].name} {event.currency}{amount:,}" for number, amount in event.split)
-    return f"the prize of {event.currency}{event.amount:,} ({shares})"
+        return say("the switch of round {round} to {rules} rules", round=event.round, rules=event.rules)
+    shares = listed([say("{name} {currency}{amount:,}", name=state.players[number].name, currency=event.currency,
+                         amount=amount) for number, amount in event.split])
+    return say("the prize of {currency}{amount:,} ({shares})", currency=event.currency, amount=event.amount,
+               shares=shares)
 
 
-def _totals(result: TableResult, state: TournamentState) -> str:
+def _totals(result: TableResult, state: TournamentState) -> Words:
     """``Ann 10,350, Bob 9,000``: a result's players by place, with their totals."""
     order = sorted(zip(result.places, result.numbers, result.totals))
-    return ", ".join(f"{state.players[number].name} {total:,}" for _, number, total in order)
+    return listed([say("{name} {total:,}", name=state.players[number].name, total=total) for _, number, total in order])

@@ -156,9 +156,10 @@ def take_place(state: TournamentState, withdrawn: int, roll_off: Mapping[int, in
     return PlaceTaken(place.round, withdrawn, winners[0], tuple(sorted(faces.items())))
 
 
-def place_taken_words(state: TournamentState, taken: PlaceTaken) -> str:
+def place_taken_words(state: TournamentState, taken: PlaceTaken) -> Words:
     """``takes Ann's place in the final``: the replacement's standing until that round is drawn, and the log's words."""
-    return f"takes {state.players[taken.withdrawn].name}'s place in {_next_round(state, state.rounds[taken.round - 1])}"
+    return say("takes {name}'s place in {round}", name=state.players[taken.withdrawn].name,
+               round=_next_round(state, state.rounds[taken.round - 1]))
 
 
 def mark_missing(state: TournamentState, number: int, reason: str) -> PlayerMissing:
@@ -234,8 +235,8 @@ def _totals(round_: RoundState) -> dict[int, int]:
     return {n: total for recorded in round_.results.values() for n, total in recorded.result.totals_by_number.items()}
 
 
-def _next_round(state: TournamentState, round_: RoundState) -> str:
+def _next_round(state: TournamentState, round_: RoundState) -> Words:
     """The round after ``round_`` as a sentence names it: ``the final``, ``round 3``."""
     plans = state.plan()
-    name = plans[round_.number].name if len(plans) > round_.number else f"Round {round_.number + 1}"
-    return "the final" if name == "Final" else name.lower()
+    final = len(plans) > round_.number and plans[round_.number].name == "Final"
+    return say("the final") if final else say("round {number}", number=round_.number + 1)
