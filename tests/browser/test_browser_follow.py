@@ -16,7 +16,7 @@ import pytest
 from app.routes import follow_path
 from tests.support.browser_support import PHONE_VIEWPORT, FlutterPage, screenshots_dir
 from tests.support.follow_support import FOLLOWER_VIEWPORT, Followed
-from tests.support.pwa_harness import app_ready, built_site, cut_network, serving, wait_precached
+from tests.support.pwa_harness import BOOT_TIMEOUT_MS, app_ready, built_site, cut_network, serving, wait_precached
 
 pytestmark = pytest.mark.browser
 
@@ -73,16 +73,20 @@ def test_in_the_offline_pwa_a_second_tab_follows_the_table_tab(chromium_browser,
             cut_network(context)
 
             def open_follower(url: str) -> FlutterPage:
-                follower = FlutterPage(context.new_page())
-                follower.page.set_viewport_size(FOLLOWER_VIEWPORT)
-                follower.open(url)
+                """The table's own way: Follow on another screen, then Open in a new tab (the link is the site's
+                ``#/follow/<id>``, which any static host answers)."""
+                table.click_button("Follow on another screen")
+                table.wait_for_text("Open the score in a second tab or window of this browser")
+                with context.expect_page() as opened:
+                    table.click_button("Open in a new tab")
+                follower = FlutterPage(opened.value)
+                follower.page.set_viewport_size(FOLLOWER_VIEWPORT)  # dragged to the TV
+                follower.page.wait_for_url(url, timeout=BOOT_TIMEOUT_MS)
+                follower.enable_semantics()  # as FlutterPage.open does: the texts are read from the accessibility tree
                 table.page.bring_to_front()
+                table.click_button("Close")
                 return follower
 
-            game = Followed.start(table, open_follower)
-            table.click_button("Follow on another screen")
-            table.wait_for_text("Open the score in a second tab or window of this browser")
-            table.click_button("Close")
-            play_and_follow(game)
+            play_and_follow(Followed.start(table, open_follower))
         finally:
             context.close()
