@@ -31,6 +31,7 @@ from app.routes import follow_path
 from app.runtime import in_browser
 from app.storage import Store, StoreError
 from app.table.tournament_table import link_qr_text, site_link_base
+from app.venue.addresses import serving
 from app.views.organizer.display import BOARD, INK
 from app.views.table_awake import use_screen_awake
 from app.views.table_panels import player_marks
@@ -106,6 +107,11 @@ def follow_dialog(link: str, on_close: Callable[[Any], Any]) -> ft.AlertDialog:
                          bgcolor=ft.Colors.WHITE, padding=6),
             ft.Text(tr("Link: {link}", link=link), key="follow-link"),
         ]
+        served = serving()
+        if served is not None and served.loopback_only:
+            content.append(ft.Text(tr("This app answers only this device: start it with --host 0.0.0.0 so that other "
+                                      "screens reach this link. A new tab of this browser follows the game now."),
+                                   key="follow-loopback"))
     return ft.AlertDialog(
         title=ft.Text(tr("Follow on another screen")),
         content=ft.Column(content, tight=True, scroll=ft.ScrollMode.AUTO),

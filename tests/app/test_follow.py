@@ -10,9 +10,11 @@ import dataclasses
 from collections.abc import Callable
 
 import flet as ft
+import pytest
 from flet.pubsub.pubsub_hub import PubSubHub
 
 from app.main import app_on
+from app.venue import addresses
 from app.routes import follow_path
 from app.storage import MemoryStore
 from app.table.scorekeeper import Scorekeeper
@@ -157,5 +159,21 @@ def test_a_follower_keeps_its_screen_on_while_the_game_is_played_and_lets_it_go_
                         table, tv)
             await tv.settle()
             assert asked() == ["enable", "disable"]
+
+    asyncio.run(test())
+
+
+@pytest.mark.parametrize("host, says_so", [("127.0.0.1", True), ("0.0.0.0", False)])
+def test_a_table_on_a_server_only_this_device_reaches_says_other_screens_cannot_follow_it(
+        monkeypatch: pytest.MonkeyPatch, host: str, says_so: bool) -> None:
+    monkeypatch.setattr(addresses, "_serving", [])
+    addresses.serve_on(host, 8550)
+
+    async def test() -> None:
+        store = MemoryStore()
+        game_id = await new_game(store)
+        async with FletHarness(app_on(store), route=f"/game/{game_id}", services=WAKE_LOCK) as table:
+            await table.click("follow-open")
+            assert table.exists("follow-loopback") == says_so
 
     asyncio.run(test())
