@@ -21,7 +21,7 @@ from app.context import use_model, use_services
 from app.documents import changes
 from app.documents.events import COLLECTION, read_event
 from app.event.access import players_access
-from app.i18n import local_number, ntr, tr
+from app.i18n import local_number, ntr, tr, tr_words
 from app.routes import players_path
 from app.runtime import in_browser
 from app.storage import Store, StoreError
@@ -122,8 +122,9 @@ def player_card(t: Tournament, found: PlayerLookup) -> ft.Control:
     else:
         lines.append(ft.Text(tr("Not seated yet: the seats are drawn when the round starts."), size=24,
                              weight=ft.FontWeight.BOLD, key=f"players-seat-{number}"))
+    status = tr_words(found.status)
     lines.append(ft.Text(tr("Place {place} of {count} · {status}", place=found.rank, count=len(t.players),
-                            status=found.status[:1].upper() + found.status[1:]), size=16,
+                            status=status[:1].upper() + status[1:]), size=16,
                          key=f"players-place-{number}"))
     totals = [tr("{round}: {total}", round=plan[index].name, total=local_number(total))
               for index, total in enumerate(row.totals) if total is not None]

@@ -210,27 +210,27 @@ def _round_keys(round_: RoundState) -> dict[int, tuple[int, int, int]]:
     return keys
 
 
-def _status(state: TournamentState, player: Player, last: int, champion: int | None) -> str:
+def _status(state: TournamentState, player: Player, last: int, champion: int | None) -> Words:
     number = player.number
     if number == champion:
-        return "champion"
+        return say("champion")
     if player.withdrawn:
-        return "withdrawn"
+        return say("withdrawn")
     if last == 0:
-        return "checked in" if player.checked_in else ("not checked in" if state.rounds else "signed up")
+        return say("checked in") if player.checked_in else (say("not checked in") if state.rounds else say("signed up"))
     round_ = state.rounds[last - 1]
     if round_.advancing is None:
-        return f"playing {_round_words(state, last, round_.spec_index)}"
+        return say("playing {round}", round=_round_words(state, last, round_.spec_index))
     if number in round_.advancing:
         taken = [item for item in round_.places_taken if item.replacement == number]
         onward = _round_words(state, last + 1, round_.spec_index + 1)
-        return place_taken_words(state, taken[-1]) if taken else f"through to {onward}"
-    return f"out in {_round_words(state, last, round_.spec_index)}"
+        return place_taken_words(state, taken[-1]) if taken else say("through to {round}", round=onward)
+    return say("out in {round}", round=_round_words(state, last, round_.spec_index))
 
 
-def _round_words(state: TournamentState, number: int, spec_index: int) -> str:
+def _round_words(state: TournamentState, number: int, spec_index: int) -> Words:
     """``round 2``, or ``the final`` for the format's last round, as a sentence says it."""
-    return "the final" if spec_index == len(state.format.rounds) - 1 else f"round {number}"
+    return say("the final") if spec_index == len(state.format.rounds) - 1 else say("round {number}", number=number)
 
 
 def lookup(state: TournamentState, query: str | int) -> tuple[PlayerLookup, ...]:
