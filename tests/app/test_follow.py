@@ -177,3 +177,17 @@ def test_a_table_on_a_server_only_this_device_reaches_says_other_screens_cannot_
             assert table.exists("follow-loopback") == says_so
 
     asyncio.run(test())
+
+
+def test_a_tie_for_the_win_shows_the_roll_off_it_asks_for() -> None:
+    async def test() -> None:
+        store = MemoryStore()
+        keeper = Scorekeeper(store)
+        game_id = await keeper.start_game(["Ann", "Bob"], TO_1000)
+        for _ in ("Ann", "Bob"):  # both bank three 1s: 1,000 each, tied at the target
+            await keeper.act(lambda game: [game.roll("1 1 1 2 3 4"), game.keep("1 1 1"), game.bank()] and None)
+        async with FletHarness(app_on(store), route=follow_path(game_id), services=WAKE_LOCK) as follower:
+            assert follower.text_of("follow-outcome") == "Tie for the win at 1,000: Ann, Bob each throw one die."
+            assert not follower.exists("follow-turn")
+
+    asyncio.run(test())
