@@ -191,3 +191,17 @@ def test_a_tie_for_the_win_shows_the_roll_off_it_asks_for() -> None:
             assert not follower.exists("follow-turn")
 
     asyncio.run(test())
+
+
+def test_a_farkle_shows_as_the_players_streak_with_the_throw_that_farkled() -> None:
+    async def test() -> None:
+        store = MemoryStore()
+        keeper = Scorekeeper(store)
+        game_id = await keeper.start_game(["Ann", "Bob"], Rules.preset("official"))
+        await keeper.act(lambda game: game.roll("2 2 3 4 6 6"))  # nothing scores: Ann farkles
+        async with FletHarness(app_on(store), route=follow_path(game_id), services=WAKE_LOCK) as follower:
+            assert follower.text_of("follow-marks-0") == "farkles 1"
+            assert follower.text_of("follow-turn-name") == "Bob to play"
+            assert follower.text_of("follow-notice-0") == "Farkle! 2 2 3 4 6 6 has nothing to set aside."
+
+    asyncio.run(test())
