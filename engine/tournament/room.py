@@ -30,6 +30,7 @@ from typing import Final, Literal
 from engine.tournament.standings import RollOffNeeded, cut_of, standings
 from engine.tournament.state import RoundState, TournamentState
 from engine.tournament.summary import result_summary, state_line
+from engine.words import Words, say, say_n
 
 __all__ = ["TableStatus", "RoomTable", "RoomResult", "RoomStanding", "CutLine", "Room", "room_of", "LATEST_RESULTS"]
 
@@ -141,7 +142,7 @@ def _room(state: TournamentState) -> Room:
     )
 
 
-def _name(state: TournamentState, round_: RoundState) -> str:
+def _name(state: TournamentState, round_: RoundState) -> Words:
     return state.format.round_name(round_.number, round_.spec_index)
 
 
@@ -160,17 +161,20 @@ def _table(state: TournamentState, round_: RoundState, table: int, pending: tupl
     held = round_.held.get(table, ())
     recorded = round_.results.get(table)
     if held:
-        why = ("a second, different result" if recorded is not None
+        why = (say("a second, different result") if recorded is not None
                else held[0].confirmation_line(state.players))
-        return RoomTable(table, "held", seats, f"held for the organizer ({why})", since)
+        return RoomTable(table, "held", seats, say("held for the organizer ({why})", why=why), since)
     if recorded is None:
-        return RoomTable(table, "playing", seats, "playing" + (f" since {since}" if since else ""), since)
+        playing = say("playing since {time}", time=since) if since else say("playing")
+        return RoomTable(table, "playing", seats, playing, since)
     at = _hhmm(recorded.at)
     ties = [item for item in pending if set(item.numbers) & set(numbers)]
     if ties:
-        words = "roll-off pending: " + "; ".join(item.players for item in ties)
+        words = say("roll-off pending: {players}", players="; ".join(item.players for item in ties))
         return RoomTable(table, "roll-off", seats, words, since, at)
-    words = f"reported{f' at {at}' if at else ''}: {result_summary(state, recorded.result)}"
+    summary = result_summary(state, recorded.result)
+    words = say("reported at {time}: {result}", time=at, result=summary) if at else \
+        say("reported: {result}", result=summary)
     return RoomTable(table, "reported", seats, words, since, at)
 
 
@@ -178,19 +182,21 @@ def _to_close(state: TournamentState, round_: RoundState, pending: tuple[RollOff
     missing = state.missing_tables()
     needs: list[str] = []
     if missing:
-        plural = len(missing) > 1
-        needs.append(f"Waiting for the result{'s' if plural else ''} of table{'s' if plural else ''} "
-                     f"{', '.join(map(str, missing))}.")
-    needs.extend(f"Table {table}: a held result waits for the organizer to count it or ask again."
+        needs.append(say_n("Waiting for the result of table {tables}.", "Waiting for the results of tables {tables}.",
+                           len(missing), tables=", ".join(map(str, missing))))
+    needs.extend(say("Table {table}: a held result waits for the organizer to count it or ask again.", table=table)
                  for table in sorted(round_.held))
-    needs.extend(f"Roll-off: {_roll_off(item)}." for item in pending)
+    needs.extend(say("Roll-off: {tie}.", tie=_roll_off(item)) for item in pending)
     return tuple(needs)
 
 
-def _roll_off(item: RollOffNeeded) -> str:
-    where = "over all tables" if item.table == 0 else f"at table {item.table}"
+def _roll_off(item: RollOffNeeded) -> Words:
     first, last = item.places
-    return f"{item.players}, tied on {item.total:,} {where}, throw for places {first} to {last}"
+    if item.table == 0:
+        return say("{players}, tied on {total:,} over all tables, throw for places {first} to {last}",
+                   players=item.players, total=item.total, first=first, last=last)
+    return say("{players}, tied on {total:,} at table {table}, throw for places {first} to {last}",
+               players=item.players, total=item.total, table=item.table, first=first, last=last)
 
 
 def _standings(
@@ -214,16 +220,18 @@ def _cut_line(
     if round_.cut.kind == "final":
         return None
     later = state.plan()[round_.number:]
-    onward = "" if not later else " to the final" if later[0].is_final else f" to {later[0].name}"
+    onward = "" if not later else say(" to the final") if later[0].is_final else say(" to {round}", round=later[0].name)
     if going_on:
         after = len(going_on)
         if {row.number for row in rows[:after]} != set(going_on):
             return None
-        when = "" if round_.closed else " when the round closes"
-        return CutLine(after, f"Above the line: the {after} who go on{onward}{when}.")
+        when = "" if round_.closed else say(" when the round closes")
+        return CutLine(after, say("Above the line: the {count} who go on{onward}{when}.", count=after, onward=onward,
+                                  when=when))
     if round_.number == 1:
         return None
-    return CutLine(round_.players, f"Above the line: the {round_.players} still in, playing {_name(state, round_)}.")
+    return CutLine(round_.players, say("Above the line: the {count} still in, playing {round}.", count=round_.players,
+                                       round=_name(state, round_)))
 
 
 def _latest(state: TournamentState) -> tuple[RoomResult, ...]:

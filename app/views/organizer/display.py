@@ -23,7 +23,7 @@ import flet as ft
 from app.context import Viewport, ViewportContext, use_keys, use_model
 from app.documents import changes
 from app.documents.events import COLLECTION as EVENTS, players_page_open
-from app.i18n import local_number, tr, translatable
+from app.i18n import local_number, tr, tr_words, translatable
 from app.qr import qr_image
 from app.routes import players_path
 from app.runtime import in_browser
@@ -179,7 +179,7 @@ def _tables(room: Room, width: float) -> Callable[[float], list[ft.Control]]:
                   STATUS_COLOURS[t.status], f"display-table-{t.table}")
             for t in room.tables
         ], wrap=True, spacing=round(16 * scale), run_spacing=round(16 * scale))
-        needs = [_text(line, SMALL * scale, key=f"display-needs-{index}")
+        needs = [_text(tr_words(line), SMALL * scale, key=f"display-needs-{index}")
                  for index, line in enumerate(room.to_close)]
         if needs:
             needs.insert(0, _text(tr("Before the round can close:"), SMALL * scale, bold=True, colour=SELECTED))
@@ -217,10 +217,10 @@ def _standings(room: Room, rows: range) -> Callable[[float], list[ft.Control]]:
         cut = room.cut_line
         for index in rows:
             if cut is not None and index == cut.after:
-                lines.append(_cut_line(cut.words, scale))
+                lines.append(_cut_line(tr_words(cut.words), scale))
             lines.append(_standing_row(room.standings[index], scale))
         if cut is not None and rows and cut.after == rows[-1] + 1:
-            lines.append(_cut_line(cut.words, scale))
+            lines.append(_cut_line(tr_words(cut.words), scale))
         return [ft.Column(lines, spacing=round(4 * scale), tight=True)]
     return draw
 
@@ -240,7 +240,7 @@ def _latest(room: Room, results: range) -> Callable[[float], list[ft.Control]]:
             lines.append(ft.Column([
                 _text(tr("{where} at {time}", where=where, time=item.at) if item.at else where, SMALL * scale,
                       colour=SELECTED),
-                _text(item.summary, LINE * scale, key=f"display-result-{index}"),
+                _text(tr_words(item.summary), LINE * scale, key=f"display-result-{index}"),
             ], spacing=0, tight=True))
         return lines or [_text(tr("No result is in yet."), LINE * scale)]
     return draw
@@ -303,7 +303,7 @@ def panels(state: EventState, room: Room, width: float) -> list[Panel]:
     if base is not None:
         found.append(Panel("players", tr("Players: find yourself"), _players(base, room.event_code)))
     if not found:
-        found.append(Panel("welcome", room.event_name, lambda scale: [_text(room.stage, LINE * scale)]))
+        found.append(Panel("welcome", room.event_name, lambda scale: [_text(tr_words(room.stage), LINE * scale)]))
     return found
 
 
@@ -338,7 +338,7 @@ def DisplayScreen(tournament_id: str) -> ft.View:
     pages = panels(display, room, width)
     panel = pages[display.turns % len(pages)]
     head = ft.Row([
-        ft.Container(_text(f"{room.event_name} · {room.round_name}" if room.round_name else room.event_name,
+        ft.Container(_text(f"{room.event_name} · {tr_words(room.round_name)}" if room.round_name else room.event_name,
                            HEADING * scale, bold=True, key="display-event"), expand=True),
         _text(f"{display.turns % len(pages) + 1}/{len(pages)}", SMALL * scale, key="display-page-number"),
     ])

@@ -138,7 +138,7 @@ def round_at_a_glance(event: EventPage) -> list[ft.Control]:
                                        key=f"glance-table-{table.table}") for table in room.tables]
     if room.to_close:
         lines.append(ft.Text(tr("Before the round can close:"), weight=ft.FontWeight.BOLD))
-        lines += [ft.Text(line, key=f"glance-to-close-{index}") for index, line in enumerate(room.to_close)]
+        lines += [ft.Text(tr_words(line), key=f"glance-to-close-{index}") for index, line in enumerate(room.to_close)]
     else:
         lines.append(ft.Text(tr("Every table has reported: the round can close (Results)."), key="glance-ready"))
     return [section(tr("{round} at a glance", round=room.round_name), *lines, display)]

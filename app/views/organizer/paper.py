@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Final
 
-from app.i18n import local_number, tr
+from app.i18n import local_number, tr, tr_words
 from app.qr import qr_image
 from app.table.tournament_table import join_link, link_qr_text
 from engine import Tournament, typing_form
@@ -191,8 +191,9 @@ def standings_sheet(t: Tournament) -> str:
             if t.round_open else ""
         rows.append(_fill(_STANDING_ROW, cut=_Markup(_CUT if index == cut_after else ""), rank=row.rank,
                           name=row.name, number=row.number, totals=_Markup(totals),
-                          status=row.status + (f" · {mark}" if mark else "")))
-    notes = [room.stage, *((room.cut_line.words,) if room.cut_line is not None else ()), *room.roll_offs]
+                          status=tr_words(row.status) + (f" · {mark}" if mark else "")))
+    notes = [tr_words(note) for note in (room.stage, *((room.cut_line.words,) if room.cut_line is not None else ()),
+                                          *room.roll_offs)]
     return _document(title, [
         _heading(t, title),
         *(_fill(_NOTE, text=note) for note in notes),
