@@ -348,6 +348,9 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
         except Exception:
             page.screenshot(tmp_path / "seed-event-failed.png", ceiling_s=1)
             print(f"screen at the failure: {page.texts()[:60]}\nserver: {server.log_tail()}")
+            print("fields at the failure:", page.page.evaluate(
+                "() => [...document.querySelectorAll('input, textarea')].map(e => [e.getAttribute('aria-label'),"
+                " e.value.length])"))
             if display is not None:
                 print(f"display at the failure: {display.texts()[:60]}")
             raise
