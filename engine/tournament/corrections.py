@@ -40,6 +40,7 @@ from typing import Union
 from engine.tournament.events import DrawCancelled, ResultReplaced, ResultVoided
 from engine.tournament.standings import cut_of
 from engine.tournament.state import RoundState, TournamentState, WithdrawnPrize, apply
+from engine.words import Words, listed, say, say_n
 
 __all__ = ["Flag", "Correcting", "with_recut", "consequence", "flags"]
 
@@ -73,35 +74,39 @@ def with_recut(state: TournamentState, event: Correcting) -> Correcting:
     return dataclasses.replace(event, recut=advancing if last.complete and not pending else ())
 
 
-def consequence(before: TournamentState, after: TournamentState) -> str:
+def consequence(before: TournamentState, after: TournamentState) -> Words:
     """What a correction did beyond its own table, in words ("" for nothing): a round open again, a cut
     or the champion taken again, a later round's seating flagged, the prize withdrawn."""
-    words: list[str] = []
+    words: list[Words] = []
     for was, now in zip(before.rounds, after.rounds):
         final = now.cut.kind == "final"
-        name = "The final" if final else after.format.round_name(now.number, now.spec_index)
+        name = say("The final") if final else after.format.round_name(now.number, now.spec_index)
         if was.closed and not now.closed:
             missing = [str(table) for table in range(1, len(now.tables) + 1) if table not in now.results]
-            waits = (f"it waits for table{'s' if len(missing) > 1 else ''} {', '.join(missing)}'s result"
-                     if missing else "record the roll-off")
-            words.append(f"{name} is open again: {waits}, then "
-                         + ("its champion is crowned again." if final else "it closes again."))
+            waits = say_n("it waits for table {tables}'s result", "it waits for tables {tables}'s result", len(missing),
+                          tables=", ".join(missing)) if missing else say("record the roll-off")
+            words.append(say("{round} is open again: {waits}, then its champion is crowned again.", round=name,
+                             waits=waits) if final else
+                         say("{round} is open again: {waits}, then it closes again.", round=name, waits=waits))
         elif was.closed and now.closed and was.advancing != now.advancing:
             old, new = was.advancing or (), now.advancing or ()
             if final:
-                words.append(f"{after.label(new[0])} is the champion now, in place of {after.label(old[0])}.")
+                words.append(say("{champion} is the champion now, in place of {before}.", champion=after.label(new[0]),
+                                 before=after.label(old[0])))
             else:
                 gone = [after.label(n) for n in old if n not in new]
                 came = [after.label(n) for n in new if n not in old]
-                words.append(f"{name}'s cut is taken again: {', '.join(came)} go{'es' if len(came) == 1 else ''} on "
-                             f"instead of {', '.join(gone)}.")
+                words.append(say_n("{round}'s cut is taken again: {came} goes on instead of {gone}.",
+                                   "{round}'s cut is taken again: {came} go on instead of {gone}.", len(came),
+                                   round=name, came=", ".join(came), gone=", ".join(gone)))
         elif len(now.corrections) > len(was.corrections) and _late(now):
-            words.append(f"Round {now.number + 1} was drawn from {name.lower()}'s cut as recorded: "
-                         "the correction is flagged (see Standings).")
+            cut_of_round = say("the final") if final else say("round {number}", number=now.number)
+            words.append(say("Round {next} was drawn from {round}'s cut as recorded: the correction is flagged (see "
+                             "Standings).", next=now.number + 1, round=cut_of_round))
     if after.withdrawn_prize is not None and after.withdrawn_prize is not before.withdrawn_prize:
-        words.append(f"The prize recorded with {_label(after, after.withdrawn_prize.prize.champion)} as champion no "
-                     "longer stands: record it again on Final & prize.")
-    return " ".join(words)
+        words.append(say("The prize recorded with {champion} as champion no longer stands: record it again on Final & "
+                         "prize.", champion=_label(after, after.withdrawn_prize.prize.champion)))
+    return listed(words, " ")
 
 
 def flags(state: TournamentState) -> tuple[Flag, ...]:
@@ -112,23 +117,26 @@ def flags(state: TournamentState) -> tuple[Flag, ...]:
         if not _late(round_):
             continue
         now, pending = cut_of(state, round_)
-        later = f"; round {round_.number + 1}'s seating was drawn from the cut as recorded" if len(state.rounds) > round_.number else ""
+        later = say("; round {number}'s seating was drawn from the cut as recorded", number=round_.number + 1) \
+            if len(state.rounds) > round_.number else ""
         for item in round_.corrections[round_.cut_corrections:]:
             if not round_.complete:
-                effect = "the round now lacks a result, so its cut cannot be checked"
+                effect = say("the round now lacks a result, so its cut cannot be checked")
             elif pending:
-                effect = "the cut now has an open tie (" + "; ".join(p.describe() for p in pending) + ")"
+                effect = say("the cut now has an open tie ({ties})", ties=listed([p.describe() for p in pending], "; "))
             elif set(now) != set(round_.advancing or ()):
                 gone = sorted(set(round_.advancing or ()) - set(now))
                 new = sorted(set(now) - set(round_.advancing or ()))
-                effect = f"the cut would now differ: {', '.join(map(str, new))} instead of {', '.join(map(str, gone))}"
+                effect = say("the cut would now differ: {new} instead of {gone}", new=", ".join(map(str, new)),
+                             gone=", ".join(map(str, gone)))
             else:
-                effect = "the cut is unchanged, standings changed"
+                effect = say("the cut is unchanged, standings changed")
             out.append(
                 Flag(
                     round_.number, item.table,
-                    f"Round {round_.number}, table {item.table}: result {item.kind} after the cut "
-                    f"({item.reason}): {effect}{later}.",
+                    say("Round {round}, table {table}: result {kind} after the cut ({reason}): {effect}{later}.",
+                        round=round_.number, table=item.table, kind=item.kind, reason=item.reason, effect=effect,
+                        later=later),
                 )
             )
     if state.withdrawn_prize is not None:
@@ -138,16 +146,19 @@ def flags(state: TournamentState) -> tuple[Flag, ...]:
 
 def _prize_flag(state: TournamentState, withdrawn: WithdrawnPrize) -> Flag:
     prize = withdrawn.prize
-    shares = ", ".join(f"{state.players[n].name} {prize.currency}{amount:,}" for n, amount in prize.split)
-    again = "record it again." if state.champion is not None else "record it again once the final has its champion."
+    shares = listed([say("{name} {currency}{amount:,}", name=state.players[n].name, currency=prize.currency,
+                         amount=amount) for n, amount in prize.split])
+    again = say("record it again.") if state.champion is not None else \
+        say("record it again once the final has its champion.")
     return Flag(
         withdrawn.round, withdrawn.table,
-        f"The prize of {prize.currency}{prize.amount:,} ({shares}) was recorded with {_label(state, prize.champion)} "
-        f"as champion, before the final's result at table {withdrawn.table} was {withdrawn.kind} "
-        f"({withdrawn.reason}): it no longer stands; {again}",
+        say("The prize of {currency}{amount:,} ({shares}) was recorded with {champion} as champion, before the "
+            "final's result at table {table} was {kind} ({reason}): it no longer stands; {again}",
+            currency=prize.currency, amount=prize.amount, shares=shares, champion=_label(state, prize.champion),
+            table=withdrawn.table, kind=withdrawn.kind, reason=withdrawn.reason, again=again),
     )
 
 
 def _label(state: TournamentState, number: int) -> str:
     """``Ann (number 1)``; ``nobody`` for a prize a log from before recorded with no champion."""
-    return state.label(number) if number in state.players else "nobody"
+    return state.label(number) if number in state.players else say("nobody")

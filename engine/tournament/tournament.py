@@ -357,25 +357,24 @@ class Tournament(TournamentHistory):
         placed(self._state, result, correcting=False)
         code = read_code(code)
         round_ = self._state.rounds[result.round - 1]
-        where = f"{self._state.format.round_name(round_.number, round_.spec_index)}, table {result.table}"
+        where = say("{round}, table {table}", round=self._state.format.round_name(round_.number, round_.spec_index), table=result.table)
         if round_.results.get(result.table) is not None:
             self._push(ResultHeld(result.round, result.table, result, code))
             return ImportReport(
                 "held", result.round, result.table,
-                f"{where} already has a different result: this one is held for the organizer to choose.",
+                say("{where} already has a different result: this one is held for the organizer to choose.", where=where),
             )
         if result.confirmations is not None and False in result.confirmations:
             self._push(ResultHeld(result.round, result.table, result, code))
             return ImportReport(
                 "held", result.round, result.table,
-                f"{where}: result {self.confirmation_of(result)}, so it is held for the organizer: "
-                f"count it, or ask the table to confirm again ({self.result_summary(result)}).",
+                say("{where}: result {confirmation}, so it is held for the organizer: count it, or ask the table to confirm again "
+                    "({summary}).", where=where, confirmation=self.confirmation_of(result), summary=self.result_summary(result)),
             )
         self._push(ResultRecorded(result.round, result.table, result, code, at=stamp(at)))
-        confirmed = "" if result.confirmations is None else f" {sentence(self.confirmation_of(result))}."
-        return ImportReport(
-            "accepted", result.round, result.table, f"{where}: result counted ({self.result_summary(result)}).{confirmed}"
-        )
+        counted = say("{where}: result counted ({summary}).", where=where, summary=self.result_summary(result))
+        return ImportReport("accepted", result.round, result.table, counted if result.confirmations is None else
+                            say("{counted} {confirmation}.", counted=counted, confirmation=sentence(self.confirmation_of(result))))
 
     def record_result(
         self, table: int, totals: Sequence[int], roll_offs: Sequence[Mapping[int, int]] = (), *, reason: str,

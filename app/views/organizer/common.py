@@ -303,7 +303,7 @@ def flagged(state: EventState) -> list[ft.Control]:
     flags = state.tournament.flags() if state.page in FLAGGED_ON else ()
     if not flags:
         return []
-    lines = [ft.Text(flag.message, color=ft.Colors.ON_ERROR_CONTAINER, key=f"flagged-{index}")
+    lines = [ft.Text(tr_words(flag.message), color=ft.Colors.ON_ERROR_CONTAINER, key=f"flagged-{index}")
              for index, flag in enumerate(flags)]
     return [ft.Container(ft.Column([ft.Text(tr("Flagged after a correction"), weight=ft.FontWeight.BOLD), *lines],
                                    tight=True, spacing=4),

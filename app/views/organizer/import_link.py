@@ -19,7 +19,7 @@ from app.event.organizer import describe_error
 from app.views.organizer.common import event_view, notices, use_event
 from app.views.organizer.results import ResultsPage, results_controls
 from app.views.widgets import big_button, on, screen_view
-from app.i18n import tr
+from app.i18n import tr, tr_words
 from engine import CodeDamaged
 
 __all__ = ["ImportScreen", "ImportPage"]
@@ -79,7 +79,7 @@ class ImportPage(ResultsPage):
         except Exception as error:  # noqa: BLE001 - shown, never a crash
             self.refuse(describe_error(error))
         else:
-            self.tell([report.message, tr("Imported from a link.")])
+            self.tell([tr_words(report.message), tr("Imported from a link.")])
         return tournament_id
 
     async def choose(self, holder: CodeHolder) -> None:

@@ -55,7 +55,7 @@ class ResultsPage(EventState):
 
     async def import_text(self, text: str, clear: bool, extra: str | None = None) -> None:
         def report(value: ImportReport) -> list[str]:
-            return [value.message, *([extra] if extra else [])]
+            return [tr_words(value.message), *([extra] if extra else [])]
 
         await self.do(lambda: self.organizer.import_code(text), report, clear=("result_code",) if clear else (),
                       place="code")
@@ -88,7 +88,7 @@ class ResultsPage(EventState):
     async def void(self, table: int) -> None:
         reason, round_number = self.value("void_reason"), self.shown_correcting_round()
         await self.act(lambda t: t.void_result(round_number, table, reason),
-                       lambda words: tr("Table {table}'s result was voided.", table=table) + f" {words}" if words
+                       lambda words: tr("Table {table}'s result was voided.", table=table) + f" {tr_words(words)}" if words
                        else tr("Table {table}'s result was voided: it waits for a new result.", table=table),
                        clear=("void_reason",), place="corrections")
 

@@ -95,7 +95,7 @@ def StandingsScreen(tournament_id: str) -> ft.View:
         rows.append(ft.Text(tr("{rank}. {name} (number {number}) · {status}",
                                rank=row.rank, name=row.name, number=row.number, status=row.status)
                             + (f" · {rounds}" if rounds else ""), key=f"standing-{row.number}"))
-    flags = [ft.Text(flag.message, color=ft.Colors.ERROR, key=f"flag-{i}") for i, flag in enumerate(t.flags())]
+    flags = [ft.Text(tr_words(flag.message), color=ft.Colors.ERROR, key=f"flag-{i}") for i, flag in enumerate(t.flags())]
     corrections = [
         ft.Text(tr("Round {round}, table {table}: {kind} ({reason})", round=c.round, table=c.table, kind=c.kind,
                    reason=c.reason) + (tr(" after the round closed") if c.after_close else ""))
