@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.i18n.numbers import localised
+from engine.errors import FarkleError
 from engine.words import LISTING, Phrases, Words, say
 
 if TYPE_CHECKING:
@@ -297,7 +298,10 @@ def _translated_values(values: Mapping[str, Any], catalogue: gettext.NullTransla
 
 
 def _translated_value(value: object) -> object:
-    """A value of the engine's words as the session reads it: a phrase translated, phrases listed."""
+    """A value of the engine's words as the session reads it: a phrase translated, phrases listed,
+    an engine refusal put in a sentence (``tr("... {problem}", problem=error)``) by its words."""
+    if isinstance(value, FarkleError):
+        return tr_words(value.words)
     if isinstance(value, Phrases):
         return value.separator.join(tr_words(phrase) for phrase in value)
     return tr_words(value) if isinstance(value, Words) else value

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from app.i18n import tr_words, use_language
+from app.i18n import tr, tr_words, use_language
 from app.i18n.template import app_messages
 from app.storage import MemoryStore
 from app.table.scorekeeper import Scorekeeper
-from engine import FarkleError, Game, Rules, prepare, roll_value
+from engine import FarkleError, Game, IllegalAction, Rules, prepare, roll_value
 from engine.words import LISTING, Phrases, Words, say
 from tests.support.app_driver import run
 from tests.support.flet_harness import FletHarness
@@ -218,5 +218,20 @@ def test_the_lookups_advice_is_said_in_german_with_german_numbers(tmp_path: Path
         await ui.set_value("lookup-dice-left", "2", event="select")
         assert ui.text_of("lookup-advice") == \
             f"Sichern: 1.050 jetzt; zwei Würfel zu werfen bringt im Schnitt {worth} (44 % Farkle)."
+
+    run(test)
+
+
+def test_an_engine_refusal_put_into_an_app_sentence_is_said_in_the_sessions_language(tmp_path: Path) -> None:
+    folder = catalogue(tmp_path, {"{who} has nothing to bank yet: throw the dice first.":
+                                  "{who} hat noch nichts zu sichern: erst würfeln."})
+    refusal = IllegalAction(say("{who} has nothing to bank yet: throw the dice first.", who="Ann"))
+
+    async def test(ui: FletHarness) -> None:
+        assert tr("This game cannot be opened: {problem}", problem=refusal) == \
+            "This game cannot be opened: Ann has nothing to bank yet: throw the dice first."
+        use_language(ui.page, ["de"], folder)
+        assert tr("This game cannot be opened: {problem}", problem=refusal) == \
+            "This game cannot be opened: Ann hat noch nichts zu sichern: erst würfeln."
 
     run(test)
