@@ -33,7 +33,7 @@ from engine.ranking import places_from
 from engine.rules import Rules
 from engine.tournament.cards import RevokedCard, refuse_stale_card
 from engine.tournament.state import RoundState, TournamentState
-from engine.words import say
+from engine.words import say, say_n
 
 __all__ = [
     "WrongEvent",
@@ -151,8 +151,9 @@ def authentic(state: TournamentState, code: str) -> TableResult:
 
 def _not_drawn(state: TournamentState, result: TableResult | SealedResult) -> WrongRound:
     return WrongRound(
-        f"This result is for round {result.round}, which has not been drawn"
-        + (f" (round {len(state.rounds)} is the latest)." if state.rounds else ".")
+        say("This result is for round {number}, which has not been drawn (round {latest} is the latest).",
+            number=result.round, latest=len(state.rounds)) if state.rounds else
+        say("This result is for round {number}, which has not been drawn.", number=result.round)
     )
 
 
@@ -185,9 +186,11 @@ def seen_before(state: TournamentState, round_: RoundState, result: TableResult)
         )
     recorded = round_.results.get(result.table)
     if recorded is not None and recorded.result == result:
-        return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already counted (duplicate).")
+        return ImportReport("duplicate", round_.number, result.table,
+                            say("{where}: this result is already counted (duplicate).", where=where))
     if any(held.result == result for held in round_.held.get(result.table, ())):
-        return ImportReport("duplicate", round_.number, result.table, f"{where}: this result is already held (duplicate).")
+        return ImportReport("duplicate", round_.number, result.table,
+                            say("{where}: this result is already held (duplicate).", where=where))
     return None
 
 
@@ -197,7 +200,8 @@ def placed(state: TournamentState, result: TableResult, correcting: bool) -> Tab
         raise _not_drawn(state, result)
     round_ = state.rounds[result.round - 1]
     if round_.closed and not correcting:
-        now = f"round {len(state.rounds)} is being played" if state.round_open else "no round is being played"
+        now = say("round {number} is being played", number=len(state.rounds)) if state.round_open else \
+            say("no round is being played")
         raise WrongRound(
             say("This result is for round {number}, table {table}, which is closed ({now}): it does not count. To "
                 "correct a closed round, replace the result with a reason.",
@@ -213,9 +217,9 @@ def placed(state: TournamentState, result: TableResult, correcting: bool) -> Tab
         strangers = [n for n in result.numbers if n not in seated]
         if strangers:
             where = ", ".join(state.where(round_, n) for n in strangers)
-            problem = f"{where} {'is' if len(strangers) == 1 else 'are'} not seated there"
+            problem = say_n("{where} is not seated there", "{where} are not seated there", len(strangers), where=where)
         else:
-            problem = "the seat order differs"
+            problem = say("the seat order differs")
         raise WrongPlayers(
             say("Round {number}, table {table} seats {seated}; this result has {numbers}: {problem}. Was it played "
                 "from an old setup code?",

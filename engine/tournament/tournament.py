@@ -512,7 +512,7 @@ class Tournament(TournamentHistory):
         needed = [item for item in cut_of(self._state, round_)[1] if item.table == table]
         if not any(set(item.numbers) == set(faces) for item in needed):
             if not needed:
-                where = "over all tables" if table == 0 else f"at table {table}"
+                where = say("over all tables") if table == 0 else say("at table {table}", table=table)
                 raise IllegalAction(say("Round {number} has no tie to roll off {where}.", number=round_.number, where=where))
             wanted = " or ".join(item.players for item in needed)
             thrown = ", ".join(self._state.label(n) if n in self._state.players else f"number {n}" for n in sorted(faces))
