@@ -274,8 +274,8 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
             page.click_button("Record the roll-off over all tables")
             page.click_button("Close round 1 and apply the cut")
             page.wait_for_text("Round 1 closed: 32 go on.")
-            room.followed("Standings (", "the close of round 1")  # the round's outcome, at once
-            room.turn_to("Above the line: the 32 who go on to Round 2.")  # ranks 31 to 40: where the line falls
+            # the round's outcome, at once: the standings page where the line falls (ranks 31 to 40)
+            room.followed("Above the line: the 32 who go on to Round 2.", "the close of round 1")
             display.screenshot(pictures / "room-display.png")
 
             # Bartholomew, between rounds: his phone reads the QR on the projector.

@@ -61,12 +61,14 @@ class DisplayState(EventState):
 
     async def follow(self) -> None:
         """Another screen saved the event: read it again (:meth:`load` shows it). A round that just
-        closed is shown by its outcome at once: its first page is the standings with the cut line,
-        or the champion after the final."""
+        closed is shown by its outcome at once: the champion after the final, else the page of the
+        standings where the cut line falls (between rounds the standings are the first pages)."""
         playing = self.ready and self.tournament.round_open
         await self.load()
         if playing and self.ready and not self.tournament.round_open:
-            self.turns = 0
+            room = self.tournament.room()
+            cut = None if room.champion else room.cut_line
+            self.turns = max(0, cut.after - 1) // STANDINGS_PER_PAGE if cut is not None else 0
             self.changed()
 
     def turn(self, step: int) -> None:
