@@ -197,9 +197,11 @@ def win_chance(rules: Rules, scores: Sequence[int], to_move: int, turn_points: i
     levels = zero + -(-rules.target // step)
     final_round = rules.end_rule == "final_round"
     if mine >= levels or other >= levels and not final_round:
-        raise InvalidInput(f"{max(scores):,} has reached the target {rules.target:,}: "
-                           + ("the game is over." if not final_round or other >= levels
-                              else "the other player has the last turn."))
+        over = not final_round or other >= levels
+        raise InvalidInput(say("{score:,} has reached the target {target:,}: the game is over.", score=max(scores),
+                               target=rules.target) if over else
+                           say("{score:,} has reached the target {target:,}: the other player has the last turn.",
+                               score=max(scores), target=rules.target))
     on_board = mine > zero or rules.entry_threshold == 0
     bankable = may_bank and bank_allowed(rules, turn_points, on_board)
     least = -(-(rules.minimum_bank if on_board else rules.entry_threshold) // step)
