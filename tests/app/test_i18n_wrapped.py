@@ -25,7 +25,8 @@ CHECKED = sorted([*APP.glob("views/**/*.py"), *(APP / name for name in (
     "documents/events.py", "documents/games.py", "event/sign_up_file.py", "event/passphrase.py", "event/sign_in_guard.py",
     "event/number_entry.py"))])
 # Not checked: table/tournament_table.py names a table's game in the game's stored title (data, kept in English);
-# engine/ and the storage's errors (app/storage) speak English, as raised errors do (see app/i18n/__init__.py).
+# the storage's errors (app/storage) speak English, as raised errors do; engine/ says its words with say() and the
+# screens show them through tr_words (tests/app/test_engine_words.py checks they reach a person translated).
 
 WORDING = ("tr", "ntr", "translatable")
 NOT_TEXT_KEYWORDS = {"key", "route", "font_family", "data", "url", "src", "file_name", "allowed_extensions"}
