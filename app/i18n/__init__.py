@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.i18n.numbers import localised
 from engine.errors import FarkleError
-from engine.words import LISTING, Phrases, Words, say
+from engine.words import LISTING, Phrases, Words, say  # noqa: F401 (say: the example above)
 
 if TYPE_CHECKING:
     import gettext  # loaded with the first catalogue: an English-only start never needs it

@@ -7,7 +7,8 @@ before they count. One concept per module:
 * :mod:`~engine.tournament.format`: the format, and the rounds it plans for the
   players who signed up (cuts scaled to the field);
 * :mod:`~engine.tournament.events`: the events and how the log keeps them;
-* :mod:`~engine.tournament.state`: the state, a fold over the events;
+* :mod:`~engine.tournament.state`: the state, frozen values;
+* :mod:`~engine.tournament.replay`: the state as a fold over the events (``apply``, ``replay``);
 * :mod:`~engine.tournament.seating`: the reproducible seat draw;
 * :mod:`~engine.tournament.cards`: each table's card, its key, and cards that no
   longer count (a cancelled draw's, a revoked one);

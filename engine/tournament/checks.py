@@ -22,7 +22,7 @@ engine.codec.ResultImpossible: Round 1, table 2: the best total is 9,950, below 
 
 from __future__ import annotations
 
-import dataclasses
+import dataclasses  # noqa: F401 (the example above)
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal

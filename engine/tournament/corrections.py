@@ -39,7 +39,8 @@ from typing import Union
 
 from engine.tournament.events import DrawCancelled, ResultReplaced, ResultVoided
 from engine.tournament.standings import cut_of
-from engine.tournament.state import RoundState, TournamentState, WithdrawnPrize, apply
+from engine.tournament.replay import apply
+from engine.tournament.state import RoundState, TournamentState, WithdrawnPrize
 from engine.words import Words, listed, say, say_n
 
 __all__ = ["Flag", "Correcting", "with_recut", "consequence", "flags"]

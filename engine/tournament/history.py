@@ -2,7 +2,7 @@
 
 Like :class:`engine.game.Game`, every state is kept: the log (:mod:`engine.tournament.events`)
 holds what happened, each state is the one before with an event applied
-(:func:`engine.tournament.state.apply`). :meth:`TournamentHistory.from_events` rebuilds the
+(:func:`engine.tournament.replay.apply`). :meth:`TournamentHistory.from_events` rebuilds the
 same tournament from a stored log, :meth:`TournamentHistory.undo` pops the last action and
 :meth:`TournamentHistory.copy` costs two lists, never a replay. The organizer's actions and
 questions are :class:`engine.tournament.Tournament`'s, built on this.
@@ -18,7 +18,8 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.tournament.describe import describe
 from engine.tournament.events import Event, TournamentCreated, event_from_dict, events_to_dicts
 from engine.tournament.format import TournamentFormat
-from engine.tournament.state import TournamentState, apply, replay
+from engine.tournament.replay import apply, replay
+from engine.tournament.state import TournamentState
 from engine.words import say
 
 __all__ = ["TournamentHistory"]
