@@ -171,9 +171,10 @@ async def main(page: ft.Page) -> None:
     try:
         store = await open_store(page)
     except StoreError as problem:  # e.g. a read-only data folder, or another process holds it
+        why = str(problem)  # kept: the name ``problem`` is gone after this block, and views render later too
         await adopt_client_language(page)
         page.title = tr("Farkle Table")
-        page.render_views(lambda: [StoreUnusableScreen(str(problem))])
+        page.render_views(lambda: [StoreUnusableScreen(why)])
         return
     await start(page, store)
 
