@@ -38,7 +38,8 @@ from app.storage import ChangedElsewhere, DocumentSession, Store, StoreError, ne
 from app.storage.base import off_the_loop
 from app.storage.errors import failure_in_words
 from app.i18n import tr, tr_words
-from engine.codec import MAX_CODE_CHARS
+from engine.codec import MAX_CODE_CHARS, SealedResult
+from engine.tournament.checks import sealed_of
 from engine.tournament.signups import SignUpPreview
 from engine import (
     CodeDamaged,
@@ -51,7 +52,6 @@ from engine import (
     Tournament,
     TournamentFormat,
     read_code,
-    read_sealed_result,
 )
 
 __all__ = ["Organizer", "TournamentSummary", "ListChanged", "DrawCheck", "describe_error"]
@@ -169,7 +169,7 @@ class Organizer:
         """Keep a new organizer passphrase (its hash) with the open event."""
         await self.session.act(lambda kept: (replace(kept, passphrase_hash=passphrase_hash), None))
 
-    async def event_for_code(self, text: str) -> str | None:
+    async def event_for_code(self, text: str | SealedResult) -> str | None:
         """The stored event a result code (any form) would be imported into, without opening it.
 
         The event holding the code the result claims to be from; without one stored here, the
@@ -182,7 +182,7 @@ class Organizer:
         """
         return (await self._event_for(text))[1]
 
-    async def open_event_of(self, text: str) -> str:
+    async def open_event_of(self, text: str | SealedResult) -> str:
         """Open the event a result code would be imported into (:meth:`event_for_code`); its id.
 
         :raises CodeDamaged: the text is not a readable result code.
@@ -195,7 +195,7 @@ class Organizer:
                                  event=event_id))
         return tournament_id
 
-    async def _event_for(self, text: str) -> tuple[str, str | None]:
+    async def _event_for(self, text: str | SealedResult) -> tuple[str, str | None]:
         """The event code a result claims (its code read once) and the stored event it goes to,
         from one listing of the events' index."""
         event_id = self.event_of(text)
@@ -367,23 +367,29 @@ class Organizer:
                                  link_base=link_base))
         await self.session.act(lambda kept: (replace(kept, link_base=text), None))
 
-    async def import_code(self, text: str) -> ImportReport:
+    async def import_code(self, text: str | SealedResult) -> ImportReport:
         """Check a result code (any form) and count, hold or report it as a duplicate.
 
         A refusal raises the engine's error after being kept in the refused list, beside the
         event (another screen's next action is not refused as "changed elsewhere" for it).
         """
+        read: str | SealedResult = text
         try:
-            return await self.act(lambda tournament: tournament.import_result(text))
+            read = sealed_of(text)  # once: the event's checks and the refused list take it as read
+            sealed = read
+            return await self.act(lambda tournament: tournament.import_result(sealed))
         except FarkleError as refusal:
-            await self._remember_refusal(text, str(refusal))
+            await self._remember_refusal(read, str(refusal))
             raise
 
-    async def _remember_refusal(self, text: str, reason: str) -> None:
-        try:
-            code = read_code(text)
-        except CodeDamaged:  # kept as typed, up to what a code can be: a pasted novel is not stored 30 times
-            code = " ".join(str(text)[:MAX_CODE_CHARS].split())
+    async def _remember_refusal(self, text: str | SealedResult, reason: str) -> None:
+        if isinstance(text, SealedResult):
+            code = text.code
+        else:
+            try:
+                code = read_code(text)
+            except CodeDamaged:  # kept as typed, up to what a code can be: a pasted novel is not stored 30 times
+                code = " ".join(str(text)[:MAX_CODE_CHARS].split())
         try:
             await self.session.keep_beside(**refusals_kept((Refusal(utc_now_iso(), code, reason), *self.refusals)))
         except StoreError:
@@ -393,9 +399,9 @@ class Organizer:
         await self.session.keep_beside(**refusals_kept(()))
 
     @staticmethod
-    def event_of(text: str) -> str:
+    def event_of(text: str | SealedResult) -> str:
         """The event a result code claims to be from (not yet trusted); raises :class:`CodeDamaged`."""
-        return read_sealed_result(text).event_id
+        return sealed_of(text).event_id
 
     # -- exports ------------------------------------------------------------------------
 

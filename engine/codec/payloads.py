@@ -32,6 +32,7 @@ from engine.codec.primitives import (
     log_digest,
     mac,
     open_code,
+    read_code,
     seal,
 )
 from engine.errors import IllegalAction, InvalidInput
@@ -259,6 +260,8 @@ class SealedResult:
     table: int
     signed: bytes
     signature: bytes
+    code: str
+    """The code in its one form (``FR1:...``), as it is kept once counted."""
 
     def signed_by(self, key: bytes) -> bool:
         """Whether ``key`` made the signature (a question, not a check: see :meth:`open`)."""
@@ -362,7 +365,8 @@ def encode_setup(setup: TableSetup) -> str:
 def decode_setup(code: str) -> TableSetup:
     """Read a setup code in any form; :class:`CodeDamaged` if it cannot be (a table starting
     its game from a code reads it with :func:`setup_to_join`, which checks its names)."""
-    return _read_safely("the setup code", lambda: _setup_payload(open_code(code, SETUP_PREFIX, "a table setup code")))
+    return _read_safely("the setup code",
+                        lambda: _setup_payload(open_code(read_code(code), SETUP_PREFIX, "a table setup code")))
 
 
 def setup_to_join(code: str) -> TableSetup:
@@ -446,7 +450,8 @@ def read_sealed_result(code: str) -> SealedResult:
     """
 
     def header() -> SealedResult:
-        data = open_code(code, RESULT_PREFIX, "a table result code")
+        one_form = read_code(code)
+        data = open_code(one_form, RESULT_PREFIX, "a table result code")
         if len(data.data) < data.at + MAC_SIZE:
             raise CodeDamaged(say("The result code ends too early: part of it is missing."))
         signed, signature = data.data[:-MAC_SIZE], data.data[-MAC_SIZE:]
@@ -454,7 +459,7 @@ def read_sealed_result(code: str) -> SealedResult:
         event_id = data.text()
         round_, table = data.uint(), data.uint()
         _check_header(event_id, round_, table)
-        return SealedResult(event_id, round_, table, signed, signature)
+        return SealedResult(event_id, round_, table, signed, signature, one_form)
 
     return _read_safely("the result code", header)
 

@@ -423,8 +423,8 @@ def seal(writer: Writer) -> bytes:
 
 
 def open_code(code: str, prefix: str, what: str) -> Reader:
-    """Base45-decode and check the CRC; returns a reader positioned after the prefix."""
-    code = read_code(code)
+    """Base45-decode and check the CRC of a code in its one form (:func:`read_code`'s); returns a
+    reader positioned after the prefix."""
     found = code[:3]
     if found != prefix:
         other = "a table setup code" if found == SETUP_PREFIX else "a table result code"

@@ -45,6 +45,7 @@ __all__ = [
     "ImportReport",
     "check_possible",
     "authentic",
+    "sealed_of",
     "seen_before",
     "placed",
     "typed_result",
@@ -128,15 +129,21 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
                 where=where, places=list(result.places), totals=list(result.totals), expected=list(places)))
 
 
-def authentic(state: TournamentState, code: str) -> TableResult:
-    """Readable, of this event, and signed with the current card of the table it names.
+def sealed_of(code: str | SealedResult) -> SealedResult:
+    """A result code read up to its table, once: one already read (a link's, to find its event)
+    is taken as it is."""
+    return code if isinstance(code, SealedResult) else read_sealed_result(code)
 
-    Only the code's header (event, round, table) is read before its signature is found
+
+def authentic(state: TournamentState, sealed: SealedResult) -> TableResult:
+    """Of this event, and signed with the current card of the table it names.
+
+    Only the code's header (event, round, table, :func:`~engine.codec.read_sealed_result`)
+    has been read before its signature is found
     to be a card's of this event: the rest of an unsigned code is never parsed. A
     signature that is not the current card's is refused as :class:`RevokedCard` when it
     is a card's that no longer counts (saying which), else as altered.
     """
-    sealed = read_sealed_result(code)
     if sealed.event_id != state.event_id:
         raise WrongEvent(say("This result is from event {event_id}, not this one ({ours}): refused.",
                              event_id=sealed.event_id, ours=state.event_id))

@@ -12,12 +12,14 @@ import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from engine.codec import LATEST_KEY_SCHEME, TableResult, TableSetup, encode_setup, read_code
+from engine.codec import LATEST_KEY_SCHEME, SealedResult, TableResult, TableSetup, encode_setup
 from engine.errors import FarkleError, IllegalAction, InvalidInput
 from engine.names import NameClash, clean_name, find_clash
 from engine.rules import Rules
 from engine.tournament.cards import printed_card, stamp, table_setup
-from engine.tournament.checks import ImportReport, WrongTable, authentic, placed, seated_at, seen_before, typed_result
+from engine.tournament.checks import (
+    ImportReport, WrongTable, authentic, placed, sealed_of, seated_at, seen_before, typed_result,
+)
 from engine.tournament.corrections import Correcting, Flag, consequence, flags, with_recut
 from engine.tournament.events import (
     CardRevoked,
@@ -334,15 +336,15 @@ class Tournament(TournamentHistory):
 
     # -- results -------------------------------------------------------------------------
 
-    def check_result(self, code: str, *, correcting: bool = False) -> TableResult:
+    def check_result(self, code: str | SealedResult, *, correcting: bool = False) -> TableResult:
         """Read and check a result code against the event; raises with the reason it is refused.
 
         The checks and their order are :mod:`engine.tournament.checks`'. ``correcting``
         allows a closed round (for :meth:`replace_result`).
         """
-        return placed(self._state, authentic(self._state, code), correcting)
+        return placed(self._state, authentic(self._state, sealed_of(code)), correcting)
 
-    def import_result(self, code: str, *, at: datetime | None = None) -> ImportReport:
+    def import_result(self, code: str | SealedResult, *, at: datetime | None = None) -> ImportReport:
         """Check a result code and count it; a second copy is a duplicate, a different one is held,
         and so is one a player declined to confirm (the organizer counts it or asks the table again).
 
@@ -350,12 +352,13 @@ class Tournament(TournamentHistory):
         closed (scanning a table's code twice is harmless); any other result for a closed
         round is refused as another round.
         """
-        result = authentic(self._state, code)
+        sealed = sealed_of(code)
+        result = authentic(self._state, sealed)
         seen = seen_before(self._state, self._state.rounds[result.round - 1], result) if 1 <= result.round <= self.round else None
         if seen is not None:
             return seen
         placed(self._state, result, correcting=False)
-        code = read_code(code)
+        code = sealed.code
         round_ = self._state.rounds[result.round - 1]
         where = say("{round}, table {table}", round=self._state.format.round_name(round_.number, round_.spec_index), table=result.table)
         if round_.results.get(result.table) is not None:
@@ -442,11 +445,12 @@ class Tournament(TournamentHistory):
         if (code is None) == (totals is None):
             raise InvalidInput(say("Replace a result with either a result code or the totals, not both or neither."))
         if code is not None:
-            result = self.check_result(code, correcting=True)
+            sealed = sealed_of(code)
+            result = self.check_result(sealed, correcting=True)
             if (result.round, result.table) != (round_.number, table):
                 raise WrongTable(say("That code is for round {round}, table {table}, not round {number}, table "
                                      "{asked}.", round=result.round, table=result.table, number=round_.number, asked=table))
-            source = read_code(code)
+            source = sealed.code
         else:
             result = typed_result(self._state, round_, table, totals or (), roll_offs)
             source = ""

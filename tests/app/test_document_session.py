@@ -15,9 +15,11 @@ import pytest
 from app.event.organizer import Organizer
 from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, FileStore, MemoryStore, Store, StoreWriteError
-from engine import FarkleError, Game, Rules, Tournament
+from engine import FarkleError, Game, Rules, Tournament, safe_form
 from engine.events import Event as GameEvent, Rolled
 from tests.bench.bench_tournament import event_waiting_for_one_result
+from tests.support.app_driver import run as run_screen
+from tests.support.flet_harness import FletHarness
 from tests.support.serialise_counts import counting
 
 T = TypeVar("T")
@@ -203,11 +205,24 @@ def test_an_import_serialises_the_event_log_once_and_parses_no_stored_document(o
     assert (counts["log to dicts"], counts["json.dumps"], counts["json.loads"], counts["replay"]) == (1, 1, 0, 0)
 
 
-def test_an_import_opens_its_code_once(open_store: OpenStore) -> None:
+def test_an_import_reads_and_opens_its_code_once(open_store: OpenStore) -> None:
     organizer, code = an_event_waiting_for_one_result(open_store())
     with counting() as counts:
         run(organizer.import_code(code))
-    assert counts["code opened"] == 1
+    assert (counts["code read"], counts["code opened"]) == (1, 1)
+
+
+def test_a_result_link_is_read_once_to_find_its_event_and_import_it(open_store: OpenStore) -> None:
+    store = open_store()
+    _, code = an_event_waiting_for_one_result(store)
+
+    async def test(ui: FletHarness) -> None:
+        assert "result counted" in ui.text_of("organizer-notice")
+
+    route = "/import/" + safe_form(code)
+    with counting() as counts:
+        run_screen(test, route=route, store=store)
+    assert (counts["code read"], counts["code opened"]) == (1, 1)
 
 
 def test_a_refused_import_opens_its_code_once_and_keeps_the_refusal_beside_the_event_log(

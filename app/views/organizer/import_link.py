@@ -21,6 +21,7 @@ from app.views.organizer.results import ResultsPage, results_controls
 from app.views.widgets import big_button, on, screen_view
 from app.i18n import tr, tr_words
 from engine import CodeDamaged
+from engine.codec import SealedResult, read_sealed_result
 
 __all__ = ["ImportScreen", "ImportPage"]
 
@@ -30,6 +31,8 @@ class ImportPage(ResultsPage):
     """The inbox of the event a result link names; ``link``: the code as the path holds it."""
 
     link: str = ""
+    sealed: SealedResult | None = None
+    """The link's code read once, up to the table it names: to find its event, then to import it."""
     unreadable: bool = False
     choices: tuple[CodeHolder, ...] = ()
     """The events holding the link's event code that this device opens, when there are several."""
@@ -53,7 +56,8 @@ class ImportPage(ResultsPage):
     async def import_once(self) -> str:
         """Import the link's result; the event it went to ("" when there is none to go to, or yet)."""
         try:
-            tournament_id = await self.organizer.open_event_of(self.link)
+            self.sealed = read_sealed_result(self.link)
+            tournament_id = await self.organizer.open_event_of(self.sealed)
         except CodeDamaged as damaged:
             self.unreadable = True
             self.refuse(str(damaged))
@@ -75,7 +79,7 @@ class ImportPage(ResultsPage):
     async def import_into(self, tournament_id: str) -> str:
         """Import the link's result into the open event ``tournament_id``; its id."""
         try:
-            report = await self.organizer.import_code(self.link)
+            report = await self.organizer.import_code(self.sealed or self.link)
         except Exception as error:  # noqa: BLE001 - shown, never a crash
             self.refuse(describe_error(error))
         else:
