@@ -26,7 +26,6 @@ from app.context import ViewportContext, use_model, use_services
 from app.documents import changes
 from app.documents.games import COLLECTION, read_game
 from app.i18n import local_number, tr, tr_words
-from app.qr import qr_image
 from app.routes import follow_path
 from app.runtime import in_browser
 from app.storage import Store, StoreError
@@ -36,7 +35,7 @@ from app.views.organizer.display import BOARD, INK
 from app.views.table_awake import use_screen_awake
 from app.views.table_panels import player_marks
 from app.views.table_state import dice_words
-from app.views.widgets import SELECTED, on, screen_view
+from app.views.widgets import SELECTED, link_qr, on, screen_view
 from engine import FarkleError, GameState, format_dice
 
 __all__ = ["FollowScreen", "FollowState", "follow_dialog", "follow_link", "TURN_TOTAL", "HEADING", "LINE", "SMALL",
@@ -98,14 +97,10 @@ def follow_dialog(link: str, on_close: Callable[[Any], Any]) -> ft.AlertDialog:
                               "screen: it follows every turn, offline too. Other devices cannot reach a game "
                               "kept in this browser."), key="follow-offline")]
     else:
-        image = qr_image(link_qr_text(link), box_size=5)
         content = [
             ft.Text(tr("Another phone, or a laptop on a TV, on this Wi-Fi scans the QR or opens the link: it shows "
                        "the score live, in large type, and offers no action."), size=14),
-            ft.Container(ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
-                                  semantics_label=tr("QR code of this game's score"), key="follow-qr"),
-                         bgcolor=ft.Colors.WHITE, padding=6),
-            ft.Text(tr("Link: {link}", link=link), key="follow-link"),
+            *link_qr(link, link_qr_text(link), tr("QR code of this game's score"), "follow"),
         ]
         served = serving()
         if served is not None and served.loopback_only:

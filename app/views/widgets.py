@@ -9,6 +9,7 @@ from typing import Any
 import flet as ft
 
 from app.i18n import tr, translatable
+from app.qr import qr_image
 
 Handler = Callable[[Any], Awaitable[None] | None]
 
@@ -212,3 +213,14 @@ def screen_view(route: str, title: str, controls: Sequence[ft.Control], *,
         ),
         controls=list(controls),
     )
+
+
+def link_qr(link: str, qr_text: str, label: str, key: str) -> list[ft.Control]:
+    """A link other screens open, as its QR (``qr_text``, white behind it as a camera wants it) and in
+    words; ``key`` names both (``<key>-qr``, ``<key>-link``)."""
+    image = qr_image(qr_text, box_size=5)
+    return [
+        ft.Container(ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN, semantics_label=label,
+                              key=f"{key}-qr"), bgcolor=ft.Colors.WHITE, padding=6),
+        ft.Text(tr("Link: {link}", link=link), key=f"{key}-link"),
+    ]

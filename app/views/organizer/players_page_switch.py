@@ -14,13 +14,12 @@ import flet as ft
 
 from app.documents.events import players_page_kept, players_page_open
 from app.i18n import tr
-from app.qr import qr_image
 from app.routes import players_path
 from app.runtime import in_browser
 from app.table.tournament_table import card_link_base, link_qr_text, site_link_base
 from app.venue.addresses import serving
 from app.views.organizer.common import EventState, notice_at
-from app.views.widgets import MIN_TARGET, section
+from app.views.widgets import MIN_TARGET, link_qr, section
 
 __all__ = ["phones_base", "players_page_qr_text", "players_page_section"]
 
@@ -75,15 +74,12 @@ def players_page_section(event: EventState) -> ft.Control:
         page_url = str(getattr(ft.context.page, "url", None) or "")
         base = phones_base(event.organizer.link_base, page_url)
         link = base + players_path(event.tournament.event_id)
-        image = qr_image(players_page_qr_text(base, event.tournament.event_id), box_size=5)
         controls += [
             ft.Text(tr("Players scan this QR (or open the link) on their own phones to find their table, seat, "
                        "totals and place. It shows what the room display shows: no code, key or passphrase."),
                     size=13),
-            ft.Container(ft.Image(src=image.png, width=220, height=220, fit=ft.BoxFit.CONTAIN,
-                                  semantics_label=tr("Players' page QR code"), key="players-page-qr"),
-                         bgcolor=ft.Colors.WHITE, padding=6),
-            ft.Text(tr("Link: {link}", link=link), key="players-page-link"),
+            *link_qr(link, players_page_qr_text(base, event.tournament.event_id), tr("Players' page QR code"),
+                     "players-page"),
         ]
         served = serving()
         if served is not None and served.loopback_only:
