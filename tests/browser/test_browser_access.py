@@ -8,9 +8,7 @@ device (another browser context) still does not.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
 from app.event.passphrase import hash_passphrase
 from app.event.organizer import Organizer
 from app.storage import FileStore
-from tests.support.browser_support import AppServer, FlutterPage, free_port, start_app_server
+from tests.support.browser_support import AppServer, FlutterPage, free_port, in_thread, start_app_server
 
 pytestmark = pytest.mark.browser
 
@@ -50,8 +48,7 @@ def seed_event(data_dir: Path) -> str:
         return tournament_id
 
     try:  # Playwright's sync API runs a loop in this thread: seed from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, seed()).result()
+        return in_thread(seed())
     finally:
         store.close()
 

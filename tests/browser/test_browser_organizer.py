@@ -12,13 +12,11 @@ Phone screenshots (organizer-*.png, table-result-code.png) go to a temporary fol
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 import random
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +36,7 @@ from tests.support.browser_support import (
     AppServer,
     FlutterPage,
     free_port,
+    in_thread,
     screenshots_dir,
     start_app_server,
 )
@@ -93,8 +92,7 @@ def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament, str]:
         return tournament_id, tournament, game_id
 
     try:  # Playwright's sync API runs a loop in this thread: seed from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, seed()).result()
+        return in_thread(seed())
     finally:
         store.close()
 

@@ -14,11 +14,9 @@ Screenshots (players-page.png, organizer-players-page.png) go to a temporary fol
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,14 @@ from app.event.passphrase import hash_passphrase
 from app.storage import FileStore
 from app.venue.client_address import ORGANIZER_ADDRESSES_ENV
 from engine import Tournament, decode_setup, read_code, safe_form, typing_form
-from tests.support.browser_support import AppServer, FlutterPage, free_port, screenshots_dir, start_app_server
+from tests.support.browser_support import (
+    AppServer,
+    FlutterPage,
+    free_port,
+    in_thread,
+    screenshots_dir,
+    start_app_server,
+)
 from tests.support.fake_camera import qr_on_screen
 from tests.support.tournament_support import default_totals
 
@@ -76,8 +81,7 @@ def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament, str]:
         return tournament_id, organizer.open_tournament, organizer.passphrase_hash
 
     try:  # Playwright's sync API runs a loop in this thread: seed from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, seed()).result()
+        return in_thread(seed())
     finally:
         store.close()
 

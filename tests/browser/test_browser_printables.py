@@ -10,12 +10,10 @@ drawn and being played, for the table cards with their setup QR codes.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +28,14 @@ from app.table.tournament_table import join_link, link_qr_text
 from app.storage import FileStore
 from engine import Tournament
 from engine.name_order import name_order
-from tests.support.browser_support import AppServer, FlutterPage, free_port, screenshots_dir, start_app_server
+from tests.support.browser_support import (
+    AppServer,
+    FlutterPage,
+    free_port,
+    in_thread,
+    screenshots_dir,
+    start_app_server,
+)
 from tests.support.tournament_support import default_totals
 
 pytestmark = pytest.mark.browser
@@ -78,8 +83,7 @@ def seed_event(data_dir: Path, base: str) -> tuple[str, Tournament, str, Tournam
         return (*await drawn("MAYOR-26", played=True), *await drawn("HARBOUR-1", played=False))
 
     try:  # Playwright's sync API runs a loop in this thread: seed from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, seed()).result()
+        return in_thread(seed())
     finally:
         store.close()
 

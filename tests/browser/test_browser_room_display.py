@@ -22,13 +22,12 @@ from app.storage import MemoryPrefs, PrefsStore
 from engine import Tournament, decode_setup, read_code
 from tests.browser.test_browser_tabs import SEED_LOCAL_STORAGE
 from tests.browser.test_browser_wake_lock import WAKE_LOCK_STUB, wake_lock_calls
-from tests.support.browser_support import FlutterPage, free_port, screenshots_dir, start_app_server
+from tests.support.browser_support import FlutterPage, free_port, in_thread, screenshots_dir, start_app_server
 from tests.support.pwa_harness import BOOT_TIMEOUT_MS, app_ready, built_site, cut_network, serving, wait_precached
 from tests.support.room_support import (
     DISPLAY_VIEWPORT,
     LAPTOP_VIEWPORT,
     Room,
-    in_thread,
     seed_event,
     signed_result,
 )

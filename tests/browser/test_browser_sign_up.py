@@ -4,15 +4,13 @@ without a tap, and that the list's controls are found by the names a screen read
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from playwright.sync_api import Browser
 
 from app.event.organizer import Organizer
 from app.storage import FileStore
-from tests.support.browser_support import FlutterPage, start_app_server, wait_until
+from tests.support.browser_support import FlutterPage, in_thread, start_app_server, wait_until
 
 FOCUS_CEILING_S = 30
 """How long the name field may take to get the focus back on a busy machine (it takes a frame)."""
@@ -23,8 +21,7 @@ FOCUSED = "() => { const e = document.activeElement; return e ? e.getAttribute('
 def new_event(data_dir: Path) -> str:
     store = FileStore(data_dir)
     try:  # Playwright's sync API runs a loop in this thread: create the event from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, Organizer(store).create("Door cup", event_id="DOOR-1")).result()
+        return in_thread(Organizer(store).create("Door cup", event_id="DOOR-1"))
     finally:
         store.close()
 

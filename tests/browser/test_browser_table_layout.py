@@ -8,11 +8,9 @@ and every control a finger can use is at least 48x48 px. Screenshots go to the R
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from playwright.sync_api import Browser
 from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore
 from engine import Rules
-from tests.support.browser_support import AppServer, FlutterPage, screenshots_dir, start_app_server
+from tests.support.browser_support import AppServer, FlutterPage, in_thread, screenshots_dir, start_app_server
 
 pytestmark = pytest.mark.browser
 
@@ -77,8 +75,7 @@ async def _stored_games(data_dir: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AppServer, dict[str, str]]]:
     data_dir = tmp_path_factory.mktemp("layout") / "data"
-    with ThreadPoolExecutor(1) as worker:  # Playwright's sync API may already run a loop in this thread
-        games = worker.submit(asyncio.run, _stored_games(data_dir)).result()
+    games = in_thread(_stored_games(data_dir))
     with start_app_server(data_dir) as server:
         yield server, games
 

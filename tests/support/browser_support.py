@@ -21,6 +21,7 @@ Example (sync Playwright; see tests/conftest.py for the fixtures)::
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import signal
@@ -30,7 +31,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -472,3 +474,13 @@ def throw(page: FlutterPage, faces: str) -> None:
         page.click_button(f"Face {face}")
         expect(entered).to_have_count(count)
     page.click_button("Enter throw")
+
+
+_Result = TypeVar("_Result")
+
+
+def in_thread(coroutine: Coroutine[Any, Any, _Result]) -> _Result:
+    """Run ``coroutine`` to its end in another thread: Playwright's sync API runs a loop in this one
+    (seeding an event or a game before a journey)."""
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, coroutine).result()

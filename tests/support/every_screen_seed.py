@@ -9,11 +9,9 @@ up to 40 characters among them.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from app.storage import FileStore
 from app.table.tournament_table import result_qr_text, tournament_meta, with_answer
 from engine import Game, Rules, Tournament, TournamentFormat, decode_setup, encode_result, result_from_game
 from tests.support.game_play import play_game
+from tests.support.browser_support import in_thread
 
 __all__ = ["Seeded", "seed_every_screen", "seed_seating"]
 
@@ -152,8 +151,7 @@ def seed_every_screen(data_dir: Path, base: str, tables: int = 10) -> Seeded:
     """Write the data every screen shows into ``data_dir`` (links point at ``base``)."""
     store = FileStore(data_dir)
     try:  # Playwright's sync API runs an event loop in this thread: seed from another one
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, _seed(store, base, tables)).result()
+        return in_thread(_seed(store, base, tables))
     finally:
         store.close()
 
@@ -162,8 +160,7 @@ def seed_seating(data_dir: Path, base: str, tables: int) -> str:
     """An event of ``4 * tables`` players with round 1 drawn; its id."""
     store = FileStore(data_dir)
     try:
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            return worker.submit(asyncio.run, _seated_event(Organizer(store), "Big cup", "BIG-26", 4 * tables,
-                                                            base)).result()
+        return in_thread(_seated_event(Organizer(store), "Big cup", "BIG-26", 4 * tables,
+                                                            base))
     finally:
         store.close()

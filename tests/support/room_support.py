@@ -8,19 +8,17 @@ tests/bench/bench_room_display.py (how long the display takes to follow)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.event.organizer import Organizer
 from app.storage import FileStore
 from engine import TableResult, TournamentFormat, decode_setup, encode_result, read_code, typing_form
 from engine.codec import places_from
-from tests.support.browser_support import FlutterPage, wait_until
+from tests.support.browser_support import FlutterPage, in_thread, wait_until
 from tests.support.tournament_support import default_totals
 
 if TYPE_CHECKING:
@@ -30,12 +28,6 @@ DISPLAY_VIEWPORT = {"width": 1920, "height": 1080}
 LAPTOP_VIEWPORT = {"width": 1280, "height": 800}
 FOLLOW_CEILING_S = 2.0
 """The display shows a result counted on the organizer's device within this (issue 28)."""
-
-
-def in_thread(coroutine: Any) -> Any:
-    """Run ``coroutine`` to its end in another thread (Playwright's sync API runs a loop in this one)."""
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, coroutine).result()
 
 
 def seed_event(data_dir: Path, base: str, names: list[str], fmt: TournamentFormat | None = None) -> str:
