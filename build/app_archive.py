@@ -230,7 +230,8 @@ def pack_app(app_dir: Path, engine_dir: Path, dest: Path, vendor_dir: Path,
         for path in source_files(src_root):
             rel = path.relative_to(src_root).as_posix()
             if src_root == app_dir and (rel.split("/")[0] in ("assets", "tests")
-                                         or rel in ("requirements.txt", "pyproject.toml")):
+                                         or rel in ("requirements.txt", "pyproject.toml")
+                                         or rel.endswith(".pot")):  # the translators' template: never read
                 continue
             target = tree / arc_root / rel
             if target.exists():

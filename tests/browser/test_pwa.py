@@ -36,7 +36,9 @@ from tests.support.pwa_harness import (
 )
 
 bp = load_build_module()
-SIZE_BUDGET = 36_000_000
+SIZE_BUDGET = 37_000_000
+"""What a new phone caches on its first visit: 36.5 MB since the win tables of progressive and
+classic passing (1.80 MB of advice tables in all, within the 2 MB issue 26 gives them)."""
 
 
 # --------------------------------------------------------------------- patches fail loudly
@@ -177,6 +179,7 @@ def test_site_is_complete_small_and_relative(site: tuple[Path, dict[str, Any]]) 
         names = tar.getnames()
         vendored = zipfile.ZipFile(io.BytesIO(tar.extractfile("__pypackages__").read())).namelist()  # type: ignore[union-attr]
     assert "requirements.txt" not in names and "pyproject.toml" not in names
+    assert not [n for n in names if n.endswith(".pot")]  # the translators' template stays out
     assert "main.py" in names
     if report["app_archive"]["precompiled"]:  # the app as bytecode alone, of the Python the site ships
         assert {"engine/__init__.pyc", "app/main.pyc", "app/views/table.pyc"} <= set(names)
