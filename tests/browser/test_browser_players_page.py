@@ -37,6 +37,7 @@ from tests.support.browser_support import (
     start_app_server,
 )
 from tests.support.fake_camera import qr_on_screen
+from tests.support.room_support import find_yourself
 from tests.support.tournament_support import default_totals
 
 pytestmark = pytest.mark.browser
@@ -134,18 +135,6 @@ def sign_in(organizer: FlutterPage) -> None:
     organizer.click_button("Open")
 
 
-def find(phone: FlutterPage, query: str) -> None:
-    """Type ``query`` into the search box (click it, wait for the browser's focus, insert) and search."""
-    field = phone.page.get_by_label("Your name or number", exact=True).first
-    field.click(timeout=10_000)
-    phone.page.wait_for_function(
-        "() => { const e = document.activeElement; return !!e && e.tagName === 'INPUT'; }", timeout=10_000)
-    phone.page.keyboard.press("Control+A")
-    phone.page.keyboard.press("Delete")
-    phone.page.keyboard.insert_text(query)
-    phone.click_button("Find me")
-
-
 def test_a_phone_scans_the_players_qr_finds_aleksandra_and_is_sent_nothing_secret(chromium_browser, event: Event):
     organizer = FlutterPage.new_phone(chromium_browser)
     phone = FlutterPage.new_phone(chromium_browser)
@@ -164,7 +153,7 @@ def test_a_phone_scans_the_players_qr_finds_aleksandra_and_is_sent_nothing_secre
         open_page(phone, link)
         phone.wait_for_text("Mayor House Farkle · MAYOR-26")
         phone.wait_for_text("Round 1 is being played: 1 of 2 tables have a result.")
-        find(phone, "Aleksandra")
+        find_yourself(phone, "Aleksandra")
         phone.wait_for_text("Aleksandra García-Márquez · number 1")
         phone.wait_for_text(f"Round 1: table {table}, seat {seat}")
         phone.wait_for_text("Place ")
@@ -187,7 +176,7 @@ def test_a_players_page_the_organizer_switches_off_refuses_the_next_search_and_a
     try:
         open_page(phone, event.url("/players/MAYOR-26"))
         phone.wait_for_text("Mayor House Farkle · MAYOR-26")
-        find(phone, "Hugo")
+        find_yourself(phone, "Hugo")
         phone.wait_for_text("Hugo · number 8")
 
         open_page(organizer, event.url(f"/organizer/{event.tournament_id}"))

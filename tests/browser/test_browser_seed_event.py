@@ -41,7 +41,6 @@ from playwright.sync_api import Browser
 from app.qr import read_qr_texts
 from app.table.tournament_table import signed_result, tournament_meta, with_answer
 from engine import Game, decode_setup
-from tests.browser.test_browser_players_page import find
 from tests.support.browser_support import (
     PHONE_VIEWPORT,
     FlutterPage,
@@ -51,7 +50,7 @@ from tests.support.browser_support import (
     wait_until,
 )
 from tests.support.fake_camera import is_setup_card, qr_on_screen
-from tests.support.room_support import DISPLAY_VIEWPORT, Room
+from tests.support.room_support import DISPLAY_VIEWPORT, Room, find_yourself
 
 pytestmark = pytest.mark.browser
 
@@ -291,7 +290,7 @@ def test_the_seed_event_runs_with_forty_players_at_ten_tables_to_its_champion_as
             open_page(phone, link)
             phone.wait_for_text("Spring cup · SPRING-26")
             phone.wait_for_text("Round 1 is over: the next seats are drawn soon.")
-            find(phone, SEARCHED)
+            find_yourself(phone, SEARCHED)
             phone.wait_for_text(f"Bartholomew García-Márquez · number {bartholomew}")
             phone.wait_for_text(f"Round 1: table {table}, seat {seat}")
             went_on = "Through to round 2" if place <= 32 else "Out in round 1"

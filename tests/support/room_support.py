@@ -134,3 +134,10 @@ def signed_result(setup_code: str) -> str:
     result = TableResult(setup.event_id, setup.round, setup.table, numbers, totals, places_from(totals, ()), (),
                          setup.rules, bytes(16))
     return encode_result(result, setup.key)
+
+
+def find_yourself(phone: FlutterPage, query: str) -> None:
+    """On the players' page: type ``query`` into the search box (as :meth:`FlutterPage.type_into`
+    does, typing again when a tap came before Flutter listened) and search."""
+    phone.type_into("Your name or number", query)
+    phone.click_button("Find me")
