@@ -31,11 +31,10 @@ from app.runtime import in_browser
 from app.storage import Store, StoreError
 from app.table.tournament_table import link_qr_text, site_link_base
 from app.venue.addresses import serving
-from app.views.organizer.display import BOARD, INK
 from app.views.table_awake import use_screen_awake
 from app.views.table_panels import player_marks
 from app.views.table_state import dice_words
-from app.views.widgets import SELECTED, link_qr, on, screen_view
+from app.views.widgets import BOARD, INK, SELECTED, link_qr, on, screen_view
 from engine import FarkleError, GameState, format_dice
 
 __all__ = ["FollowScreen", "FollowState", "follow_dialog", "follow_link", "TURN_TOTAL", "HEADING", "LINE", "SMALL",

@@ -38,6 +38,10 @@ def on_value(action: Callable[[str, Any], Awaitable[None]], name: str) -> Callab
 
 FELT = "#1E6B45"
 SELECTED = "#F2B705"
+INK = ft.Colors.WHITE
+BOARD = "#0B3D26"
+"""White on dark felt, for screens read across a room (the room display, a follower): the contrast
+a projector in a lit room keeps."""
 DIE_SIZE = 50
 TAP_HEIGHT = 52
 MIN_TARGET = 48

@@ -30,7 +30,7 @@ from app.runtime import in_browser
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.organizer.players_page_switch import phones_base, players_page_qr_text
 from app.views.table_awake import use_screen_awake
-from app.views.widgets import SELECTED, big_button, on
+from app.views.widgets import BOARD, INK, SELECTED, big_button, on
 from engine.tournament.room import Room, RoomStanding, RoomTable
 
 __all__ = ["DisplayScreen", "DisplayState", "PAGE_SECONDS", "SMALL", "LINE", "HEADING", "players_base", "players_link"]
@@ -46,9 +46,6 @@ STANDINGS_PER_PAGE: Final = 10
 RESULTS_PER_PAGE: Final = 4
 CHROME_HEIGHT: Final = 56 + 24 + 52 + 20
 """What the board leaves of the screen's height: the app bar, the view's padding, the buttons below."""
-INK: Final = ft.Colors.WHITE
-BOARD: Final = "#0B3D26"
-"""White on dark felt: the contrast a projector in a lit room keeps."""
 STATUS_COLOURS: Final = {"reported": "#2E7D32", "playing": "#5D4037", "held": "#B71C1C", "roll-off": "#E65100"}
 
 
