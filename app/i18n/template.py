@@ -3,9 +3,10 @@
 through :func:`engine.words.say` and :func:`engine.words.say_n`, read from the source, for a
 translator to start from. ``tr(label)`` with a variable translates text marked elsewhere.
 
-``python -m app.i18n.template`` writes ``app/i18n/locale/messages.pot``; ``--check`` only says
-whether the committed template is current and every catalogue's ``{places}`` match its
-English (exit status 1 when not). A new language is that template copied to
+``python -m app.i18n.template`` writes ``app/i18n/locale/messages.pot``; ``--check [language ...]``
+only says whether the committed template is current and whether each catalogue (or the ones
+named) translates every message, with its plural forms, naming only the ``{places}`` its English
+has (exit status 1 when not). A new language is that template copied to
 ``app/i18n/locale/<language>.po`` with its ``msgstr`` filled in.
 
 >>> [m.msgid for m in messages_in('tr("Undo")\\nntr("{n} die", "{n} dice", n, n=n)', "x.py")]
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import string
 import sys
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from pathlib import Path
 from app.i18n import available_languages, po_messages
 
 __all__ = ["Message", "TranslationCallError", "messages_in", "app_messages", "template_text", "catalogue_problems",
-           "TEMPLATE"]
+           "catalogue_gaps", "TEMPLATE"]
 
 CALLS = ("tr", "ntr", "translatable", "say", "say_n")
 PLURAL_CALLS = ("ntr", "say_n")
@@ -144,15 +146,49 @@ def catalogue_problems(text: str, filename: str = "<catalogue>") -> list[str]:
     return problems
 
 
+def catalogue_gaps(text: str, messages: list[Message], filename: str = "<catalogue>") -> list[str]:
+    """What a catalogue lacks for the app as it is: each message with no translation (or with
+    fewer or more plural forms than its ``Plural-Forms`` header's ``nplurals``), and each
+    translation of a message the app no longer has.
+
+    >>> pot = [Message("Undo"), Message("{n} die", "{n} dice")]
+    >>> head = 'msgid ""\\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\\\n"\\n'
+    >>> catalogue_gaps(head + 'msgid "Undo"\\nmsgstr "Rückgängig"\\nmsgid "Old"\\nmsgstr "Alt"\\n', pot, "de.po")
+    ["de.po: no translation of '{n} die'", "de.po: translates 'Old', which the app no longer has"]
+    """
+    translated = po_messages(text)
+    header = translated.get("", "")
+    forms = re.search(r"nplurals\s*=\s*(\d+)", header)
+    if forms is None:
+        return [f"{filename}: its header has no Plural-Forms with nplurals (see the template's header)"]
+    wanted = {message.msgid + ("\0" + message.plural if message.plural is not None else ""): message
+              for message in messages}
+    gaps = []
+    for key, message in wanted.items():
+        if key not in translated:
+            gaps.append(f"{filename}: no translation of {message.msgid!r}")
+        elif message.plural is not None and translated[key].count("\0") + 1 != int(forms[1]):
+            gaps.append(f"{filename}: {message.msgid!r} has {translated[key].count(chr(0)) + 1} plural forms, "
+                        f"not the {forms[1]} its header's nplurals says")
+    gaps += [f"{filename}: translates {key.split(chr(0))[0]!r}, which the app no longer has"
+             for key in translated if key and key not in wanted]
+    return gaps
+
+
 def main(argv: list[str]) -> int:
-    text = template_text(app_messages())
+    messages = app_messages()
+    text = template_text(messages)
     current = TEMPLATE.read_text(encoding="utf-8") if TEMPLATE.exists() else ""
     if "--check" in argv:
-        problems = [problem for language in sorted(available_languages(TEMPLATE.parent))
-                    for problem in catalogue_problems((TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8"),
-                                                      f"app/i18n/locale/{language}.po")]
+        asked = [name for name in argv if name != "--check"] or sorted(available_languages(TEMPLATE.parent))
+        problems = []
+        for language in asked:
+            po = (TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8")
+            filename = f"app/i18n/locale/{language}.po"
+            problems += catalogue_problems(po, filename) + catalogue_gaps(po, messages, filename)
         print(f"{TEMPLATE} is {'current' if text == current else 'out of date: run python -m app.i18n.template'}")
-        print("\n".join(problems) or "every catalogue's places match its English")
+        print("\n".join(problems) or f"{', '.join(asked) or 'no catalogue'}: every message translated, "
+                                    "every place and plural form as the English has them")
         return 0 if text == current and not problems else 1
     TEMPLATE.parent.mkdir(exist_ok=True)
     TEMPLATE.write_text(text, encoding="utf-8")
