@@ -67,14 +67,8 @@ def open_page(page: FlutterPage, url: str) -> None:
 
 
 def type_passphrase(page: FlutterPage, text: str) -> None:
-    """The hidden-text field: click it, wait for the browser's focus, insert the text."""
-    field = page.page.get_by_label("Organizer passphrase", exact=True).first
-    field.click(timeout=10_000)
-    page.page.wait_for_function(
-        "() => { const e = document.activeElement; return !!e && e.tagName === 'INPUT'; }", timeout=10_000)
-    page.page.keyboard.press("Control+A")
-    page.page.keyboard.press("Delete")
-    page.page.keyboard.insert_text(text)
+    """The hidden-text field, typed as :meth:`FlutterPage.type_into` types (again, when a tap came before Flutter listened)."""
+    page.type_into("Organizer passphrase", text)
 
 
 def test_a_phone_sees_no_event_print_page_or_setup_code_until_it_gives_the_passphrase(chromium_browser,

@@ -125,13 +125,9 @@ def open_page(page: FlutterPage, url: str) -> None:
 
 
 def sign_in(organizer: FlutterPage) -> None:
-    """The organizer gives the passphrase at the gate (the hidden field: click, wait for focus, insert)."""
+    """The organizer gives the passphrase at the gate (typed again when a tap came before Flutter listened)."""
     organizer.wait_for_text("Organizer sign-in")
-    field = organizer.page.get_by_label("Organizer passphrase", exact=True).first
-    field.click(timeout=10_000)
-    organizer.page.wait_for_function(
-        "() => { const e = document.activeElement; return !!e && e.tagName === 'INPUT'; }", timeout=10_000)
-    organizer.page.keyboard.insert_text(PASSPHRASE)
+    organizer.type_into("Organizer passphrase", PASSPHRASE)
     organizer.click_button("Open")
 
 

@@ -352,6 +352,11 @@ class FlutterPage:
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
 
+    def text_field(self, name: str) -> Locator:
+        """The field labelled ``name``: a text box, or a hidden-text (password) input, which has no role."""
+        hidden = self.page.locator("input[type=password]").and_(self.page.get_by_label(name, exact=True))
+        return self.page.get_by_role("textbox", name=name, exact=True).or_(hidden).first
+
     def type_into(self, name: str, text: str, replace: bool = True, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
         """Type into the field labelled ``name`` the reliable way: click it, wait until the
         browser focuses its input, insert the text, and see it in the input (``fill()`` on an
@@ -369,7 +374,7 @@ class FlutterPage:
         for attempt in range(TYPING_ATTEMPTS):
             # A focused field names itself by its label and its hint: click it only when it is not focused.
             if attempt == 0 or not self.page.evaluate(focused, name):
-                self.page.get_by_role("textbox", name=name, exact=True).click(timeout=timeout_ms)
+                self.text_field(name).click(timeout=timeout_ms)
             # The focus must have moved to this field, not stayed on the one typed into before. A tap
             # that came before Flutter listened to the field focuses nothing: tap it again, as a
             # person would (the next attempt clicks, the field not being focused).

@@ -18,7 +18,7 @@ from app.event.organizer import Organizer
 from app.storage import FileStore
 from engine import TableResult, TournamentFormat, decode_setup, encode_result, read_code, typing_form
 from engine.codec import places_from
-from tests.support.browser_support import FlutterPage, in_thread, wait_until
+from tests.support.browser_support import TYPING_ATTEMPTS, TYPING_LANDS_MS, FlutterPage, in_thread, wait_until
 from tests.support.tournament_support import default_totals
 
 if TYPE_CHECKING:
@@ -138,6 +138,13 @@ def signed_result(setup_code: str) -> str:
 
 def find_yourself(phone: FlutterPage, query: str) -> None:
     """On the players' page: type ``query`` into the search box (as :meth:`FlutterPage.type_into`
-    does, typing again when a tap came before Flutter listened) and search."""
+    does, typing again when a tap came before Flutter listened) and search, until the page answers
+    about ``query`` (a player found or none): a tap on Find me that Flutter dropped is tapped
+    again, as a person would."""
     phone.type_into("Your name or number", query)
-    phone.click_button("Find me")
+    for attempt in range(TYPING_ATTEMPTS):
+        phone.click_button("Find me")
+        if wait_until(lambda: any(query in line for line in phone.texts()), TYPING_LANDS_MS / 1000,
+                      lambda: f"the players' page never answered the search for {query!r}: {phone.texts()}",
+                      pause=phone.pause, required=attempt + 1 == TYPING_ATTEMPTS):
+            return
