@@ -16,6 +16,7 @@ import flet as ft
 
 from app.qr.camera import DEFAULT_TIMING, ScanTiming
 from app.event.desk import Desk
+from app.i18n.setting import LanguageSetting
 from app.table.scorekeeper import Scorekeeper
 from app.storage import Store
 
@@ -47,6 +48,7 @@ class Services:
         created on first use.
     :param toggle_theme: switch light and dark, remembered in the settings.
     :param desk: the organizer's side of the session (the open event, what outlives its screens).
+    :param language: the session's language and the one picked on this device.
     :param route_keys: where the page's key presses go; set through :func:`use_keys`.
     :param scan_timing: the camera scans' clock and pace (a test gives a fake clock).
     """
@@ -56,6 +58,7 @@ class Services:
     platform: Callable[[type[Any]], Any]
     toggle_theme: Callable[[], Awaitable[None]]
     desk: Desk
+    language: LanguageSetting
     route_keys: KeyRoute = field(default_factory=KeyRoute)
     scan_timing: ScanTiming = DEFAULT_TIMING
 

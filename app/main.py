@@ -25,7 +25,8 @@ from app.qr.camera import DEFAULT_TIMING, ScanTiming
 from app.documents import changes, events, games
 from app.context import Services, ServicesContext, Viewport, ViewportContext, use_model
 from app.event.desk import Desk
-from app.i18n import adopt_client_language, session_language, tr, use_language
+from app.i18n import ENGLISH, tr, use_language
+from app.i18n.setting import LanguageSetting
 from app.event.organizer import Organizer
 from app.routes import Route, parse_route
 from app.runtime import in_browser
@@ -87,6 +88,7 @@ def App(services: Services, initial: Route) -> list[ft.View]:
     connections, set_connections = ft.use_state(0)
     page = ft.context.page
     viewport = use_model(lambda: Viewport(page.width or 390, page.height or 844))
+    language = use_model(lambda: services.language)  # a language picked in the settings draws the screen anew
 
     async def resized(event: ft.PageResizeEvent) -> None:
         viewport.width, viewport.height = event.width, event.height
@@ -101,10 +103,11 @@ def App(services: Services, initial: Route) -> list[ft.View]:
 
     async def locale_changed(event: ft.LocaleChangeEvent) -> None:
         """The person changed the device's or browser's language: the screen opens anew in it
-        (when the app has a catalogue for it; otherwise nothing changes)."""
-        before = session_language(page)
-        if use_language(page, [locale.language_tag for locale in event.locales]) != before:
-            set_connections(lambda count: count + 1)
+        (when the app has a catalogue for it and no language was picked in the settings;
+        otherwise nothing changes)."""
+        if language.follows_device():
+            use_language(page, [locale.language_tag for locale in event.locales])
+            language.refresh()
 
     async def key_pressed(event: ft.KeyboardEvent) -> None:
         handler = services.route_keys.handler
@@ -119,14 +122,16 @@ def App(services: Services, initial: Route) -> list[ft.View]:
         page.on_locale_change = locale_changed
 
     ft.on_mounted(listen)
-    return ServicesContext(services, lambda: ViewportContext(viewport, lambda: [screen_for(route, connections)]))
+    return ServicesContext(services, lambda: ViewportContext(
+        viewport, lambda: [screen_for(route, connections, language.shown)]))
 
 
-def screen_for(route: Route, reconnections: int = 0) -> ft.View:
+def screen_for(route: Route, reconnections: int = 0, language: str = ENGLISH) -> ft.View:
     """The screen component a parsed route names (a new key gives the screen fresh state);
-    after each reconnection of the session the key is new too."""
+    after each reconnection of the session, and in another language, the key is new too."""
     component, key, *args = _screen_of(route)
-    return keyed(component, f"{key}#{reconnections}" if reconnections else key, *args)
+    key = f"{key}#{reconnections}" if reconnections else key
+    return keyed(component, key if language == ENGLISH else f"{key}@{language}", *args)
 
 
 def _screen_of(route: Route) -> tuple[Any, ...]:
@@ -155,6 +160,10 @@ def _screen_of(route: Route) -> tuple[Any, ...]:
         from app.views.players_page import PlayersScreen  # served to players' phones by the venue server
 
         return (PlayersScreen, f"players-{route.payload}", route.payload)
+    if route.screen == "language":
+        from app.views.language import LanguageScreen
+
+        return (LanguageScreen, "language")
     if route.screen == "follow":
         from app.views.follow import FollowScreen
 
@@ -172,7 +181,7 @@ async def main(page: ft.Page) -> None:
         store = await open_store(page)
     except StoreError as problem:  # e.g. a read-only data folder, or another process holds it
         why = str(problem)  # kept: the name ``problem`` is gone after this block, and views render later too
-        await adopt_client_language(page)
+        await LanguageSetting(page, lambda: _service(page, ft.SharedPreferences)).adopt()
         page.title = tr("Farkle Table")
         page.render_views(lambda: [StoreUnusableScreen(why)])
         return
@@ -190,8 +199,10 @@ def app_on(store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> Callable[[
 
 
 async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_TIMING) -> None:
-    """The client's language, the theme from the settings, then the shell over this store's services."""
-    await adopt_client_language(page)
+    """The language picked on this device (or the device's own), the theme from the settings,
+    then the shell over this store's services."""
+    language = LanguageSetting(page, lambda: _service(page, ft.SharedPreferences))
+    await language.adopt()
     keeper = Scorekeeper(store, announce=partial(changes.announce, page, games.COLLECTION))
     page.title = tr("Farkle Table")
     page.theme = ft.Theme(color_scheme_seed=FELT)
@@ -215,7 +226,8 @@ async def start(page: ft.Page, store: Store, scan_timing: ScanTiming = DEFAULT_T
     access = DeviceAccess.of_page(page, prefs=lambda: _service(page, ft.SharedPreferences))
     organizer = Organizer(store, announce=partial(changes.announce, page, events.COLLECTION))
     services = Services(keeper=keeper, navigate=navigate, platform=lambda kind: _service(page, kind),
-                        toggle_theme=toggle_theme, desk=Desk(organizer, access), scan_timing=scan_timing)
+                        toggle_theme=toggle_theme, desk=Desk(organizer, access), language=language,
+                        scan_timing=scan_timing)
     page.render_views(App, services, parse_route(page.route or "/"))
 
 

@@ -20,7 +20,7 @@ from urllib.parse import quote, unquote
 __all__ = ["Route", "Screen", "parse_route", "players_path", "follow_path", "DOCUMENT_ID"]
 
 Screen = Literal["home", "new", "lookup", "game", "history", "player", "organizer", "import", "join", "players",
-                 "follow", "not_found"]
+                 "follow", "language", "not_found"]
 """Every screen an address can name: the app's route table, which the sweep of every route
 (tests/browser/test_route_sweep.py) walks, so a screen added here is swept as another device opens it."""
 
@@ -74,6 +74,8 @@ def parse_route(path: str) -> Route:
         if game_id and not DOCUMENT_ID.fullmatch(game_id):
             return Route("not_found", text, parts)
         return Route("new" if head == "new" else "lookup", text, parts, game_id=game_id)
+    if head == "language" and not rest:
+        return Route("language", text, parts)
     if head == "follow" and len(rest) == 1 and DOCUMENT_ID.fullmatch(rest[0]):
         return Route("follow", text, parts, game_id=rest[0])
     if head == "game" and rest and DOCUMENT_ID.fullmatch(rest[0]):

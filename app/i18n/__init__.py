@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
-           "adopt_client_language"]
+           "adopt_client_language", "client_languages", "language_name"]
 
 CATALOGUE_FOLDER = Path(__file__).parent / "locale"
 """Where the ``<language>.po`` catalogues are (packed into the PWA's app.tar.gz with app/)."""
@@ -229,18 +229,46 @@ def session_language(page: ft.Page) -> str:
     return _sessions.get(page.session, (ENGLISH, None))[0]
 
 
-async def adopt_client_language(page: ft.Page, folder: Path | None = None) -> str:
-    """Ask the client (browser or phone) for its languages and show the session in the first
-    that has a catalogue. Asked only when some catalogue exists, so an English-only app
-    starts without the round trip; a client that does not answer in time gets English."""
+async def adopt_client_language(page: ft.Page, folder: Path | None = None, chosen: str = "") -> str:
+    """Show the session in ``chosen`` (a language picked in the app's settings: a catalogue's
+    name, or :data:`ENGLISH`) or else in the first of the client's languages that has a
+    catalogue. The client is asked only when some catalogue exists and none was picked, so an
+    English-only app starts without the round trip; a client that does not answer in time gets English."""
+    if chosen == ENGLISH or chosen in available_languages(folder):
+        return use_language(page, [chosen], folder)
     if not available_languages(folder):
         return use_language(page, [], folder)
+    return use_language(page, await client_languages(page), folder)
+
+
+async def client_languages(page: ft.Page) -> list[str]:
+    """The languages the client (browser or phone) says its person reads, most wanted first;
+    none when it does not answer in time."""
     try:
         info = await asyncio.wait_for(page.get_device_info(), DEVICE_INFO_WAIT)
-        tags = [locale.language_tag for locale in info.locales] if info is not None else []
+        return [locale.language_tag for locale in info.locales] if info is not None else []
     except Exception:  # no answer, or one Flet cannot read: the source language, as without a catalogue
-        tags = []
-    return use_language(page, tags, folder)
+        return []
+
+
+def language_name(language: str, folder: Path | None = None) -> str:
+    """What a language calls itself ("Deutsch"), from its catalogue's ``Language-Name`` header,
+    so a language is offered in words its reader knows whatever the app shows now; the
+    catalogue's name when it has none.
+
+    >>> language_name(ENGLISH)
+    'English'
+    """
+    if language == ENGLISH:
+        return "English"
+    folder = CATALOGUE_FOLDER if folder is None else folder
+    try:
+        with (folder / f"{language}.po").open(encoding="utf-8") as catalogue:
+            head = catalogue.read(4096)  # the header comes first: the whole file is not read for a name
+    except OSError:
+        return language
+    named = re.search(r'^"Language-Name: *([^"\\]+)', head, re.MULTILINE)
+    return named[1].strip() if named else language
 
 
 def _current() -> tuple[str, gettext.NullTranslations | None]:

@@ -18,6 +18,7 @@ from app.table.export import KeyPolicy, signing_events
 from app.table.scorekeeper import GameSummary, Scorekeeper
 from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
 from app.storage.errors import failure_in_words
+from app.views.language import LANGUAGE_ROUTE
 from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section
 from app.i18n import ntr, tr
 
@@ -246,7 +247,8 @@ def HomeScreen() -> ft.View:
         controls += game_lists(home, go, on(home.export, save_export, keys_this_device_may_take))
     theme = icon_button(ft.Icons.DARK_MODE, tr("Switch light or dark theme"),
                         on(home.toggle_theme, services.toggle_theme), key="theme")
-    return screen_view("/", tr("Farkle Table"), controls, actions=[theme])
+    language = icon_button(ft.Icons.TRANSLATE, tr("Language"), on(go, LANGUAGE_ROUTE), key="language")
+    return screen_view("/", tr("Farkle Table"), controls, actions=[language, theme])
 
 
 def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Handler) -> list[ft.Control]:
