@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from app.i18n import available_languages
-from app.i18n.template import (TEMPLATE, TranslationCallError, app_messages, catalogue_problems, messages_in,
-                               template_text)
+from app.i18n.template import (TEMPLATE, Message, TranslationCallError, app_messages, catalogue_gaps,
+                               catalogue_problems, messages_in, template_text)
 
 APP = Path(__file__).resolve().parents[2] / "app"
 # The screens, and the app modules whose words reach them.
@@ -152,3 +152,27 @@ def test_every_catalogue_names_only_the_places_its_english_has() -> None:
     assert shipped == []
     slip = 'msgid "{count} game"\nmsgid_plural "{count} games"\nmsgstr[0] "{count} jogo"\nmsgstr[1] "{n} jogos"\n'
     assert catalogue_problems(slip, "pt.po") == ["pt.po: '{n} jogos' names {n}, which '{count} game' does not have"]
+
+
+def test_every_shipped_catalogue_translates_every_message_with_each_plural_form_its_language_has() -> None:
+    """A message the template has and a catalogue lacks shows English in the middle of that
+    language (``python -m app.i18n.template --check <language>`` lists what is missing)."""
+    messages = app_messages()
+    shipped = sorted(available_languages(TEMPLATE.parent))
+    assert {"de", "fr", "es", "it", "nl", "pt_BR", "pl", "sv"} <= set(shipped)
+    gaps = [gap for language in shipped for gap in
+            catalogue_gaps((TEMPLATE.parent / f"{language}.po").read_text(encoding="utf-8"), messages, language)]
+    assert gaps == []
+
+
+def test_the_completeness_check_names_a_missing_message_a_wrong_plural_and_a_leftover() -> None:
+    head = 'msgid ""\nmsgstr "Plural-Forms: nplurals=3; plural=(n==1 ? 0 : 1);\\n"\n'
+    polish = head + ('msgid "Undo"\nmsgstr "Cofnij"\n'
+                     'msgid "{count} game"\nmsgid_plural "{count} games"\nmsgstr[0] "{count} gra"\n'
+                     'msgstr[1] "{count} gry"\nmsgid "Gone"\nmsgstr "Nie ma"\n')
+    messages = [Message("Undo"), Message("{count} game", "{count} games"), Message("Redo")]
+    assert catalogue_gaps(polish, messages, "pl") == [
+        "pl: '{count} game' has 2 plural forms, not the 3 its header's nplurals says",
+        "pl: no translation of 'Redo'",
+        "pl: translates 'Gone', which the app no longer has",
+    ]

@@ -129,6 +129,7 @@ SCREEN_PATHS: dict[str, Callable[[Venue], list[str]]] = {
     "join": lambda v: ["/join/FT1-NOT-A-CODE"],
     "players": lambda v: [players_path("HARBOUR-26"), "/PLAYERS/HARBOUR-26", players_path("NO-SUCH-26")],
     "follow": lambda v: [follow_path(v.table_game), follow_path("no-such-game")],
+    "language": lambda v: ["/language"],
     "not_found": lambda v: ["/no/such/place"],
 }
 """Addresses for each screen of :data:`app.routes.Screen`, reaching the Harbour cup wherever one can."""
