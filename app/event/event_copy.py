@@ -180,14 +180,17 @@ def copy_line(copied: CopyMark | None, actions: int) -> str:
     """When the last copy of the event was saved (local time), and what happened since."""
     if copied is None:
         return tr("No copy of this event saved yet.")
+    at: datetime | None
     try:
         at = datetime.fromisoformat(copied.at.replace("Z", "+00:00")).astimezone()
-        when = tr("{time} on {day} {month}", time=f"{at:%H:%M}", day=at.day, month=f"{at:%b %Y}")
     except ValueError:
-        when = copied.at
+        at = None
     since = actions - copied.actions
     after = tr("nothing has changed since") if since <= 0 else tr("{actions} since", actions=_actions(since))
-    return tr("Last copy saved at {when}: {after}.", when=when, after=after)
+    if at is None:  # a mark this app did not write: its time shown as it is kept
+        return tr("Last copy saved at {when}: {after}.", when=copied.at, after=after)
+    # the date in numbers, as every language reads it: no month's English name
+    return tr("Last copy saved on {date} at {time}: {after}.", date=f"{at:%Y-%m-%d}", time=f"{at:%H:%M}", after=after)
 
 
 @dataclass(frozen=True)

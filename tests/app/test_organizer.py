@@ -393,7 +393,7 @@ def test_standings_show_round_totals_and_export_as_csv_through_the_file_picker_a
         await ui.click("nav-standings")
         first = t.seating()[0][0]
         assert ui.text_of(f"standing-{first}") == (
-            f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000 (1st overall)")
+            f"1. Player {first} (number {first}) · playing round 1 · Round 1 10,000 (place 1 overall)")
         await ui.click("save-standings-csv")
         assert saved[0]["file_name"] == f"{t.event_id.lower()}-standings.csv"
         assert saved[0]["src_bytes"].decode("utf-8-sig").startswith('"Rank","Number","Name","Status","Round 1"\n1,')

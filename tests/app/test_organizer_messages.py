@@ -38,10 +38,10 @@ def test_the_standings_screen_shows_the_place_beside_each_rounds_total():
     desk = Desk()
 
     async def test(ui: FletHarness) -> None:
-        assert ui.text_of("standing-6") == ("2. P6 (number 6) · playing round 2 · Round 1 9,200 (3rd overall) · "
-                                            "Round 2 10,000 (1st at table 2)")
-        assert ui.text_of("standing-7") == ("3. P7 (number 7) · playing round 2 · Round 1 8,200 (5th overall) · "
-                                            "Round 2 10,350 (2nd at table 1)")
+        assert ui.text_of("standing-6") == ("2. P6 (number 6) · playing round 2 · Round 1 9,200 (place 3 overall) · "
+                                            "Round 2 10,000 (place 1 at table 2)")
+        assert ui.text_of("standing-7") == ("3. P7 (number 7) · playing round 2 · Round 1 8,200 (place 5 overall) · "
+                                            "Round 2 10,350 (place 2 at table 1)")
 
     async def setup() -> None:
         organizer = Organizer(desk.store)

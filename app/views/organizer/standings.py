@@ -9,7 +9,7 @@ import flet as ft
 
 from app.views.organizer.common import EventState, event_view, use_event
 from app.views.widgets import big_button, on, section
-from app.i18n import local_number, tr, tr_words, translatable
+from app.i18n import tr, tr_words, translatable
 from engine import RoundPlan, Tournament
 
 __all__ = ["StandingsScreen", "StandingsPage"]
@@ -59,22 +59,16 @@ class StandingsPage(EventState):
 
 
 def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, place: int | None) -> str:
-    """``Round 2 10,000 (1st at table 3)``: a player's total in a round and the place that ranks it."""
+    """``Round 2 10,000 (place 1 at table 3)``: a player's total in a round and the place that
+    ranks it (a place in numbers: an ordinal's ending is English)."""
     if total is None:
-        return f"{plan.name} —"
+        return tr("{round} —", round=plan.name)
     if place is None:
-        return f"{plan.name} {local_number(total)}"
+        return tr("{round} {total:,}", round=plan.name, total=total)
     if plan.cut.kind == "overall":
-        return f"{plan.name} {local_number(total)} ({ordinal(place)} overall)"
+        return tr("{round} {total:,} (place {place} overall)", round=plan.name, total=total, place=place)
     table = next((index for index, seated in enumerate(t.seating(plan.number), 1) if number in seated), None)
-    return tr("{name} {total:,} ({ordinal} at table {table})",
-              name=plan.name, total=total, ordinal=ordinal(place), table=table)
-
-
-def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    return tr("{round} {total:,} (place {place} at table {table})", round=plan.name, total=total, place=place, table=table)
 
 
 @ft.component
