@@ -16,7 +16,7 @@ from typing import Iterable
 
 from engine.dice import FACES, MAX_DICE, Dice, format_dice, parse_dice
 from engine.errors import IllegalAction
-from engine.words import Words, listed, say, say_n
+from engine.words import Words, as_words, listed, say, say_n
 from engine.rules import Rules
 
 __all__ = [
@@ -32,15 +32,14 @@ __all__ = [
     "breakdown",
 ]
 
-_COUNT_WORDS = {3: say("three"), 4: say("four"), 5: say("five"), 6: say("six")}
 _OF_A_KIND = {4: say("Four of a kind"), 5: say("Five of a kind"), 6: say("Six of a kind")}
 
 
 @dataclass(frozen=True)
 class Part:
-    """One scoring combination inside a keep: ``Part("three 3s", 300)``."""
+    """One scoring combination inside a keep: ``Part(say("three {face}s", face=3), 300)``."""
 
-    label: str
+    label: Words
     points: int
 
     def __str__(self) -> str:
@@ -58,7 +57,8 @@ class ScoringOption:
     keep: Dice
     points: int
     dice_left: int
-    breakdown: str
+    breakdown: Words
+    """``three 3s 300 + 1 100``: English, and the phrases a screen translates (``tr_words``)."""
 
     @property
     def hot_dice(self) -> bool:
@@ -139,11 +139,11 @@ def _read_face(face: int, count: int, rules: Rules) -> Reading | None:
     single = {1: rules.single_one, 5: rules.single_five}.get(face)
     choices: list[tuple[int, Part]] = []
     if single is not None:
-        choices.append((1, Part(str(face), single)))
+        choices.append((1, Part(as_words(str(face)), single)))
     for size in range(3, count + 1):
         value = _set_value(face, size, rules)
         if value is not None:
-            choices.append((size, Part(say("{count} {face}s", count=_COUNT_WORDS[size], face=face), value)))
+            choices.append((size, Part(_set_label(face, size), value)))
     for used, part in choices:
         rest = _read_face(face, count - used, rules)
         if rest is not None:
@@ -151,6 +151,17 @@ def _read_face(face: int, count: int, rules: Rules) -> Reading | None:
             if best is None or candidate[0] > best[0]:
                 best = candidate
     return best
+
+
+def _set_label(face: int, size: int) -> Words:
+    """``three 3s``: a whole phrase per size, so a language words each count with its own noun form."""
+    if size == 3:
+        return say("three {face}s", face=face)
+    if size == 4:
+        return say("four {face}s", face=face)
+    if size == 5:
+        return say("five {face}s", face=face)
+    return say("six {face}s", face=face)
 
 
 def _read(dice: Dice, rules: Rules) -> Reading | None:
@@ -176,14 +187,14 @@ def _read(dice: Dice, rules: Rules) -> Reading | None:
 def _six_dice_readings(counts: Counter[int], rules: Rules) -> Iterable[Reading]:
     shape = sorted(counts.values())
     if shape == [1] * 6 and rules.straight is not None:
-        yield (rules.straight, (Part("straight", rules.straight),))
+        yield (rules.straight, (Part(say("straight"), rules.straight),))
     if shape == [2, 2, 2] and rules.three_pairs is not None:
-        yield (rules.three_pairs, (Part("three pairs", rules.three_pairs),))
+        yield (rules.three_pairs, (Part(say("three pairs"), rules.three_pairs),))
     if shape == [3, 3] and rules.two_triplets is not None:
-        yield (rules.two_triplets, (Part("two triplets", rules.two_triplets),))
+        yield (rules.two_triplets, (Part(say("two triplets"), rules.two_triplets),))
     if shape == [2, 4] and rules.four_kind_with_pair is not None:
         points = rules.four_kind_with_pair
-        yield (points, (Part("four of a kind and a pair", points),))
+        yield (points, (Part(say("four of a kind and a pair"), points),))
 
 
 def score(keep: str | Iterable[int], rules: Rules) -> int:
@@ -209,7 +220,12 @@ def breakdown(keep: Dice, rules: Rules) -> Words:
     if reading is None:
         score(keep, rules)  # raises the player's message
         raise AssertionError("unreachable")
-    return listed([part.describe() for part in reading[1]], " + ")
+    return _listed(reading[1])
+
+
+def _listed(parts: Iterable[Part]) -> Words:
+    """The parts of a keep one after another: ``three 3s 300 + 1 100``."""
+    return listed([part.describe() for part in parts], " + ")
 
 
 def best_score(roll: str | Iterable[int], rules: Rules) -> int:
@@ -236,8 +252,7 @@ def _options(roll: Dice, rules: Rules) -> tuple[ScoringOption, ...]:
     for keep in _sub_multisets(roll):
         reading = readings[keep]
         if reading is not None:
-            text = " + ".join(str(part) for part in reading[1])
-            options.append(ScoringOption(keep, reading[0], len(roll) - len(keep), text))
+            options.append(ScoringOption(keep, reading[0], len(roll) - len(keep), _listed(reading[1])))
     options.sort(key=lambda option: (-option.points, -option.dice_left, option.keep))
     return tuple(options)
 

@@ -241,14 +241,15 @@ def result(dice: list[int], rules: Rules) -> list[ft.Control]:
         ft.Text(
             tr("{points:,} · keep {dice} · {breakdown}",
                points=option.points, dice=format_dice(option.keep), breakdown=option.breakdown)
-            + (tr(" · hot dice") if option.hot_dice else tr(" · {count} left", count=option.dice_left)),
+            + (tr(" · hot dice") if option.hot_dice else ntr(" · {count} die left", " · {count} dice left", option.dice_left,
+                                                                          count=option.dice_left)),
         )
         for option in options
     ]
     ways = tr("The one way") if len(options) == 1 else tr("All {count} ways", count=len(options))
     return [
         ft.Text(tr("Best: {points:,}", points=best.points), size=24, weight=ft.FontWeight.BOLD, key="lookup-best"),
-        ft.Text(best.breakdown, size=16),
+        ft.Text(tr_words(best.breakdown), size=16),
         ft.Text(odds),
         section(tr("{ways} to set dice aside", ways=ways), *lines),
     ]
@@ -308,7 +309,7 @@ def roll_or_bank(lookup: LookupState) -> ft.Control:
 def odds_table(rules: Rules) -> ft.Control:
     rows = [
         ft.Row([ft.Text(ntr("{count} die", "{count} dice", n, count=n), expand=True),
-                ft.Text(f"{float(farkle_chance(n, rules)):.2%}", weight=ft.FontWeight.BOLD)])
+                ft.Text(tr("{percent:.2f}%", percent=100 * float(farkle_chance(n, rules))), weight=ft.FontWeight.BOLD)])
         for n in range(1, 7)
     ]
     return section(tr("Chance of a farkle"), *rows)

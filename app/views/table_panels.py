@@ -74,7 +74,7 @@ def player_marks(state: GameState, seat: int, lead_chance: float | None = None, 
             gap = max(state.scores) - state.scores[seat]
             marks.append(tr("last turn · needs over {gap:,} to lead", gap=gap) if gap else tr("last turn"))
             if lead_chance is not None:
-                marks.append(tr("{chance} chance to lead", chance=f"{lead_chance:.0%}".replace("%", " %")))
+                marks.append(tr("{chance} chance to lead", chance=tr("{percent:.0f} %", percent=100 * lead_chance)))
         else:
             marks.append(tr("done"))
     return marks
@@ -282,7 +282,7 @@ def keep_panel(table: TableState, state: GameState, preview: GameState | None, p
         ft.ListTile(
             title=ft.Text(tr("{points:,}  ·  keep {dice}", points=option.points, dice=format_dice(option.keep))
                           + (tr("  ·  advised") if option.keep == advised else "")),
-            subtitle=ft.Text(f"{option.breakdown} · "
+            subtitle=ft.Text(tr_words(option.breakdown) + " · "
                              + (tr("hot dice") if option.hot_dice
                                 else tr("{dice} left", dice=dice_words(option.dice_left)))),
             on_click=on(table.choose_option, option.keep),
