@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 
     import flet as ft
 
-__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
+__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "tr_in", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
            "adopt_client_language", "client_languages", "language_name"]
 
@@ -289,6 +289,19 @@ def tr(message: str, /, **values: Any) -> str:
     language, catalogue = _current()
     text = catalogue.gettext(message) if catalogue is not None and message else message  # "" is the header's id
     return _filled(text, message, _translated_values(values, catalogue), language)
+
+
+def tr_in(language: str, message: str, /, **values: Any) -> str:
+    """``message`` as a session in ``language`` (a catalogue's name) shows it, outside any
+    session: what a journey reads on a device set to that language, found through the same
+    catalogue and number style the screen uses. English for a language without a catalogue.
+
+    >>> tr_in("xx", "{points:,} to win", points=10000)
+    '10,000 to win'
+    """
+    catalogue = _catalogue(language, CATALOGUE_FOLDER) if language in available_languages() else None
+    text = catalogue.gettext(message) if catalogue is not None and message else message
+    return _filled(text, message, values, language if catalogue is not None else ENGLISH)
 
 
 def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:

@@ -13,7 +13,7 @@ import flet as ft
 from app.context import use_model, use_services
 from app.i18n import language_name, session_language, tr
 from app.i18n.setting import offered_languages
-from app.views.widgets import big_button, notice_banner, on, screen_view
+from app.views.widgets import notice_banner, on, screen_view
 
 __all__ = ["LanguageScreen", "LANGUAGE_ROUTE", "DEVICE"]
 
@@ -59,8 +59,6 @@ def LanguageScreen() -> ft.View:
     ]
     if picker.refusal:
         controls.append(notice_banner([picker.refusal], error=True, key="language-message"))
-    controls.append(big_button(tr("Home"), on(services.navigate, "/"), key="language-home", icon=ft.Icons.HOME,
-                               filled=False))
     return screen_view(LANGUAGE_ROUTE, tr("Language"), controls, on_home=on(services.navigate, "/"))
 
 

@@ -50,7 +50,7 @@ def test_a_language_picked_is_kept_on_the_device_before_the_app_speaks_it() -> N
             assert ui.text_of("language-help").startswith("Vilket språk")
             assert ui.find("language-sv").label == "Svenska"  # each language in its own words, whatever is shown
             assert ui.find("language-pt_BR").label == "Português (Brasil)"
-            await ui.click("language-home")
+            await ui.navigate("/")
             assert ui.text_of("new-game") == "Nytt spel"
 
     asyncio.run(pick())

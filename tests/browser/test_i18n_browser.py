@@ -1,52 +1,124 @@
-"""The language path in a real browser: Chromium reports its language, Flutter's client
-passes it on (``page.get_device_info``), and the app shows that language's catalogue.
+"""The app in the players' own language, in a real browser on the local server: Chromium reports
+its language (the context's locale), Flutter passes it on, and the screens read in that
+language's shipped catalogue, numbers written its way; the Language screen overrides the
+browser's language on that device only, and keeps the pick over a reload.
 
-The app runs from a copy of app/ and engine/ that holds a test catalogue (the app ships
-English only), on one server for two phones at once.
-"""
+One journey per language family: German (Germanic), French (Romance), Polish (Slavic, three
+plural forms). Every text a journey looks for is read through :func:`app.i18n.tr_in` from the
+same catalogue, and each screen visited is checked for English the catalogue translates: a
+message left English, or a sentence built from English in code, fails where a person would
+see it."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.support.browser_support import REPO_ROOT, FlutterPage, start_app_server
-from tests.browser.test_i18n import PORTUGUESE
+from app.i18n import tr_in
+from app.i18n.template import app_messages
+from tests.support.browser_support import FlutterPage, screenshots_dir, start_app_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
     from tests.support.browser_support import AppServer
 
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = screenshots_dir()
+Say = Callable[..., str]
+
 
 @pytest.fixture
-def server_with_portuguese(tmp_path: Path) -> Iterator[AppServer]:
-    copy = tmp_path / "tree"
-    for part in ("app", "engine"):
-        shutil.copytree(REPO_ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "app" / "i18n" / "locale" / "pt.po").write_text(PORTUGUESE, encoding="utf-8")
-    with start_app_server(tmp_path / "data", cwd=copy) as server:
-        yield server
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    with start_app_server(tmp_path / "data") as running:
+        yield running
 
 
-@pytest.mark.browser
-def test_a_portuguese_and_a_german_browser_on_one_server_each_see_their_language(
-        chromium_browser: Browser, server_with_portuguese: AppServer) -> None:
-    portuguese = FlutterPage.new_phone(chromium_browser, locale="pt-BR")
-    german = FlutterPage.new_phone(chromium_browser, locale="de-DE")
+def english_left(page: FlutterPage, language: str) -> list[str]:
+    """Lines on the screen that are an English message the language's catalogue says otherwise."""
+    english = {message.msgid for message in app_messages() if "{" not in message.msgid}
+    return [line for line in page.texts() if line in english and tr_in(language, line) != line]
+
+
+def throw(page: FlutterPage, say: Say, faces: str) -> None:
+    """Tap the faces in, each seen entered before the next tap, then enter the throw."""
+    for count, face in enumerate(faces.split(), start=1):
+        page.click_button(say("Face {face}", face=int(face)))
+        entered = page.page.get_by_role("button", name=re.compile(
+            "|".join(re.escape(say("Entered {face}, tap to remove", face=f)) for f in range(1, 7))))
+        expect(entered).to_have_count(count)
+    page.click_button(say("Enter throw"))
+
+
+def test_a_german_table_keeps_score_in_german_at_phone_size(chromium_browser: Browser, server: AppServer) -> None:
+    de: Say = partial(tr_in, "de")
+    page = FlutterPage.new_phone(chromium_browser, locale="de-DE")
     try:
-        portuguese.open(server_with_portuguese.url)
-        german.open(server_with_portuguese.url)
-        portuguese.button("Novo jogo").wait_for()
-        portuguese.wait_for_text("Jogos por terminar")
-        assert portuguese.page.title() == "Mesa de Farkle"
-        german.button("New game").wait_for()  # no German catalogue: English
-        german.wait_for_text("Unfinished games")
-        assert german.page.title() == "Farkle Table"
+        page.open(server.url)
+        page.wait_for_text(de("Unfinished games"))
+        assert page.page.title() == de("Farkle Table")
+        assert english_left(page, "de") == []
+        page.click_button(de("New game"))
+        page.type_into(de("Player {number} name", number=1), "Anna")
+        page.type_into(de("Player {number} name", number=2), "Ben")
+        assert english_left(page, "de") == []
+        page.click_button(de("Start game"))
+        throw(page, de, "1 1 1 5 2 3")
+        page.click_button(de("Best: keep {throw} for {points:,}", throw="1 1 1 5", points=1050))
+        page.click_button(de("Bank {turn_points:,}", turn_points=1050))  # "1.050 schreiben"
+        page.wait_for_text(de("{who} is on the board with {points:,}.", who="Anna", points=1050))
+        assert english_left(page, "de") == []
+        page.screenshot(SCREENSHOTS / "table-de.png")
     finally:
-        portuguese.close()
-        german.close()
+        page.close()
+
+
+def test_a_french_browser_looks_up_a_throw_in_french(chromium_browser: Browser, server: AppServer) -> None:
+    fr: Say = partial(tr_in, "fr")
+    page = FlutterPage.new_phone(chromium_browser, locale="fr-FR")
+    try:
+        page.open(server.url)
+        page.wait_for_text(fr("Unfinished games"))
+        page.click_button(fr("Score lookup"))
+        page.wait_for_text(fr("Chance of a farkle"))
+        for face in (1, 1, 1, 5):
+            page.click_button(fr("Add {face}", face=face))
+        page.wait_for_text(fr("Best: {points:,}", points=1050))  # "1 050" as French writes it
+        assert "\u202f" in fr("Best: {points:,}", points=1050) or "\u00a0" in fr("Best: {points:,}", points=1050)
+        assert english_left(page, "fr") == []
+        page.screenshot(SCREENSHOTS / "lookup-fr.png")
+    finally:
+        page.close()
+
+
+def test_a_polish_phone_picks_german_in_the_settings_and_keeps_it_while_another_stays_polish(
+        chromium_browser: Browser, server: AppServer) -> None:
+    pl: Say = partial(tr_in, "pl")
+    de: Say = partial(tr_in, "de")
+    picking = FlutterPage.new_phone(chromium_browser, locale="pl-PL")
+    other = FlutterPage.new_phone(chromium_browser, locale="pl-PL")
+    try:
+        picking.open(server.url)
+        picking.wait_for_text(pl("Unfinished games"))
+        picking.click_button(pl("Language"))
+        picking.page.get_by_role("radio", name="Deutsch").click()
+        picking.wait_for_text(de("Which language the app speaks on this device. Other phones keep their own."))
+        assert english_left(picking, "de") == []
+        picking.click_button(de("Home"))
+        picking.wait_for_text(de("Unfinished games"))
+        picking.reload()
+        picking.wait_for_text(de("Unfinished games"))  # kept in this browser's own storage
+
+        other.open(server.url)
+        other.wait_for_text(pl("Unfinished games"))  # the pick belongs to the device, not the server
+        assert english_left(other, "pl") == []
+    finally:
+        picking.close()
+        other.close()
