@@ -47,13 +47,15 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import io
 import json
 import re
 import string
 import struct
 import weakref
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +68,7 @@ if TYPE_CHECKING:
 
     import flet as ft
 
-__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "tr_in", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
+__all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "tr_in", "speaking", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
            "adopt_client_language", "client_languages", "language_name"]
 
@@ -81,6 +83,9 @@ _TAG = (r"^(?P<language>[A-Za-z]{2,3}|[A-Za-z]{5,8})"
         r"(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|[0-9]{3}))?(?:[-_].*)?$")
 """A language tag as browsers and systems write it (compiled on first use, not at start-up)."""
 _loaded: dict[tuple[Path, str], gettext.NullTranslations] = {}
+_named: contextvars.ContextVar[tuple[str, gettext.NullTranslations | None] | None] = contextvars.ContextVar(
+    "farkle_named_language", default=None)
+"""The language :func:`speaking` names for the messages made in its block (None: the session's)."""
 _sessions: weakref.WeakKeyDictionary[Any, tuple[str, gettext.NullTranslations | None]] = weakref.WeakKeyDictionary()
 
 
@@ -276,6 +281,9 @@ def _current() -> tuple[str, gettext.NullTranslations | None]:
     (English and None outside any session)."""
     import flet as ft  # already loaded by the app; kept out of this module's import (storage uses it alone)
 
+    named = _named.get()
+    if named is not None:
+        return named
     try:
         session = ft.context.page.session
     except RuntimeError:  # outside any app session: a doctest, a unit test of plain code
@@ -291,17 +299,28 @@ def tr(message: str, /, **values: Any) -> str:
     return _filled(text, message, _translated_values(values, catalogue), language)
 
 
+@contextlib.contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Within this block :func:`tr`, :func:`ntr` and :func:`tr_words` speak ``language`` (a
+    catalogue's name; English without one), outside any session: what a device set to that
+    language reads, made by the same catalogue and number style its screens use (a journey
+    checking a screen in German, a survey of every screen in the longest language)."""
+    catalogue = _catalogue(language, CATALOGUE_FOLDER) if language in available_languages() else None
+    token = _named.set((language, catalogue) if catalogue is not None else (ENGLISH, None))
+    try:
+        yield
+    finally:
+        _named.reset(token)
+
+
 def tr_in(language: str, message: str, /, **values: Any) -> str:
-    """``message`` as a session in ``language`` (a catalogue's name) shows it, outside any
-    session: what a journey reads on a device set to that language, found through the same
-    catalogue and number style the screen uses. English for a language without a catalogue.
+    """One message as :func:`speaking` ``language`` says it.
 
     >>> tr_in("xx", "{points:,} to win", points=10000)
     '10,000 to win'
     """
-    catalogue = _catalogue(language, CATALOGUE_FOLDER) if language in available_languages() else None
-    text = catalogue.gettext(message) if catalogue is not None and message else message
-    return _filled(text, message, values, language if catalogue is not None else ENGLISH)
+    with speaking(language):
+        return tr(message, **values)
 
 
 def ntr(singular: str, plural: str, count: int, /, **values: Any) -> str:

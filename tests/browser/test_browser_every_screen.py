@@ -1,6 +1,8 @@
 """Every screen and route, at a phone's 390x844 and a laptop's 1366x800, in one Chromium
-against one server: no Flutter error box, no blank region, and every control a finger and
-a screen reader can use.
+against one server, in English and again in the shipped language whose translations are
+longest (the browser's own locale; in 2026-12 French): no Flutter error box, no blank region,
+and every control a finger and a screen reader can use. The texts the survey waits for and
+the controls it counts are read from the same catalogue (:func:`app.i18n.speaking`).
 
 The data folder is seeded through the app's stores (tests/support/every_screen_seed.py): games in
 play, tied, over and handed over; an event seated at ten tables with results coming in,
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,8 +39,10 @@ import pytest
 from PIL import Image, ImageChops, ImageFilter
 from playwright.sync_api import Browser
 
+from app.i18n import CATALOGUE_FOLDER, ENGLISH, available_languages, ntr, po_messages, speaking, tr
+from engine.words import say
 from tests.support.browser_support import FlutterPage, free_port, start_app_server
-from tests.support.every_screen_seed import seed_every_screen
+from tests.support.every_screen_seed import Seeded, seed_every_screen
 
 pytestmark = pytest.mark.browser
 
@@ -54,56 +58,70 @@ ERROR_GREY = (188, 203)
 ERROR_BLOCK = 8
 """The grey must fill whole blocks of this many pixels, three by three (a 32 px square at least)."""
 
-READY: dict[str, str] = {
-    "home": "Unfinished games",
-    "new game": "Players in seat order",
-    "rematch": "Rematch of Ann, Bob, Cy",
-    "table": "Enter Bob's throw",
-    "follower": "Bob to play",
-    "follower at the end": "wins with",
-    "roll-off": "Tie for the win at 2,100",
-    "game over": "Final standings",
-    "history": "Score race over",
-    "player": "Average final score",
-    "lookup": "Chance of a farkle",
-    "lookup of a game": "This game's rules",
-    "join": "Join a tournament table",
-    "table result": "Hand the result to the organizer",
-    "organizer list and new event format": "New tournament",
-    "event with its format editor": "Sign-up: 5 signed up",
-    "event": "Round 1 is being played",
-    "players": "40 players",
-    "seating": "Table 10 · Round 1",
-    "print": "Table 10 · Round 1",
-    "seat list": "Every player of the round",
-    "result slips": "One slip per table",
-    "standings to print": "Everyone, best first",
-    "results": "of 10 tables in",
-    "standings": "(number 23)",
-    "room lookup": "Find a player",
-    "room display": "Round 1: seating",
-    "final": "Champion: Bob",
-    "import link": "Imported from a link",
-    "players' page": "Big cup · BIG-26",
-    "not found": "There is nothing at",
-}
-"""A text each screen shows once it is drawn with its data."""
+def ready(screen: str, seeded: Seeded) -> str:
+    """A text ``screen`` shows once it is drawn with its data, in the language being spoken
+    (called within :func:`app.i18n.speaking`)."""
+    round_1 = say("Round {number}", number=1)
+    texts: dict[str, Callable[[], str]] = {
+        "home": lambda: tr("Unfinished games"),
+        "new game": lambda: tr("Players in seat order"),
+        "rematch": lambda: tr("Rematch of {game}: same players and rules.", game="Ann, Bob, Cy"),
+        "table": lambda: tr("Enter throw"),
+        "follower": lambda: tr("{name} to play", name="Bob"),
+        "follower at the end": lambda: tr("{name} wins with {score:,}", name=seeded.winner[0],
+                                          score=seeded.winner[1]),
+        "roll-off": lambda: tr("Tie for the win at {score:,}: each tied player throws one die.", score=2100),
+        "game over": lambda: tr("Final standings"),
+        "history": lambda: tr("Result"),
+        "player": lambda: tr("Average final score"),
+        "lookup": lambda: tr("Chance of a farkle"),
+        "lookup of a game": lambda: tr("This game's rules"),
+        "join": lambda: tr("Join a tournament table"),
+        "table result": lambda: tr("Hand the result to the organizer"),
+        "organizer list and new event format": lambda: tr("New tournament"),
+        "event with its format editor": lambda: tr("Sign-up: {count} signed up, {checked} checked in.",
+                                                   count=5, checked=0),
+        "event": lambda: tr("Open the room display"),
+        "players": lambda: ntr("{count} player", "{count} players", 40, count=40),
+        "seating": lambda: tr("Table {table} · {name}", table=10, name=round_1),
+        "print": lambda: tr("Printable cards"),
+        "seat list": lambda: tr("Every player of the round, alphabetically, in large type with their table and "
+                                "seat, for the wall; the players' page QR on top when it is open."),
+        "result slips": lambda: tr("One slip per table: the seats and names, a box for each final total and the "
+                                   "player's initials, and the event code, for a table without its phone."),
+        "standings to print": lambda: tr("Everyone, best first, with each round's total and their standing; a "
+                                         "line under those who go on at the cut."),
+        "results": lambda: tr("{name}: {count} of {tables} tables in", name=round_1, count=2, tables=10),
+        "standings": lambda: tr("Rounds and cuts"),
+        "room lookup": lambda: tr("Find a player"),
+        "room display": lambda: tr("{round}: seating", round=round_1),
+        "final": lambda: tr("Record the prize"),
+        "import link": lambda: tr("Imported from a link."),
+        "players' page": lambda: tr("{name} · {code}", name="Big cup", code="BIG-26"),
+        "not found": lambda: tr("There is nothing at {shown!r} on this device: the address may be mistyped, or "
+                                "the game or event was deleted.", shown="/no/such/screen"),
+    }
+    return texts[screen]()
 
-PRESS_FIRST: dict[str, tuple[str, str]] = {
-    "event": ("Set a passphrase", "Set the passphrase"),
-}
-"""A button to press on a screen before looking at it (what it opens is part of the screen), and a text it shows."""
 
-MUST_HAVE: dict[str, list[tuple[str, str, int]]] = {
-    "seating": [("button", "Revoke card, issue a new one", 10),
-                ("textbox", "Why revoke this card (phone lost...)", 10),
-                ("img", "Setup QR code for table 10", 1)],
-    "room lookup": [("textbox", "Name or number", 1)],
-    "room display": [("button", "Pause paging", 1), ("button", "Next", 1)],
-    "players' page": [("textbox", "Your name or number", 1), ("button", "Find me", 1)],
-}
-"""Controls a screen must offer (role, accessible name, how many): a control that failed to lay
-out has no accessibility node at all."""
+def press_first(screen: str) -> tuple[str, str] | None:
+    """A button to press on a screen before looking at it (what it opens is part of the screen),
+    and a text it then shows."""
+    return (tr("Set a passphrase"), tr("Set the passphrase")) if screen == "event" else None
+
+
+def must_have(screen: str) -> list[tuple[str, str, int]]:
+    """Controls a screen must offer (role, accessible name, how many): a control that failed to lay
+    out has no accessibility node at all."""
+    return {
+        "seating": [("button", tr("Revoke card, issue a new one"), 10),
+                    ("textbox", tr("Why revoke this card (phone lost...)"), 10),
+                    ("img", tr("Setup QR code for table {table}", table=10), 1)],
+        "room lookup": [("textbox", tr("Name or number"), 1)],
+        "room display": [("button", tr("Pause paging"), 1), ("button", tr("Next"), 1)],
+        "players' page": [("textbox", tr("Your name or number"), 1), ("button", tr("Find me"), 1)],
+    }.get(screen, [])
+
 
 # The page's vertical scrollables (Flutter sizes each one's overflow to the real extent).
 _SCROLLERS = """() => [...document.querySelectorAll('flt-semantics')]
@@ -272,9 +290,10 @@ class Surveyor:
     """Looks at one screen in one window size, a screen's height at a time down the page, and
     writes down what is wrong with it."""
 
-    def __init__(self, page: FlutterPage, survey: Survey) -> None:
+    def __init__(self, page: FlutterPage, survey: Survey, language: str) -> None:
         self.page = page
         self.survey = survey
+        self.language = language
 
     def shot(self) -> Image.Image:
         return Image.open(io.BytesIO(self.page.page.screenshot())).convert("RGB")
@@ -392,7 +411,9 @@ class Surveyor:
                 problems[line] = problems.get(line, 0) + 1
         for line, count in problems.items():
             self.survey.targets.append(f"{where}: {line}" + (f" (x{count})" if count > 1 else ""))
-        for role, name, count in MUST_HAVE.get(screen, []):
+        with speaking(self.language):
+            wanted = must_have(screen)
+        for role, name, count in wanted:
             shown = self.page.page.get_by_role(role, name=name, exact=True).count()  # type: ignore[arg-type]
             if shown != count:
                 self.survey.layout.append(f"{where}: {count} {role} {name!r} expected, {shown} in the "
@@ -415,12 +436,13 @@ def go_to(page: FlutterPage, route: str, ready: str) -> None:
 
 def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
     """From the top of the page, choose the last table in "Go to table"; "shown" once its card's
-    title is on the screen."""
+    title is on the screen (called within :func:`app.i18n.speaking`)."""
     try:
         page.page.evaluate(_SCROLL_TO, 0)
-        page.click_button("Go to table")
-        page.click_button(f"Table {tables}")
-        page.page.wait_for_function(_TITLE_ON_SCREEN, arg=f"Table {tables} · Round 1", timeout=15_000)
+        page.click_button(tr("Go to table"))
+        page.click_button(tr("Table {table}", table=tables))
+        title = tr("Table {table} · {name}", table=tables, name=say("Round {number}", number=1))
+        page.page.wait_for_function(_TITLE_ON_SCREEN, arg=title, timeout=15_000)
     except Exception as failure:  # noqa: BLE001 - reported by its test
         return f"not shown: {failure}"
     return "shown"
@@ -432,36 +454,48 @@ def resize(page: FlutterPage, size: dict[str, int]) -> None:
     page.page.evaluate(_FRAMES)
 
 
-@pytest.fixture(scope="module")
-def survey(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
-    """Open every route once; look at it at phone size and desktop size (alternating the order,
-    so each route costs one resize)."""
+def longest_language() -> str:
+    """The shipped language whose translations are longest in all: where a screen would overflow first."""
+    def length(language: str) -> int:
+        return sum(map(len, po_messages((CATALOGUE_FOLDER / f"{language}.po").read_text(encoding="utf-8")).values()))
+
+    return max(sorted(available_languages()), key=length)
+
+
+@pytest.fixture(scope="module", params=[ENGLISH, longest_language()])
+def survey(request: pytest.FixtureRequest, chromium_browser: Browser,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """Open every route once, in English and in the longest language (the browser's own locale);
+    look at it at phone size and desktop size (alternating the order, so each route costs one resize)."""
+    language: str = request.param
     folder = tmp_path_factory.mktemp("every-screen")
     port = free_port()
     seeded = seed_every_screen(folder / "data", f"http://127.0.0.1:{port}")
     # Out of pytest's numbered folders, which other runs on this machine rotate away.
     found = Survey(Path(tempfile.mkdtemp(prefix="farkle-every-screen-")))
     with start_app_server(folder / "data", port=port) as server:
-        context = chromium_browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+        context = chromium_browser.new_context(viewport=PHONE, locale=language.replace("_", "-"))  # type: ignore[arg-type]
         page = FlutterPage(context.new_page())
-        surveyor = Surveyor(page, found)
+        surveyor = Surveyor(page, found, language)
         loaded = False
         try:
             for index, (screen, route) in enumerate(seeded.routes()):
                 sizes = [PHONE, DESKTOP] if index % 2 == 0 else [DESKTOP, PHONE]
                 if page.page.viewport_size != sizes[0]:
                     page.page.set_viewport_size(sizes[0])  # type: ignore[arg-type]
+                with speaking(language):
+                    shown, pressed = ready(screen, seeded), press_first(screen)
                 try:
                     if loaded:
-                        go_to(page, route, READY[screen])
+                        go_to(page, route, shown)
                     else:
-                        open_screen(page, server.url.rstrip("/") + route, READY[screen])
+                        open_screen(page, server.url.rstrip("/") + route, shown)
                     loaded = True
-                    if screen in PRESS_FIRST:
-                        page.click_button(PRESS_FIRST[screen][0])
-                        page.wait_for_text(PRESS_FIRST[screen][1])
+                    if pressed is not None:
+                        page.click_button(pressed[0])
+                        page.wait_for_text(pressed[1])
                 except Exception as failure:  # noqa: BLE001 - one screen that does not show is one finding
-                    found.layout.append(f"{screen} ({route}) did not show {READY[screen]!r}: {failure}")
+                    found.layout.append(f"{screen} ({route}) did not show {shown!r}: {failure}")
                     loaded = False  # start the client again for the next screen
                     continue
                 for number, size in enumerate(sizes):
@@ -469,7 +503,8 @@ def survey(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) 
                         resize(page, size)
                     surveyor.look(screen, size)
                     if screen == "seating" and size == PHONE:
-                        found.last_card_reached = go_to_the_last_table(page, tables=10)
+                        with speaking(language):
+                            found.last_card_reached = go_to_the_last_table(page, tables=10)
         finally:
             context.close()
     yield found

@@ -43,6 +43,8 @@ class Seeded:
     event_signing_up: str
     event_finished: str
     result_link: str
+    winner: tuple[str, int]
+    """The finished game's winner and total (the follower at the end names them)."""
 
     def routes(self) -> list[tuple[str, str]]:
         """(screen, route) for every screen of the app."""
@@ -118,6 +120,9 @@ async def _seed(store: FileStore, base: str, tables: int) -> Seeded:
     await keeper.act(_tie_for_the_win)
     over = await keeper.start_game(["Ann", "Bob", "Cy"], HOUSE)
     await keeper.act(lambda game: play_game(game, random.Random(7)) and None)
+    played = keeper.game
+    assert played is not None and played.winner is not None
+    winner = (played.players[played.winner], played.scores[played.winner])
 
     seated = await _seated_event(organizer, "Big cup", "BIG-26", 4 * tables, base)
     t: Tournament = organizer.open_tournament
@@ -144,7 +149,7 @@ async def _seed(store: FileStore, base: str, tables: int) -> Seeded:
     await organizer.act(lambda t: t.record_result(1, _winning_totals(t.seating()[0]), reason="paper score sheet"))
     await organizer.act(lambda t: t.close_round())
     payload = link[link.upper().rindex("/IMPORT/") + len("/IMPORT/"):]
-    return Seeded(in_play, tied, over, handover, seated, signing_up, finished, payload)
+    return Seeded(in_play, tied, over, handover, seated, signing_up, finished, payload, winner)
 
 
 def seed_every_screen(data_dir: Path, base: str, tables: int = 10) -> Seeded:
