@@ -9,9 +9,9 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from engine.errors import InvalidInput
-from engine.words import Phrases, Words, say
+from engine.words import Phrases, Words, as_words, say
 
-__all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "EndRule", "END_RULES", "PRESET_NAMES"]
+__all__ = ["Rules", "NOfAKind", "N_OF_A_KIND_MODELS", "EndRule", "END_RULES", "PRESET_NAMES", "preset_words"]
 
 NOfAKind = Literal["fixed", "double", "multiply", "none"]
 N_OF_A_KIND_MODELS: tuple[NOfAKind, ...] = ("fixed", "double", "multiply", "none")
@@ -224,6 +224,17 @@ _PRESET_TITLES: dict[str, Words] = {
     "house": say("House"), "progressive": say("Progressive"), "official": say("Official"), "classic": say("Classic"),
 }
 """A preset's name as :meth:`Rules.describe` starts with it."""
+
+
+def preset_words(name: str) -> Words:
+    """A preset's name inside a sentence (``house`` in "house rules"), translatable, never its key as
+    data; a name no preset has, as it is."""
+    return _PRESET_IN_SENTENCE.get(name) or as_words(name)
+
+
+_PRESET_IN_SENTENCE: dict[str, Words] = {
+    "house": say("house"), "progressive": say("progressive"), "official": say("official"), "classic": say("classic"),
+}
 
 _HOUSE = Rules()
 _PRESETS: Final[Mapping[str, Rules]] = MappingProxyType({

@@ -24,10 +24,10 @@ translated on its own first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-__all__ = ["Words", "Phrases", "say", "say_n", "listed", "as_words", "LISTING"]
+__all__ = ["Words", "Phrases", "say", "say_n", "listed", "as_words", "all_of", "one_of", "LISTING"]
 
 
 class Words(str):
@@ -54,9 +54,10 @@ class Words(str):
         return (Words, (self.template, dict(self.values), self.plural, self.form_count))
 
 
-class Phrases(tuple[Words, ...]):
+class Phrases(tuple[str, ...]):
     """Phrases said one after another (a rule set's settings), a value of a sentence: the
-    English lists them with ``separator``, the app lists each one translated.
+    English lists them with ``separator``, the app lists each one translated (a plain
+    ``str`` among them, such as a player's name, is shown as it is).
 
     >>> say("{name}: {parts}", name=say("House"), parts=Phrases([say("to {target:,}", target=10000), say("steal")]))
     'House: to 10,000, steal'
@@ -64,7 +65,7 @@ class Phrases(tuple[Words, ...]):
 
     separator: str
 
-    def __new__(cls, phrases: Iterable[Words], separator: str = ", ") -> Phrases:
+    def __new__(cls, phrases: Iterable[str], separator: str = ", ") -> Phrases:
         made = super().__new__(cls, phrases)
         made.separator = separator
         return made
@@ -80,13 +81,31 @@ LISTING = "{phrases}"
 """The template of :func:`listed`: nothing to translate but the phrases themselves."""
 
 
-def listed(phrases: Iterable[Words], separator: str = ", ") -> Words:
+def listed(phrases: Iterable[str], separator: str = ", ") -> Words:
     """Phrases said one after another as one text: ``confirmed by 2 of 3 · Bob declined``.
 
     >>> listed([say("confirmed by {n} of {count}", n=2, count=3), say("{names} declined", names="Bob")], " · ")
     'confirmed by 2 of 3 · Bob declined'
     """
     return Words(LISTING, {"phrases": Phrases(phrases, separator)})
+
+
+def all_of(items: Sequence[str]) -> str:
+    """``Ann, Bob and Cy``: names (or phrases) said together; one alone as it is.
+
+    >>> all_of(["Ann"]), all_of(["Ann", "Bob", "Cy"])
+    ('Ann', 'Ann, Bob and Cy')
+    """
+    return items[0] if len(items) == 1 else say("{names} and {last}", names=Phrases(items[:-1]), last=items[-1])
+
+
+def one_of(items: Sequence[str]) -> str:
+    """``Ann, Bob or Cy``: names (or phrases) one of which is meant; one alone as it is.
+
+    >>> one_of(["Ann (1) and Bob (2)", "Cy (3) and Di (4)"])
+    'Ann (1) and Bob (2) or Cy (3) and Di (4)'
+    """
+    return items[0] if len(items) == 1 else say("{names} or {last}", names=Phrases(items[:-1]), last=items[-1])
 
 
 def say(template: str, /, **values: object) -> Words:

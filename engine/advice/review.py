@@ -47,8 +47,9 @@ class CostlyTurn:
 
     def describe(self) -> Words:
         """The turn in one line: ``Turn 4: kept ...; keeping ... (+20 on average). Then threw ...``."""
+        first, *later = [decision.words for decision in self.decisions]
         return say("Turn {turn}: {decisions}.", turn=self.turn,
-                   decisions=listed([decision.words for decision in self.decisions], ". Then "))
+                   decisions=listed([first, *(say("Then {decision}", decision=words) for words in later)], ". "))
 
 
 def costly_decisions(game: Game, per_player: int = 3, at_least: float = 10.0) -> dict[int, tuple[CostlyTurn, ...]]:

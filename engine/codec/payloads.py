@@ -39,7 +39,7 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from engine.names import clean_name, table_names
 from engine.rules import Rules
-from engine.words import Words, listed, say
+from engine.words import Words, all_of, listed, say
 
 __all__ = [
     "SeatedPlayer",
@@ -77,8 +77,9 @@ _COUNT_BITS: Final = 0x0F
 _Read = TypeVar("_Read")
 
 
-def _read_safely(what: str, read: Callable[[], _Read]) -> _Read:
-    """``read()``, with every way it can fail on a damaged or hostile code a :class:`CodeDamaged`.
+def _read_safely(prefix: str, read: Callable[[], _Read]) -> _Read:
+    """``read()``, with every way it can fail on a damaged or hostile code (the setup code's
+    or the result code's, by ``prefix``) a :class:`CodeDamaged`.
 
     A code comes from anyone: whatever its bytes make the reading raise (a recursion,
     an overflow, a bad index or text), the player is told it cannot be read, never a crash.
@@ -88,13 +89,18 @@ def _read_safely(what: str, read: Callable[[], _Read]) -> _Read:
     except CodeDamaged:
         raise
     except InvalidInput as error:
-        raise CodeDamaged(say("{what} reads, but makes no sense ({error}): it is damaged.",
-                              what=what.capitalize(), error=error)) from error
-    except Exception as error:  # noqa: BLE001 - any failure on untrusted bytes is a refusal, not a crash
-        logger.warning("%s failed to read in an unexpected way (a damaged code, or a bug)", what, exc_info=True)
         raise CodeDamaged(
-            say("{what} cannot be read: it is damaged, or not made by Farkle Table. Scan it again or check "
-                "each character.", what=what.capitalize())
+            say("The setup code reads, but makes no sense ({error}): it is damaged.", error=error)
+            if prefix == SETUP_PREFIX else
+            say("The result code reads, but makes no sense ({error}): it is damaged.", error=error)) from error
+    except Exception as error:  # noqa: BLE001 - any failure on untrusted bytes is a refusal, not a crash
+        logger.warning("The %s code failed to read in an unexpected way (a damaged code, or a bug)", prefix,
+                       exc_info=True)
+        raise CodeDamaged(
+            say("The setup code cannot be read: it is damaged, or not made by Farkle Table. Scan it again or check "
+                "each character.") if prefix == SETUP_PREFIX else
+            say("The result code cannot be read: it is damaged, or not made by Farkle Table. Scan it again or check "
+                "each character.")
         ) from error
 
 
@@ -201,7 +207,7 @@ class TableResult:
     def totals_by_number(self) -> dict[int, int]:
         return dict(zip(self.numbers, self.totals))
 
-    def confirmation_line(self, names: Sequence[str]) -> str:
+    def confirmation_line(self, names: Sequence[str]) -> Words:
         """How the players at the table answered (``names`` in seat order), in a few words.
 
         >>> make = lambda answers: TableResult("CUP-1", 1, 2, (7, 3), (10_050, 4_000), (1, 2), (),
@@ -214,7 +220,7 @@ class TableResult:
         'not confirmed (older table app)'
         """
         if self.confirmations is None:
-            return "not confirmed (older table app)"
+            return say("not confirmed (older table app)")
         return describe_confirmations(self.confirmations, names)
 
     @property
@@ -275,7 +281,7 @@ class SealedResult:
                     "changed after the game, or made with another table's setup code. Refused.",
                     round=self.round, table=self.table)
             )
-        return _read_safely("the result code", lambda: _result_payload(Reader(self.signed, 3)))
+        return _read_safely(RESULT_PREFIX, lambda: _result_payload(Reader(self.signed, 3)))
 
 
 def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str]) -> Words:
@@ -289,14 +295,10 @@ def describe_confirmations(answers: Sequence[bool | None], names: Sequence[str])
     declined = [name for name, answer in zip(names, answers) if answer is False]
     silent = [name for name, answer in zip(names, answers) if answer is None]
     if declined:
-        parts.append(say("{names} declined", names=_and(declined)))
+        parts.append(say("{names} declined", names=all_of(declined)))
     if silent:
-        parts.append(say("{names} did not answer", names=_and(silent)))
+        parts.append(say("{names} did not answer", names=all_of(silent)))
     return listed(parts, " · ")
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _masks(answers: Sequence[bool | None]) -> tuple[int, int]:
@@ -316,9 +318,15 @@ def _check_header(event_id: str, round_: int, table: int) -> None:
     if not event_id or len(event_id) > _MAX_EVENT_ID or not event_id.isascii() or not event_id.isprintable():
         raise InvalidInput(say("{event_id!r} is not an event id: 1 to {max_event_id} plain characters.",
                                event_id=event_id, max_event_id=_MAX_EVENT_ID))
-    for label, value in (("round", round_), ("table", table)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidInput(say("{value!r} is not a {label} number: they start at 1.", value=value, label=label))
+    if _not_counted(round_):
+        raise InvalidInput(say("{value!r} is not a round number: they start at 1.", value=round_))
+    if _not_counted(table):
+        raise InvalidInput(say("{value!r} is not a table number: they start at 1.", value=table))
+
+
+def _not_counted(value: object) -> bool:
+    """Not a whole number from 1, as rounds and tables are numbered."""
+    return isinstance(value, bool) or not isinstance(value, int) or value < 1
 
 
 def _check_numbers(numbers: tuple[int, ...]) -> None:
@@ -365,8 +373,7 @@ def encode_setup(setup: TableSetup) -> str:
 def decode_setup(code: str) -> TableSetup:
     """Read a setup code in any form; :class:`CodeDamaged` if it cannot be (a table starting
     its game from a code reads it with :func:`setup_to_join`, which checks its names)."""
-    return _read_safely("the setup code",
-                        lambda: _setup_payload(open_code(read_code(code), SETUP_PREFIX, "a table setup code")))
+    return _read_safely(SETUP_PREFIX, lambda: _setup_payload(open_code(read_code(code), SETUP_PREFIX)))
 
 
 def setup_to_join(code: str) -> TableSetup:
@@ -451,7 +458,7 @@ def read_sealed_result(code: str) -> SealedResult:
 
     def header() -> SealedResult:
         one_form = read_code(code)
-        data = open_code(one_form, RESULT_PREFIX, "a table result code")
+        data = open_code(one_form, RESULT_PREFIX)
         if len(data.data) < data.at + MAC_SIZE:
             raise CodeDamaged(say("The result code ends too early: part of it is missing."))
         signed, signature = data.data[:-MAC_SIZE], data.data[-MAC_SIZE:]
@@ -461,7 +468,7 @@ def read_sealed_result(code: str) -> SealedResult:
         _check_header(event_id, round_, table)
         return SealedResult(event_id, round_, table, signed, signature, one_form)
 
-    return _read_safely("the result code", header)
+    return _read_safely(RESULT_PREFIX, header)
 
 
 def decode_result(code: str) -> SignedResult:
@@ -471,7 +478,7 @@ def decode_result(code: str) -> SignedResult:
     which parses nothing past the table before the signature is checked.
     """
     sealed = read_sealed_result(code)
-    result = _read_safely("the result code", lambda: _result_payload(Reader(sealed.signed, 3)))
+    result = _read_safely(RESULT_PREFIX, lambda: _result_payload(Reader(sealed.signed, 3)))
     return SignedResult(result, sealed.signed, sealed.signature)
 
 

@@ -422,21 +422,23 @@ def seal(writer: Writer) -> bytes:
     return bytes(writer.data)
 
 
-def open_code(code: str, prefix: str, what: str) -> Reader:
-    """Base45-decode and check the CRC of a code in its one form (:func:`read_code`'s); returns a
-    reader positioned after the prefix."""
-    found = code[:3]
-    if found != prefix:
-        other = "a table setup code" if found == SETUP_PREFIX else "a table result code"
-        raise CodeDamaged(say("This is {other}, not {what}.", other=other, what=what))
-    data = found.encode() + b45decode(code[4:])
+def open_code(code: str, prefix: str) -> Reader:
+    """Base45-decode and check the CRC of a code in its one form (:func:`read_code`'s) that should
+    be the setup code or the result code, by ``prefix``; returns a reader positioned after the prefix."""
+    setup = prefix == SETUP_PREFIX
+    if code[:3] != prefix:
+        raise CodeDamaged(say("This is a table result code, not a table setup code.") if setup else
+                          say("This is a table setup code, not a table result code."))
+    data = prefix.encode() + b45decode(code[4:])
     if len(data) < 3 + _CRC_SIZE:
         raise CodeDamaged(say("The code is too short to be read: part of it is missing."))
     body, crc = data[:-_CRC_SIZE], data[-_CRC_SIZE:]
     if zlib.crc32(body).to_bytes(_CRC_SIZE, "big") != crc:
         raise CodeDamaged(
-            say("{capitalize} does not pass its check: it was misread or mistyped. Scan it again or check each "
-                "character.", capitalize=what.capitalize())
+            say("The setup code does not pass its check: it was misread or mistyped. Scan it again or check each "
+                "character.") if setup else
+            say("The result code does not pass its check: it was misread or mistyped. Scan it again or check each "
+                "character.")
         )
     return Reader(body, 3)
 

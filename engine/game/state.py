@@ -34,7 +34,7 @@ from engine.game.trail import Trail
 from engine.game.farkle_words import farkle_words
 from engine.rules import Rules
 from engine.scoring import best_score, score
-from engine.words import Words, say, say_n
+from engine.words import Words, all_of, say, say_n
 
 __all__ = [
     "GameState",
@@ -409,8 +409,9 @@ def _banked(state: GameState, passed: int | None) -> GameState:
     wins_now = not state.final_round and total >= state.rules.target and state.rules.end_rule == "first_to_target"
     offer = Offer(points, passed) if state.rules.progressive and passed and not wins_now else None
     if offer:
-        notices.append(Notice("offer", say("{who}: bank {points:,} with {number} to pass.", who=who,
-                                           points=offer.points, number=_NUMBER_WORDS[offer.dice])))
+        notices.append(Notice("offer", say_n("{who}: bank {points:,} with {number} die to pass.",
+                                             "{who}: bank {points:,} with {number} dice to pass.", offer.dice, who=who,
+                                             points=offer.points, number=_NUMBER_WORDS[offer.dice])))
     record = TurnRecord(seat, state.throws.as_tuple(), "banked", points, 0, total, _built_on(state))
     state = evolved(
         state,
@@ -567,5 +568,5 @@ def _set(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
 
 def _names(state: GameState, seats: Iterable[int]) -> str:
     names = [state.name(seat) for seat in seats]
-    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+    return all_of(names)
 

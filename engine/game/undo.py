@@ -32,14 +32,15 @@ def undone(event: Event, before: GameState, after: GameState) -> Notice:
     elif isinstance(event, Banked | PointsBanked):
         turn = after.history[-1]
         words = say("{name}'s bank of {points:,}", name=before.name(turn.seat), points=turn.points)
-    elif isinstance(event, Built) and before.offer is not None:
-        words = say("{name} building on {points:,}", name=name, points=before.offer.points)
+    elif isinstance(event, Built):
+        words = say("{name} building on {points:,}", name=name, points=before.offer.points) if before.offer else \
+            say("{name} building on the turn before", name=name)
     elif isinstance(event, RulesChanged):
         words = say("the change of rules")
     elif isinstance(event, RolledOff):
         words = say("the roll-off")
     elif isinstance(event, EntrySwitched):
         words = say("the switch to points only") if event.points_only else say("the switch to entering dice")
-    else:
-        words = say("the last action ({kind})", kind=event.TYPE)
+    else:  # the start of the game: peek() refuses to take it back
+        words = say("the start of the game")
     return Notice("undone", say("Undone: {undone}", undone=words))

@@ -33,7 +33,7 @@ from engine.ranking import places_from
 from engine.rules import Rules
 from engine.tournament.cards import RevokedCard, refuse_stale_card
 from engine.tournament.state import RoundState, TournamentState
-from engine.words import say, say_n
+from engine.words import all_of, listed, one_of, say, say_n
 
 __all__ = [
     "WrongEvent",
@@ -114,8 +114,7 @@ def check_possible(result: TableResult, rules: Rules, *, need_roll_off: bool = T
         raise ResultImpossible(say("{where}: {error}", where=where, error=error.words)) from error
     leaders = places.count(1)
     if leaders > 1 and need_roll_off:
-        tied = [str(number) for number, place in zip(result.numbers, places) if place == 1]
-        numbered = ", ".join(tied[:-1]) + " and " + tied[-1]
+        numbered = all_of([str(number) for number, place in zip(result.numbers, places) if place == 1])
         raise ResultImpossible(
             say("{where}: the players numbered {numbered} are tied for the win at {top:,} and no roll-off decided "
                 "it: a finished game has a winner.", where=where, numbered=numbered, top=top)
@@ -223,7 +222,7 @@ def placed(state: TournamentState, result: TableResult, correcting: bool) -> Tab
     if result.numbers != seated:
         strangers = [n for n in result.numbers if n not in seated]
         if strangers:
-            where = ", ".join(state.where(round_, n) for n in strangers)
+            where = listed([state.where(round_, n) for n in strangers])
             problem = say_n("{where} is not seated there", "{where} are not seated there", len(strangers), where=where)
         else:
             problem = say("the seat order differs")
@@ -242,7 +241,7 @@ def _check_rules(state: TournamentState, round_: RoundState, result: TableResult
     spec = state.format.rounds[round_.spec_index]
     allowed = [Rules.preset(spec.rules)] + ([Rules.preset(spec.switch_to)] if spec.switch_to else [])
     if result.rules not in allowed:
-        names = " or ".join(rules.describe() for rules in allowed)
+        names = one_of([rules.describe() for rules in allowed])
         raise ResultImpossible(
             say("Round {number}, table {table} was played under other rules ({rules}); this round is played "
                 "under {names}.",

@@ -135,8 +135,8 @@ def flags(state: TournamentState) -> tuple[Flag, ...]:
             out.append(
                 Flag(
                     round_.number, item.table,
-                    say("Round {round}, table {table}: result {kind} after the cut ({reason}): {effect}{later}.",
-                        round=round_.number, table=item.table, kind=item.kind, reason=item.reason, effect=effect,
+                    say("Round {round}, table {table}: {what} after the cut ({reason}): {effect}{later}.",
+                        round=round_.number, table=item.table, what=item.what, reason=item.reason, effect=effect,
                         later=later),
                 )
             )
@@ -151,12 +151,16 @@ def _prize_flag(state: TournamentState, withdrawn: WithdrawnPrize) -> Flag:
                          amount=amount) for n, amount in prize.split])
     again = say("record it again.") if state.champion is not None else \
         say("record it again once the final has its champion.")
+    values = {"currency": prize.currency, "amount": prize.amount, "shares": shares,
+              "champion": _label(state, prize.champion), "table": withdrawn.table, "reason": withdrawn.reason,
+              "again": again}
     return Flag(
         withdrawn.round, withdrawn.table,
         say("The prize of {currency}{amount:,} ({shares}) was recorded with {champion} as champion, before the "
-            "final's result at table {table} was {kind} ({reason}): it no longer stands; {again}",
-            currency=prize.currency, amount=prize.amount, shares=shares, champion=_label(state, prize.champion),
-            table=withdrawn.table, kind=withdrawn.kind, reason=withdrawn.reason, again=again),
+            "final's result at table {table} was voided ({reason}): it no longer stands; {again}", **values)
+        if withdrawn.kind == "voided" else
+        say("The prize of {currency}{amount:,} ({shares}) was recorded with {champion} as champion, before the "
+            "final's result at table {table} was replaced ({reason}): it no longer stands; {again}", **values),
     )
 
 

@@ -8,6 +8,7 @@ room saw, as the table's Undo does ("Undone: Bob's bank of 650").
 from __future__ import annotations
 
 from engine.codec import TableResult
+from engine.rules import preset_words
 from engine.tournament.events import (
     CardRevoked,
     DrawCancelled,
@@ -89,7 +90,7 @@ def describe(event: Event, state: TournamentState) -> Words:
         return say("{name} missing from table {table} in round {round}", name=state.players[event.number].name,
                    table=event.table, round=event.round)
     if isinstance(event, RulesSwitched):
-        return say("the switch of round {round} to {rules} rules", round=event.round, rules=event.rules)
+        return say("the switch of round {round} to {rules} rules", round=event.round, rules=preset_words(event.rules))
     shares = listed([say("{name} {currency}{amount:,}", name=state.players[number].name, currency=event.currency,
                          amount=amount) for number, amount in event.split])
     return say("the prize of {currency}{amount:,} ({shares})", currency=event.currency, amount=event.amount,

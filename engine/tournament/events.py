@@ -23,6 +23,7 @@ from engine.event_log import Codec, Damaged, EventLog, kind_of, record
 from engine.tournament.format import Cut, TournamentFormat
 
 __all__ = [
+    "MISSING",
     "Event",
     "TournamentCreated",
     "FormatChanged",
@@ -254,6 +255,10 @@ class PlayerMissing:
     number: int
     reason: str
 
+
+MISSING = "did not come"
+"""The reason logged for a player marked missing without one: data, kept in English; shown
+in the reader's language (:func:`engine.tournament.replay.apply`)."""
 
 Event = Union[
     TournamentCreated, FormatChanged, PlayerSignedUp, PlayerCheckedIn, PlayerWithdrew, SeatsDrawn, DrawCancelled, CardRevoked,

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.rules import Rules
+from engine.rules import Rules, preset_words
 from engine.words import Words, listed, say, say_n
 
 __all__ = ["CutKind", "Cut", "RoundSpec", "RoundPlan", "TournamentFormat", "table_sizes"]
@@ -141,7 +141,7 @@ class RoundPlan:
         seating = listed([say_n("{count} table of {size}", "{count} tables of {size}", count, count=count, size=size)
                           for size, count in sorted(tables.items(), reverse=True)], " and ")
         return say("{round}: {players} players, {seating}, {rules} rules; {cut}.", round=self.name, players=self.players,
-                   seating=seating, rules=self.rules, cut=self.cut.describe())
+                   seating=seating, rules=preset_words(self.rules), cut=self.cut.describe())
 
 
 def table_sizes(players: int, size: int) -> tuple[int, ...]:

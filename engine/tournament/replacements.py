@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalAction, InvalidInput
 from engine.ranking import rank_blocks
-from engine.tournament.events import PlaceTaken, PlayerMissing, PlayerWithdrew
+from engine.tournament.events import MISSING, PlaceTaken, PlayerMissing, PlayerWithdrew
 from engine.tournament.state import RoundState, TournamentState
-from engine.words import Words, say
+from engine.words import Words, all_of, say, say_n
 
 __all__ = [
     "Vacancy", "withdrawal", "vacancy", "take_place", "place_taken_words", "mark_missing", "missing_words", "as_drawn",
@@ -64,7 +64,7 @@ class Vacancy:
     @property
     def named(self) -> str:
         """``Ed and Flo``: who is next in line, by name."""
-        return self.names[0] if len(self.names) < 2 else ", ".join(self.names[:-1]) + " and " + self.names[-1]
+        return all_of(self.names)
 
     def describe(self) -> Words:
         """The question the organizer answers, in words."""
@@ -151,8 +151,10 @@ def take_place(state: TournamentState, withdrawn: int, roll_off: Mapping[int, in
     best = max(faces.values())
     winners = [n for n in place.next_in_line if faces[n] == best]
     if len(winners) > 1:
-        who = " and ".join(state.players[n].name for n in winners)
-        raise IllegalAction(say("{who} both threw {best}: the tied players throw again.", who=who, best=best))
+        who = all_of([state.players[n].name for n in winners])
+        raise IllegalAction(say("{who} both threw {best}: the tied players throw again.", who=who, best=best)
+                            if len(winners) == 2 else
+                            say("{who} all threw {best}: the tied players throw again.", who=who, best=best))
     return PlaceTaken(place.round, withdrawn, winners[0], tuple(sorted(faces.items())))
 
 
@@ -165,7 +167,7 @@ def place_taken_words(state: TournamentState, taken: PlaceTaken) -> Words:
 def mark_missing(state: TournamentState, number: int, reason: str) -> PlayerMissing:
     """A player drawn who did not come, marked at their table before it has a result."""
     round_ = state.open_round()
-    label = state.label(number) if number in state.players else f"Number {number!r}"
+    label = state.label(number) if number in state.players else say("Number {number!r}", number=number)
     seat = round_.seats.get(number)
     if seat is None:
         raise IllegalAction(say("{label} is not seated in round {number}: only a player drawn can be missing.",
@@ -181,7 +183,7 @@ def mark_missing(state: TournamentState, number: int, reason: str) -> PlayerMiss
                 table=table, number=round_.number, count=len(round_.tables[table - 1]),
                 name=state.players[number].name)
         )
-    return PlayerMissing(round_.number, table, number, " ".join(reason.split()) or "did not come")
+    return PlayerMissing(round_.number, table, number, " ".join(reason.split()) or MISSING)
 
 
 def missing_words(state: TournamentState, round_: RoundState, table: int) -> str:
@@ -190,8 +192,12 @@ def missing_words(state: TournamentState, round_: RoundState, table: int) -> str
     if not names:
         return ""
     count = len(round_.tables[table - 1])
-    size = {2: "two", 3: "three", 4: "four", 5: "five"}.get(count, str(count))
-    return f"plays as {size} ({' and '.join(names)} did not come)"
+    return say_n("plays as {size} ({names} did not come)", "plays as {size} ({names} did not come)", len(names),
+                 size=_SIZES.get(count, str(count)), names=all_of(names))
+
+
+_SIZES = {2: say("two"), 3: say("three"), 4: say("four"), 5: say("five")}
+"""How many play at a short table, in words (it started with one or more of its players missing)."""
 
 
 def as_drawn(round_: RoundState) -> tuple[tuple[int, ...], tuple[int, ...]]:

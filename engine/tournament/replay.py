@@ -29,6 +29,7 @@ from engine.frozen import evolved
 from engine.rules import PRESET_NAMES
 from engine.shared_map import SharedMap
 from engine.tournament.events import (
+    MISSING,
     CardRevoked,
     DrawCancelled,
     Event,
@@ -152,7 +153,8 @@ def _missing(state: TournamentState, event: PlayerMissing) -> TournamentState:
     seats = {n: (t, s) for t, seated in enumerate(tables, 1) for s, n in enumerate(seated, 1)}
     played = evolved(round_, tables=tables, seats=seats, missing=round_.missing + (event,))
     player = state.players[event.number]
-    out = dataclasses.replace(player, withdrawn=True, reason=event.reason)
+    reason = say("did not come") if event.reason == MISSING else event.reason  # the default: in the reader's language
+    out = dataclasses.replace(player, withdrawn=True, reason=reason)
     return _next(_with_round(state, played), players=state.players.set(event.number, out),
                  active=state.active - (not player.withdrawn))
 
@@ -181,9 +183,9 @@ def _seat(state: TournamentState, event: SeatsDrawn) -> TournamentState:
     strangers = [n for table in event.tables for n in table if n not in state.players]
     if strangers or not event.tables or not 1 <= event.round <= len(state.rounds) + 1:
         raise InvalidInput(
-            f"The draw of round {event.round} seats "
-            + (f"number {strangers[0]}, who never signed up" if strangers else "tables no round can have")
-            + "."
+            say("The draw of round {round} seats number {number}, who never signed up.", round=event.round,
+                number=strangers[0]) if strangers else
+            say("The draw of round {round} seats tables no round can have.", round=event.round)
         )
     players = sum(len(table) for table in event.tables)
     cut = state.format.scaled_cut(spec_index, players) if event.cut is None else event.cut

@@ -30,7 +30,7 @@ from typing import Final, Literal
 from engine.tournament.standings import RollOffNeeded, cut_of, standings
 from engine.tournament.state import RoundState, TournamentState
 from engine.tournament.summary import result_summary, state_line
-from engine.words import Words, say, say_n
+from engine.words import Words, listed, say, say_n
 
 __all__ = ["TableStatus", "RoomTable", "RoomResult", "RoomStanding", "CutLine", "Room", "room_of", "LATEST_RESULTS"]
 
@@ -170,7 +170,7 @@ def _table(state: TournamentState, round_: RoundState, table: int, pending: tupl
     at = _hhmm(recorded.at)
     ties = [item for item in pending if set(item.numbers) & set(numbers)]
     if ties:
-        words = say("roll-off pending: {players}", players="; ".join(item.players for item in ties))
+        words = say("roll-off pending: {players}", players=listed([item.players for item in ties], "; "))
         return RoomTable(table, "roll-off", seats, words, since, at)
     summary = result_summary(state, recorded.result)
     words = say("reported at {time}: {result}", time=at, result=summary) if at else \

@@ -19,7 +19,7 @@ from engine.errors import InvalidInput
 from engine.ranking import places_in, rank_blocks
 from engine.tournament.replacements import place_taken_words
 from engine.tournament.state import Player, RoundState, TournamentState
-from engine.words import Words, say
+from engine.words import Words, all_of, say
 
 __all__ = [
     "RollOffNeeded", "StandingRow", "PlayerLookup", "cut_of", "standings", "round_places", "lookup",
@@ -43,8 +43,8 @@ class RollOffNeeded:
     @property
     def players(self) -> str:
         """``Ann (20) and Bob (36)``: the tied players by name and number."""
-        labels = [f"{name} ({number})" for name, number in zip(self.names, self.numbers)]
-        return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+        return all_of([say("{name} ({number})", name=name, number=number)
+                       for name, number in zip(self.names, self.numbers)])
 
     def describe(self) -> Words:
         first, last = self.places

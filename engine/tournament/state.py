@@ -20,7 +20,7 @@ from engine.shared_map import SharedMap
 from engine.tournament.events import PlaceTaken, PlayerMissing
 from engine.tournament.format import Cut, RoundPlan, TournamentFormat
 from engine.tournament.seating import Tables
-from engine.words import say
+from engine.words import Words, say
 
 __all__ = [
     "Player", "Prize", "WithdrawnPrize", "Correction", "Recorded", "Revocation", "Voided", "RoundState",
@@ -68,6 +68,23 @@ class Correction:
     reason: str
     after_close: bool
 
+    @property
+    def what(self) -> Words:
+        """``result voided``: what the correction did, as a sentence names it (never its kind's id)."""
+        return _CORRECTED[self.kind]
+
+    def describe(self) -> Words:
+        """``Round 1, table 2: result voided (wrong table)``, and whether the round had closed."""
+        if self.after_close:
+            return say("Round {round}, table {table}: {what} ({reason}) after the round closed", round=self.round,
+                       table=self.table, what=self.what, reason=self.reason)
+        return say("Round {round}, table {table}: {what} ({reason})", round=self.round, table=self.table,
+                   what=self.what, reason=self.reason)
+
+
+_CORRECTED = {"voided": say("result voided"), "replaced": say("result replaced"),
+              "held result taken": say("held result taken"), "held result dismissed": say("held result dismissed")}
+
 
 @dataclass(frozen=True)
 class Recorded:
@@ -84,11 +101,11 @@ class Recorded:
     entry: int = 0
     """The log entry that counted it: the room lists the latest results first by it."""
 
-    def confirmation_line(self, players: Mapping[int, Player]) -> str:
+    def confirmation_line(self, players: Mapping[int, Player]) -> Words:
         """How the table's players confirmed it (:meth:`TableResult.confirmation_line`), or
         ``entered by hand`` for a result the organizer typed in."""
         if not self.code:
-            return "entered by hand"
+            return say("entered by hand")
         return self.result.confirmation_line([players[n].name for n in self.result.numbers])
 
 
@@ -101,9 +118,11 @@ class Revocation:
     at: str | None = None
 
     @property
-    def described(self) -> str:
+    def described(self) -> Words:
         """``revoked at 14:02 for: phone lost`` (the time as the organizer's device recorded it)."""
-        return f"revoked{clock(self.at)} for: {self.reason}"
+        time = clock(self.at)
+        return say("revoked at {time} for: {reason}", time=time, reason=self.reason) if time else \
+            say("revoked for: {reason}", reason=self.reason)
 
 
 @dataclass(frozen=True)
@@ -116,17 +135,19 @@ class Voided:
     at: str | None = None
 
     @property
-    def described(self) -> str:
+    def described(self) -> Words:
         """``voided at 14:02 for: wrong table`` (without the time in logs from before it was kept)."""
-        return f"voided{clock(self.at)} for: {self.reason}"
+        time = clock(self.at)
+        return say("voided at {time} for: {reason}", time=time, reason=self.reason) if time else \
+            say("voided for: {reason}", reason=self.reason)
 
 
 def clock(at: str | None) -> str:
-    """`` at 14:02`` for an ISO time (in the organizer's local time as recorded), "" for none."""
+    """``14:02`` for an ISO time (in the organizer's local time as recorded), "" for none."""
     if not at:
         return ""
     try:
-        return f" at {datetime.fromisoformat(at):%H:%M}"
+        return f"{datetime.fromisoformat(at):%H:%M}"
     except ValueError:
         return ""
 
@@ -309,11 +330,12 @@ class TournamentState:
 
     # -- names for messages --------------------------------------------------------------
 
-    def label(self, number: int) -> str:
-        return f"{self.players[number].name} (number {number})"
+    def label(self, number: int) -> Words:
+        """``Ann (number 3)``: a player as a message names them."""
+        return say("{name} (number {number})", name=self.players[number].name, number=number)
 
-    def where(self, round_: RoundState, number: int) -> str:
+    def where(self, round_: RoundState, number: int) -> Words:
         """A player and their table in ``round_``, for a message."""
         seat = round_.seats.get(number)
-        label = self.label(number) if number in self.players else f"number {number}"
-        return f"{label} (table {seat[0]})" if seat else label
+        label = self.label(number) if number in self.players else say("number {number}", number=number)
+        return say("{label} (table {table})", label=label, table=seat[0]) if seat else label

@@ -15,7 +15,7 @@ from datetime import datetime
 from engine.codec import LATEST_KEY_SCHEME, SealedResult, TableResult, TableSetup, encode_setup
 from engine.errors import FarkleError, IllegalAction, InvalidInput
 from engine.names import NameClash, clean_name, find_clash
-from engine.rules import Rules
+from engine.rules import Rules, preset_words
 from engine.tournament.cards import printed_card, stamp, table_setup
 from engine.tournament.checks import (
     ImportReport, WrongTable, authentic, placed, sealed_of, seated_at, seen_before, typed_result,
@@ -49,7 +49,7 @@ from engine.tournament.signups import PreviewLine, SignUpPreview, clash_refusal,
 from engine.tournament.standings import PlayerLookup, RollOffNeeded, StandingRow, cut_of, lookup, round_places, standings
 from engine.tournament.state import Correction, Player, Prize, Revocation
 from engine.tournament.summary import result_summary, sentence, state_line
-from engine.words import listed, say, say_n
+from engine.words import listed, one_of, say, say_n
 
 __all__ = ["Tournament"]
 
@@ -229,8 +229,8 @@ class Tournament(TournamentHistory):
         if len(entrants) < 2:
             if self._state.rounds:
                 raise IllegalAction(say("Only {count} player is left: there is no round to draw.", count=len(entrants)))
-            who = "Nobody has" if not entrants else "Only one player has"
-            raise IllegalAction(say("{who} checked in: a round needs at least 2 players.", who=who))
+            raise IllegalAction(say("Nobody has checked in: a round needs at least 2 players.") if not entrants else
+                                say("Only one player has checked in: a round needs at least 2 players."))
         return self.plan()[self.round]
 
     def draw_seats(self, seed: int | None = None, *, at: datetime | None = None) -> Tables:
@@ -295,10 +295,10 @@ class Tournament(TournamentHistory):
         spec = self.format.rounds[round_.spec_index]
         if spec.switch_to is None:
             raise IllegalAction(say("Round {number} is played under {rules} rules throughout: no switch allowed.",
-                                    number=round_.number, rules=spec.rules))
+                                    number=round_.number, rules=preset_words(spec.rules)))
         if round_.rules_switched:
             raise IllegalAction(say("Round {number} is already switched to {rules} rules.",
-                                    number=round_.number, rules=round_.rules_switched))
+                                    number=round_.number, rules=preset_words(round_.rules_switched)))
         self._push(RulesSwitched(round_.number, spec.switch_to))
 
     def setup(self, table: int, link_base: str = "") -> TableSetup:
@@ -518,8 +518,9 @@ class Tournament(TournamentHistory):
             if not needed:
                 where = say("over all tables") if table == 0 else say("at table {table}", table=table)
                 raise IllegalAction(say("Round {number} has no tie to roll off {where}.", number=round_.number, where=where))
-            wanted = " or ".join(item.players for item in needed)
-            thrown = ", ".join(self._state.label(n) if n in self._state.players else f"number {n}" for n in sorted(faces))
+            wanted = one_of([item.players for item in needed])
+            thrown = listed([self._state.label(n) if n in self._state.players else say("number {number}", number=n)
+                             for n in sorted(faces)])
             raise IllegalAction(
                 say("The roll-off must be thrown by {wanted} (all still tied, and only them), not {thrown}.", wanted=wanted, thrown=thrown)
             )

@@ -118,7 +118,7 @@ def test_progressive_offers_the_next_player_build_or_fresh_six(data_dir):
         await throw(ui, "1 1 1 5 2 3")
         await keep(ui, 0, 1, 2, 3)  # 1 1 1 5, in the order typed
         await ui.click("bank")
-        assert "Ann: bank 1,050 with TWO to pass." in ui.texts()
+        assert "Ann: bank 1,050 with TWO dice to pass." in ui.texts()
         assert "On offer to Bob: 1,050 with TWO dice" in ui.texts()
         await ui.click("build")
         assert ui.text_of("turn-line") == "Bob's turn · turn total 1,050 · two dice in hand"

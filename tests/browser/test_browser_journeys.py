@@ -67,7 +67,7 @@ def test_a_progressive_pass_is_built_on_and_undo_takes_it_back(browser_page: Flu
     throw(page, "1 1 1 5 2 3")
     page.click_button("Best: keep 1 1 1 5 for 1,050")
     page.click_button("Bank 1,050")
-    page.wait_for_text("Ann: bank 1,050 with TWO to pass.")
+    page.wait_for_text("Ann: bank 1,050 with TWO dice to pass.")
     page.wait_for_text("On offer to Bob: 1,050 with TWO dice")
     page.screenshot(SCREENSHOTS / "progressive-offer.png")
     page.click_button("Build on 1,050")
@@ -75,7 +75,7 @@ def test_a_progressive_pass_is_built_on_and_undo_takes_it_back(browser_page: Flu
     throw(page, "5 2")
     page.click_button("Die 1 shows 5")
     page.click_button("Bank 1,100")
-    page.wait_for_text("Bob: bank 1,100 with ONE to pass.")
+    page.wait_for_text("Bob: bank 1,100 with ONE die to pass.")
     for shown in ["Bank 1,100 instead", "Bob threw 5 2", "Enter Bob's throw: two dice", "On offer to Bob"]:
         page.click_button("Undo")
         page.wait_for_text(shown)

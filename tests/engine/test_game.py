@@ -263,7 +263,7 @@ def test_progressive_passing_follows_the_tournament_example_1600_1650_1750():
         game.keep(keep)
     assert (game.turn_points, game.dice_in_hand) == (1600, 2)
     game.bank()
-    assert "A: bank 1,600 with TWO to pass." in [notice.text for notice in game.notices]
+    assert "A: bank 1,600 with TWO dice to pass." in [notice.text for notice in game.notices]
     assert (game.offer.points, game.offer.dice) == (1600, 2)
     game.build()
     assert (game.turn_points, game.dice_in_hand) == (1600, 2)

@@ -88,6 +88,14 @@ def test_players_tied_next_in_line_throw_for_the_place_and_equal_faces_throw_aga
     assert t.lookup(6)[0].status == "takes Player 03's place in the final"
 
 
+def test_three_players_tied_next_in_line_who_throw_the_same_face_all_throw_again() -> None:
+    t = event(8, BEST_FOUR)
+    _round_one(t, {**FIELD, 5: 7_000, 6: 7_000, 7: 7_000})
+    t.withdraw(3)
+    with pytest.raises(IllegalAction, match="Player 05, Player 06 and Player 07 all threw 4: the tied players throw again"):
+        t.take_place(3, {5: 4, 6: 4, 7: 4})
+
+
 def test_the_roll_off_for_one_place_orders_the_tied_players_for_the_next() -> None:
     t = event(8, BEST_FOUR)
     _round_one(t, TIED_BELOW)

@@ -108,7 +108,8 @@ def table_cards_sheet(t: Tournament, link_base: str, join_base: str) -> str:
     cards: list[str] = []
     for table, numbers in enumerate(t.seating() if t.round else (), 1):
         short = t.short_table(table)
-        heading = tr("Table {table} · {name}", table=table, name=_round_name(t)) + (f" · {short}" if short else "")
+        heading = tr("Table {table} · {name}", table=table, name=_round_name(t)) + \
+            (f" · {tr_words(short)}" if short else "")
         lines = [_fill(_PARAGRAPH, text=tr("Seat {seat}: {name} (number {n})", seat=seat, name=t.player(n).name, n=n))
                  for seat, n in enumerate(numbers, 1)]
         lines.append(_fill(_PARAGRAPH, text=t.rules_for().describe()))
@@ -165,7 +166,7 @@ def result_slips(t: Tournament) -> str:
                        for seat, n in enumerate(numbers, 1))
         slips.append(_fill(
             _SLIP, heading=tr("Table {table} · {round} · {code}", table=table, round=_round_name(t), code=t.event_id),
-            note=_Markup(_fill(_NOTE, text=short) if short else ""), seat=tr("Seat"), player=tr("Player"),
+            note=_Markup(_fill(_NOTE, text=tr_words(short)) if short else ""), seat=tr("Seat"), player=tr("Player"),
             total=tr("Final total"), initials=tr("Initials"), rows=_Markup(rows),
             roll_off=tr("Totals level for the win: the roll-off faces, by name:"),
             hand_in=tr("Every player initials their total; hand the slip to the organizer."),

@@ -174,8 +174,8 @@ def table_cards(t: Tournament, link_base: str, plain: bool, page: SeatingPage | 
         short = t.short_table(table)
         heading = tr("Table {table} · {name}", table=table, name=t.plan()[round_number - 1].name)
         lines: list[ft.Control] = [
-            ft.Text(heading + (f" · {short}" if short else ""), size=20, weight=ft.FontWeight.BOLD, color=ink,
-                    key=f"card-title-{table}"),
+            ft.Text(heading + (f" · {tr_words(short)}" if short else ""), size=20, weight=ft.FontWeight.BOLD,
+                    color=ink, key=f"card-title-{table}"),
             *(ft.Text(tr("Seat {seat}: {name} (number {n})",
                          seat=seat, name=t.player(n).name, n=n), color=ink) for seat, n in enumerate(numbers, 1)),
             ft.Text(rules, size=12, color=ink),

@@ -90,11 +90,7 @@ def StandingsScreen(tournament_id: str) -> ft.View:
                                rank=row.rank, name=row.name, number=row.number, status=row.status)
                             + (f" · {rounds}" if rounds else ""), key=f"standing-{row.number}"))
     flags = [ft.Text(tr_words(flag.message), color=ft.Colors.ERROR, key=f"flag-{i}") for i, flag in enumerate(t.flags())]
-    corrections = [
-        ft.Text(tr("Round {round}, table {table}: {kind} ({reason})", round=c.round, table=c.table, kind=c.kind,
-                   reason=c.reason) + (tr(" after the round closed") if c.after_close else ""))
-        for c in t.corrections()
-    ]
+    corrections = [ft.Text(tr_words(c.describe())) for c in t.corrections()]
     controls: list[ft.Control] = [
         section(tr("Standings"), *(rows or [ft.Text(tr("Nobody has signed up yet."))])),
         section(tr("Rounds and cuts"), *(ft.Text(tr_words(p.describe())) for p in t.plan())),
