@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.documents.events import TournamentSummary, event_summaries
-from app.i18n import tr
+from app.i18n import ntr, tr
 from app.storage import Store
 from engine import InvalidInput
 
@@ -37,8 +37,9 @@ class SharedCode(LookupError):
     """A result names an event code that several stored events hold: :attr:`holders`, to choose from."""
 
     def __init__(self, event_id: str, holders: list[CodeHolder]) -> None:
-        super().__init__(tr("{count} events on this device have the event code {code}: choose the one this "
-                            "result is for.", count=len(holders), code=event_id))
+        super().__init__(ntr("{count} event on this device has the event code {code}: choose the one this "
+                             "result is for.", "{count} events on this device have the event code {code}: choose the "
+                             "one this result is for.", len(holders), count=len(holders), code=event_id))
         self.holders = tuple(holders)
 
 

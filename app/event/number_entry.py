@@ -7,7 +7,7 @@ typed as text, so a half-typed entry is never lost; they become numbers only her
 
 from __future__ import annotations
 
-from app.i18n import tr
+from app.i18n import local_number, tr
 import re
 from typing import Final, Literal, overload
 
@@ -35,8 +35,9 @@ def parse_number(label: str, text: str, *, optional: bool, minimum: int = 0,
 
 def parse_number(label: str, text: str, *, optional: bool = False, minimum: int = 0,
                  digits: int = MOST_DIGITS) -> int | None:
-    """A number field's whole number: ASCII digits only (commas and spaces between them are
-    allowed), 1 to ``digits`` of them, at least ``minimum``; empty gives None when ``optional``.
+    """A number field's whole number: ASCII digits only (commas, spaces and the session language's
+    thousands mark between them are allowed: a German 1.050 as the app shows it), 1 to ``digits``
+    of them, at least ``minimum``; empty gives None when ``optional``.
 
     >>> parse_number("Target", "10,000")
     10000
@@ -49,7 +50,7 @@ def parse_number(label: str, text: str, *, optional: bool = False, minimum: int 
     ...
     engine.errors.InvalidInput: A player number: '0' is less than 1: enter 1 or more.
     """
-    compact = text.replace(",", "").replace(" ", "")
+    compact = text.translate({ord(mark): None for mark in _group_marks()})
     if not compact:
         if optional:
             return None
@@ -63,6 +64,12 @@ def parse_number(label: str, text: str, *, optional: bool = False, minimum: int 
         raise InvalidInput(tr("{label}: {shown} is less than {minimum}: enter {minimum} or more.",
                               label=label, shown=_shown(text), minimum=minimum))
     return int(compact)
+
+
+def _group_marks() -> str:
+    """The thousands marks a number may be typed with: a comma, spaces, and the mark the session's
+    language groups with (``local_number(1000)`` is 1.000 in German, 1 000 in French)."""
+    return ", \u00a0\u202f" + local_number(1000)[1:-3]
 
 
 def _shown(text: str) -> str:

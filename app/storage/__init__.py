@@ -43,7 +43,7 @@ Typical use::
     store = FileStore(data_dir or default_data_dir())         # local app
     store = await PrefsStore.open(shared_preferences)          # browser build
     for problem in store.problems:                             # damaged files
-        show(problem.message())
+        show(problem_line(problem))                            # app.views.widgets: in words
     revision = await store.save("games", game_id, {"id": game_id, "events": [...]})
     try:
         revision = await store.save("games", game_id, later, expect_revision=revision)

@@ -55,16 +55,14 @@ class StoreProblem:
         wrong type, the engine's refusal of its log, "too large: ...").
     :param kept_as: where the untouched bytes now are, or ``None`` when they
         were left in place.
+
+    A screen says it in the person's language (``app.views.widgets.problem_line``): this layer
+    knows no language.
     """
 
     location: str
     reason: str
     kept_as: Optional[str] = None
-
-    def message(self) -> str:
-        """A sentence for the person at the table."""
-        where = f"kept aside as {self.kept_as}" if self.kept_as else "left where it was"
-        return f"Could not read {self.location} ({self.reason}); it was {where}."
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.storage import Store
-from app.i18n import tr
+from app.i18n import local_number, tr
 from engine import FarkleError, Game
 from engine.stats import Career, career
 
@@ -44,8 +44,8 @@ async def player_record(store: Store, name: str) -> PlayerRecord:
             continue
         played.append(game)
         winner = game.players[game.winner] if game.winner is not None else None
-        scores = ", ".join(f"{player} {total:,}" for player, total in zip(game.players, game.scores))
+        scores = ", ".join(f"{player} {local_number(total)}" for player, total in zip(game.players, game.scores))
         lines.append((str(document.get("updated", "")), game_id,
-                      scores + (f" · {winner} won" if winner else tr(" · not finished"))))
+                      scores + (tr(" · {winner} won", winner=winner) if winner else tr(" · not finished"))))
     newest_first = tuple((game_id, line) for _, game_id, line in sorted(lines, reverse=True))
     return PlayerRecord(career(name, played), newest_first)

@@ -84,7 +84,7 @@ def history_lines(game: Game) -> list[tuple[str, str]]:
             result = tr("farkled, lost {points:,}", points=record.points) if record.points else tr("farkled")
         if record.penalty:
             result += tr(", third farkle -{penalty:,}", penalty=record.penalty)
-        built = tr(" (built on {built_on})", built_on=record.built_on) if record.built_on else ""
+        built = tr(" (built on {built_on:,})", built_on=record.built_on) if record.built_on else ""
         lines.append((tr("{number}. {name}: {result}{built} · total {total:,}",
                          number=number, name=name, result=result, built=built, total=record.total), throws))
     return lines

@@ -19,7 +19,8 @@ from app.table.scorekeeper import GameSummary, Scorekeeper
 from app.storage import PrefsStore, StorageFullError, StorageUsage, StoreError
 from app.storage.errors import failure_in_words
 from app.views.language import LANGUAGE_ROUTE
-from app.views.widgets import Handler, big_button, icon_button, notice_banner, on, screen_view, section
+from app.views.widgets import (Handler, big_button, icon_button, notice_banner, on, problem_line, screen_view,
+                              section)
 from app.i18n import ntr, tr
 
 __all__ = ["HomeScreen", "HomeState", "Confirmation", "FINISHED_SHOWN"]
@@ -76,7 +77,7 @@ class HomeState(ft.Observable):
 
     def warnings(self) -> list[str]:
         """Unreadable files, and a store running out of room."""
-        warnings = [problem.message() for problem in self.keeper.store.problems]
+        warnings = [problem_line(problem) for problem in self.keeper.store.problems]
         if self.usage is not None and self.usage.nearly_full:
             warnings.append(
                 tr("Storage is {fraction_used:.0%} full: export your games, then delete finished ones to keep "
@@ -255,8 +256,9 @@ def game_lists(home: HomeState, go: Callable[[str], Awaitable[None]], export: Ha
     unfinished, finished = home.unfinished, home.finished
     shown = [game_row(home, game, go) for game in finished[:FINISHED_SHOWN]]
     if len(finished) > FINISHED_SHOWN:
-        shown.append(ft.Text(tr("and {count} older finished games (in the export).",
-                                count=len(finished) - FINISHED_SHOWN)))
+        older = len(finished) - FINISHED_SHOWN
+        shown.append(ft.Text(ntr("and {count} older finished game (in the export).",
+                                 "and {count} older finished games (in the export).", older, count=older)))
     controls = [
         section(tr("Unfinished games"),
                 *([game_row(home, game, go) for game in unfinished] or [ft.Text(tr("None: start a new game."))])),
@@ -304,5 +306,5 @@ def game_row(home: HomeState, game: GameSummary, go: Callable[[str], Awaitable[N
 
 def _amount(size: int) -> str:
     if size >= 1_000_000_000:
-        return f"{size / 1_000_000_000:,.1f} GB"
-    return f"{size / 1_000_000:,.1f} MB" if size >= 1_000_000 else f"{size / 1000:,.0f} KB"
+        return tr("{size:,.1f} GB", size=size / 1_000_000_000)
+    return tr("{size:,.1f} MB", size=size / 1_000_000) if size >= 1_000_000 else tr("{size:,.0f} KB", size=size / 1000)

@@ -241,8 +241,8 @@ def result(dice: list[int], rules: Rules) -> list[ft.Control]:
         ft.Text(
             tr("{points:,} · keep {dice} · {breakdown}",
                points=option.points, dice=format_dice(option.keep), breakdown=option.breakdown)
-            + (tr(" · hot dice") if option.hot_dice else ntr(" · {count} die left", " · {count} dice left", option.dice_left,
-                                                                          count=option.dice_left)),
+            + (tr(" · hot dice") if option.hot_dice
+               else ntr(" · {count} die left", " · {count} dice left", option.dice_left, count=option.dice_left)),
         )
         for option in options
     ]

@@ -20,7 +20,7 @@ from app.event.number_entry import parse_number
 from app.table.scorekeeper import Scorekeeper
 from app.storage import StorageFullError, StoreError
 from app.storage.errors import failure_in_words
-from app.i18n import tr, tr_words, translatable
+from app.i18n import local_number, tr, tr_words, translatable
 from app.views.widgets import (
     MIN_TARGET,
     big_button,
@@ -432,7 +432,8 @@ def NewGameScreen(game_id: str = "") -> ft.View:
                               [(model, tr(N_OF_A_KIND_TEXT[model])) for model in N_OF_A_KIND_MODELS],
                               chosen(form.choose_n_of_a_kind), key="rule-n_of_a_kind"),
             labelled_dropdown(tr("Three farkles in a row"), form.penalty,
-                              [(str(points), f"-{points:,}" if points else tr("No penalty")) for points in PENALTIES],
+                              [(str(points), f"-{local_number(points)}" if points else tr("No penalty"))
+                               for points in PENALTIES],
                               chosen(form.choose_penalty), key="rule-triple_farkle_penalty"),
             ft.TextField(label=tr(LOWEST_TOTAL), value=form.lowest_total, key="rule-lowest_total",
                          keyboard_type=ft.KeyboardType.NUMBER, on_change=typed_lowest_total),

@@ -13,7 +13,7 @@ from app.context import use_model, use_services
 from app.table.player_record import PlayerRecord, player_record
 from app.storage import Store, StoreError
 from app.views.widgets import on, screen_view, section
-from app.i18n import tr
+from app.i18n import local_number, tr
 from engine.names import short_forms
 
 __all__ = ["PlayerScreen", "PlayerState"]
@@ -59,11 +59,12 @@ def PlayerScreen(name: str) -> ft.View:
         figures = record.figures
         lines = [
             (tr("Games"), f"{figures.games}"),
-            (tr("Wins"), f"{figures.wins} ({figures.wins / figures.games:.0%})"),
-            (tr("Average final score"), f"{figures.average_score:,.0f}"),
+            (tr("Wins"), tr("{wins:,} ({percent:.0f}%)", wins=figures.wins,
+                            percent=100 * figures.wins / figures.games)),
+            (tr("Average final score"), local_number(figures.average_score, ",.0f")),
             (tr("Farkle rate"), tr("{farkle_rate:.0%} of {turns} turns",
                                farkle_rate=figures.farkle_rate, turns=figures.turns)),
-            (tr("Best turn"), f"{figures.best_turn:,}"),
+            (tr("Best turn"), local_number(figures.best_turn)),
         ]
         controls.append(section(tr("On this device"), *[
             ft.Row([ft.Text(label, expand=True, size=16), ft.Text(value, size=16, weight=ft.FontWeight.BOLD)],

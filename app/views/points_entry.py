@@ -68,7 +68,7 @@ def PointsEntry(table: TableState, state: GameState) -> ft.Control:
 
     def add(points: int) -> None:
         now, _ = typed_points(typed, name)
-        set_typed(f"{(now or 0) + points:,}")
+        set_typed(local_number((now or 0) + points))  # as the field reads it back
 
     async def typed_changed(event: ft.Event[ft.TextField]) -> None:
         set_typed(event.control.value or "")

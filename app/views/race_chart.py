@@ -142,7 +142,7 @@ def stats_table(stats: Sequence[PlayerStats], width: float = TABLE_WIDEST) -> ft
             ft.DataCell(ft.Text(str(player.farkles))),
             ft.DataCell(ft.Text(hot_dice_shown(player))),
             ft.DataCell(ft.Text(local_number(player.best_turn))),
-            ft.DataCell(ft.Text(f"{player.average_bank:,.0f}")),
+            ft.DataCell(ft.Text(local_number(player.average_bank, ",.0f"))),
             ft.DataCell(ft.Text(tr("turn {turn}", turn=player.on_board_turn) if player.on_board_turn else "—")),
         ])
         for player in stats

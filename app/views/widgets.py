@@ -10,6 +10,7 @@ import flet as ft
 
 from app.i18n import tr, translatable
 from app.qr import qr_image
+from app.storage import StoreProblem
 
 Handler = Callable[[Any], Awaitable[None] | None]
 
@@ -129,6 +130,16 @@ PRESET_LABELS = {"house": translatable("House"), "progressive": translatable("Pr
 def preset_label(name: str) -> str:
     """A rules preset's name as a person reads it (a preset the list lacks: its name, capitalised)."""
     return tr(PRESET_LABELS[name]) if name in PRESET_LABELS else name.capitalize()
+
+
+def problem_line(problem: StoreProblem) -> str:
+    """A file the store could not read, in the person's language: the storage layer knows no
+    language, so its reason (a parser's words) is shown as it is, inside a translated sentence."""
+    if problem.kept_as:
+        return tr("Could not read {location} ({reason}); it was kept aside as {kept_as}.",
+                  location=problem.location, reason=problem.reason, kept_as=problem.kept_as)
+    return tr("Could not read {location} ({reason}); it was left where it was.",
+              location=problem.location, reason=problem.reason)
 
 
 def section(title: str, *controls: ft.Control) -> ft.Control:

@@ -237,7 +237,7 @@ def test_the_final_crowns_the_champion_and_records_an_agreed_split_of_the_prize(
         t = await drawn_event(ui, desk, 4)  # four players: the first round is the final
         await ui.click("nav-final")
         await ui.click("switch-final-rules")
-        assert ui.text_of("switched") == "The final is switched to progressive rules."
+        assert ui.text_of("switched") == "The final is switched to Progressive rules."
         first, second, third, fourth = t.seating()[0]
         await import_typed(ui, signed_code(await desk.now(), 1, (10_000, 9_000, 4_000, 0)))
         await ui.click("close-round")

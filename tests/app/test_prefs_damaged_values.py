@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from app.event.organizer import Organizer
 from app.table.scorekeeper import Scorekeeper
+from app.views.widgets import problem_line
 from app.storage import MAX_DOCUMENT_BYTES, MemoryPrefs, PrefsStore, Store, seal
 from tests.app.test_store_validation import BAD, GAME, GOOD_GAME, only_problem_about, run
 
@@ -123,7 +124,7 @@ def test_the_problem_says_in_words_why_the_entry_could_not_be_read(case: str) ->
     value, reason = DAMAGED[case]
     store = opened(planted(value))
     run(Scorekeeper(store).summaries())
-    assert reason in only_problem_about(store, BAD).message()
+    assert reason in problem_line(only_problem_about(store, BAD))
 
 
 def test_a_damaged_entry_the_full_storage_cannot_move_is_named_and_left_where_it_was() -> None:
@@ -132,7 +133,7 @@ def test_a_damaged_entry_the_full_storage_cannot_move_is_named_and_left_where_it
     store = opened(prefs)
     run(Scorekeeper(store).summaries())
     problem = only_problem_about(store, BAD)
-    assert problem.kept_as is None and "left where it was" in problem.message()
+    assert problem.kept_as is None and "left where it was" in problem_line(problem)
     assert prefs.values[BAD_KEY] == "j:" + " " * 3_000_000
     assert foreign_values(prefs) == FOREIGN
 

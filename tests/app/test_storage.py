@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tinydb import TinyDB
 
+from app.views.widgets import problem_line
 from app.storage import (
     COLLECTIONS,
     PREFS_QUOTA_ESTIMATE_BYTES,
@@ -278,7 +279,7 @@ def test_an_unreadable_game_file_is_kept_aside_untouched_and_reported(tmp_path: 
     assert problem.kept_as is not None and ".unreadable-" in problem.kept_as
     assert Path(problem.kept_as).read_bytes() == damage
     assert not bad.exists()
-    assert str(bad) in problem.message() and problem.kept_as in problem.message()
+    assert str(bad) in problem_line(problem) and problem.kept_as in problem_line(problem)
     assert run(reopened.list_ids("games")) == ["good"]
     assert run(reopened.load("games", "good")) == {"n": 1}
     run(reopened.save("games", "bad", {"fresh": True}))

@@ -19,6 +19,7 @@ import pytest
 
 from app.event.organizer import Organizer
 from app.table.scorekeeper import Scorekeeper
+from app.views.widgets import problem_line
 from app.storage import (
     MAX_DOCUMENT_BYTES,
     MAX_EVENTS,
@@ -247,7 +248,7 @@ def the_good_game_opens_and_plays(store: Store) -> None:
 def only_problem_about(store: Store, name: str) -> StoreProblem:
     assert len(store.problems) == 1, store.problems
     problem = store.problems[0]
-    assert name in problem.location and name in problem.message()
+    assert name in problem.location and name in problem_line(problem)
     return problem
 
 
@@ -263,7 +264,7 @@ def test_a_bad_game_is_named_kept_aside_untouched_and_the_good_one_plays(place: 
     the_good_game_opens_and_plays(store)
 
     problem = only_problem_about(store, BAD)
-    assert problem.kept_as is not None and problem.kept_as in problem.message()
+    assert problem.kept_as is not None and problem.kept_as in problem_line(problem)
     assert place.kept(problem) == GAME_CASES[case]
     assert run(store.load("games", BAD)) is None
     assert run(store.list_ids("games")) == [GOOD_GAME]
@@ -330,7 +331,7 @@ def test_a_game_file_past_the_size_limit_is_kept_aside_as_too_large_without_bein
     the_good_game_opens_and_plays(store)
 
     problem = only_problem_about(store, BAD)
-    assert problem.reason.startswith("too large") and "kept aside" in problem.message()
+    assert problem.reason.startswith("too large") and "kept aside" in problem_line(problem)
     assert folder.kept(problem) == huge
 
 

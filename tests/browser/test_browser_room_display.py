@@ -67,7 +67,7 @@ def test_a_display_follows_each_import_shows_the_cut_line_after_round_1_and_the_
     room.followed("Above the line: the 4 who go on to the final.", "the close of round 1")
     room.organizer.click_button("Seating")
     room.organizer.type_into("Draw seed (optional)", "7")
-    room.organizer.click_button("Draw the seats for final")
+    room.organizer.click_button("Draw the seats for the final")
     room.organizer.wait_for_text("Seats drawn: 1 table (seed 7).")
     room.followed("Mayor House Farkle · Final", "the final's draw")
 

@@ -54,7 +54,7 @@ from app.views.organizer.room import RoomLookupScreen
 from app.views.organizer.seating import PrintScreen, SeatingScreen
 from app.views.organizer.standings import StandingsScreen
 from app.views.widgets import big_button, notice_banner, on, screen_view, secret_field
-from app.i18n import tr
+from app.i18n import ntr, tr
 
 __all__ = ["OrganizerScreen", "OrganizerGate", "GateState", "EVENT_PAGES"]
 
@@ -150,8 +150,9 @@ class GateState(ft.Observable):
             self.refusal = ""
             await self.check()
             if self.status != "open":
-                self.refusal = (tr("That passphrase opens {count} other event(s) here, not this one.",
-                                   count=len(matched)))
+                self.refusal = ntr("That passphrase opens {count} other event here, not this one.",
+                                   "That passphrase opens {count} other events here, not this one.", len(matched),
+                                   count=len(matched))
         self.fields.pop("passphrase", None)
         self.notify()  # type: ignore[no-untyped-call]
 

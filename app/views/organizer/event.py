@@ -18,7 +18,7 @@ from app.views.organizer.common import event_view, text_field, use_event
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
 from app.views.organizer.players_page_switch import players_page_section
 from app.views.widgets import big_button, on, section
-from app.i18n import tr, tr_words
+from app.i18n import ntr, tr, tr_words
 
 __all__ = ["EventScreen", "EventPage", "failed_tries_line", "round_at_a_glance"]
 
@@ -115,7 +115,8 @@ def failed_tries_line(tries: FailedTries) -> str:
     if not tries.count:
         return tr("No wrong organizer passphrase from another device since the server started.")
     shown = sorted(tries.addresses, key=lambda a: -tries.addresses[a])
-    others = tr(" and {count} other addresses", count=len(shown) - 3) if len(shown) > 3 else ""
+    others = (ntr(" and {count} other address", " and {count} other addresses", len(shown) - 3, count=len(shown) - 3)
+              if len(shown) > 3 else "")
     line = tr("Wrong organizer passphrases from other devices: {count}, the last at {time}, from {addresses}{others}.",
               count=tries.count, time=time.strftime("%H:%M:%S", time.localtime(tries.last)),
               addresses=", ".join(shown[:3]), others=others)

@@ -22,7 +22,7 @@ from app.views.organizer.common import (
     use_event,
 )
 from app.views.organizer.format_editor import FormatEditing, format_editor, format_plan
-from app.views.widgets import MIN_TARGET, big_button, notice_banner, on, screen_view, section
+from app.views.widgets import MIN_TARGET, big_button, notice_banner, on, problem_line, screen_view, section
 from app.i18n import tr
 
 __all__ = ["EventsScreen", "EventsState", "ROUTE"]
@@ -48,7 +48,7 @@ class EventsState(FormatEditing):
             summaries = [summary for summary in summaries if summary.id in opened]
         self.summaries = summaries
         if self.desk.access.organizer:
-            self.unreadable = [problem.message() for problem in self.organizer.store.problems
+            self.unreadable = [problem_line(problem) for problem in self.organizer.store.problems
                                if "tournaments" in problem.location]
         self.take_flash()
         self.loaded = True

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.views.organizer.common import EventState, event_view, notice_at, text_field, use_event
-from app.views.widgets import big_button, on, section
+from app.views.widgets import big_button, on, preset_label, section
 from app.i18n import tr, tr_words
 from engine import Prize
 
@@ -54,13 +54,13 @@ def final_controls(page: FinalPage) -> list[ft.Control]:
     if t.round_open and t.round == final.number and spec.switch_to:
         if plans[t.round - 1].rules == spec.switch_to:
             controls.append(ft.Text(tr("The final is switched to {switch_to} rules.",
-                                       switch_to=spec.switch_to), key="switched"))
+                                       switch_to=preset_label(spec.switch_to)), key="switched"))
         else:
             controls.append(ft.Text(tr("You may switch the final table to {switch_to} rules at any moment: tell "
                                        "the table, which switches from the next turn on.",
-                                       switch_to=spec.switch_to)))
+                                       switch_to=preset_label(spec.switch_to))))
             controls += [big_button(tr("Switch the final to {switch_to} rules",
-                                       switch_to=spec.switch_to), on(page.switch_rules),
+                                       switch_to=preset_label(spec.switch_to)), on(page.switch_rules),
                                     key="switch-final-rules", filled=False), *notice_at(page, "switch")]
     if t.champion is None:
         controls.append(ft.Text(tr("No champion yet: the final's result crowns one (Results page)."),

@@ -83,7 +83,7 @@ def format_editor(state: FormatEditing, fallback: Callable[[], FormatDraft], pla
     for index, round_ in enumerate(draft.rounds):
         name = tr("Final") if index == last else tr("Round {number}", number=index + 1)
         controls: list[ft.Control] = [
-            labelled_dropdown(tr("{name} rules", name=name), round_.rules, [(p, p.capitalize()) for p in PRESET_NAMES],
+            labelled_dropdown(tr("{name} rules", name=name), round_.rules, [(p, preset_label(p)) for p in PRESET_NAMES],
                               editor.on(partial(_set_rules, index)), key=f"fmt-rules-{index}", width=170),
             labelled_dropdown(tr("{name} tables of", name=name), str(round_.table_size),
                               [(str(size), tr("{size} players", size=size)) for size in TABLE_SIZES],
@@ -104,7 +104,7 @@ def format_editor(state: FormatEditing, fallback: Callable[[], FormatDraft], pla
                          else tr("{name}: places per table going on", name=name))
                 controls.append(ft.TextField(label=label, value=round_.count, key=f"fmt-count-{index}", width=230,
                                              on_change=editor.on(partial(_set_count, index))))
-            controls.append(icon_button(ft.Icons.DELETE_OUTLINE, tr("Remove {lower}", lower=name.lower()),
+            controls.append(icon_button(ft.Icons.DELETE_OUTLINE, tr("Remove round {number}", number=index + 1),
                                         editor.on(partial(_remove_round, index)), key=f"fmt-remove-{index}"))
         rows.append(ft.Text(name, weight=ft.FontWeight.BOLD))
         rows.append(ft.Row(controls, wrap=True, spacing=8, run_spacing=8))

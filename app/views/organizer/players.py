@@ -345,7 +345,7 @@ def PlayersScreen(tournament_id: str) -> ft.View:
         rows.append(ft.Text(tr("Tap a name to check that player in."), size=13))
     for player in t.players:
         if player.withdrawn:
-            status = "withdrawn" + (f" ({player.reason})" if player.reason else "")
+            status = tr("withdrawn ({reason})", reason=player.reason) if player.reason else tr("withdrawn")
         else:
             status = tr("checked in") if player.checked_in else tr("not checked in")
         line = ft.Text(f"{player.number}. {player.name} · {status}", key=f"player-{player.number}")

@@ -41,25 +41,27 @@ class Printable:
     """What is on the paper, in a sentence."""
     file: str
     """The file name it is saved as (before the event code)."""
+    save_title: str
+    """The save dialog's title, whole: a title put into a sentence would need its case and article."""
 
 
 PRINTABLES: Final = {
     "cards": Printable("print", translatable("Cards"),
                        translatable("One card per table: its seats and rules and, while the round is played, its "
                                     "setup QR code and text."),
-                       "table-cards"),
+                       "table-cards", translatable("Save the cards")),
     "seats": Printable("print-seats", translatable("Seat list"),
                        translatable("Every player of the round, alphabetically, in large type with their table and "
                                     "seat, for the wall; the players' page QR on top when it is open."),
-                       "seat-list"),
+                       "seat-list", translatable("Save the seat list")),
     "slips": Printable("print-slips", translatable("Result slips"),
                        translatable("One slip per table: the seats and names, a box for each final total and the "
                                     "player's initials, and the event code, for a table without its phone."),
-                       "result-slips"),
+                       "result-slips", translatable("Save the result slips")),
     "standings": Printable("print-standings", translatable("Standings to print"),
                            translatable("Everyone, best first, with each round's total and their standing; a line "
                                         "under those who go on at the cut."),
-                           "standings"),
+                           "standings", translatable("Save the standings to print")),
 }
 """The printables by kind."""
 
@@ -97,7 +99,7 @@ class PrintablePage(EventState):
         name = f"{printable.file}-{self.tournament.event_id}.html"
         try:
             saved = await self.services.service(ft.FilePicker).save_file(
-                dialog_title=tr("Save the {what}", what=tr(printable.title).lower()), file_name=name,
+                dialog_title=tr(printable.save_title), file_name=name,
                 src_bytes=self.document(kind).encode("utf-8"), allowed_extensions=["html"])
         except Exception as error:  # noqa: BLE001 - a device service: no file dialog here
             logger.warning("The printable could not be saved", exc_info=True)

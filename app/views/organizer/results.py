@@ -211,8 +211,8 @@ def results_controls(inbox: ResultsPage) -> list[ft.Control]:
     controls += held_section(inbox)
     controls += roll_off_section(inbox)
     if t.round_open:
-        closing = tr("Crown the champion") if plan.is_final else tr("Close {lower} and apply the cut",
-                                                                lower=plan.name.lower())
+        closing = (tr("Crown the champion") if plan.is_final
+                   else tr("Close round {number} and apply the cut", number=plan.number))
         controls += [big_button(closing, on(inbox.close_round), key="close-round", icon=ft.Icons.DONE_ALL),
                      *notice_at(inbox, "close")]
     return controls + corrections_section(inbox) + refused_section(inbox)

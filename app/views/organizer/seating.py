@@ -100,12 +100,13 @@ def SeatingScreen(tournament_id: str) -> ft.View:
             controls.append(ft.Text(tr_words(why.words), key="cannot-draw"))
         else:
             controls.append(section(
-                tr("Draw {lower}", lower=upcoming.name.lower()),
+                tr("Draw the final") if upcoming.is_final else tr("Draw round {number}", number=upcoming.number),
                 ft.Text(tr_words(upcoming.describe()), key="next-round"),
                 ft.Text(tr("The draw is random; its seed is recorded so anyone can re-run it.")),
                 text_field(seating, "draw_seed", tr("Draw seed (optional)"), key="draw-seed"),
-                big_button(tr("Draw the seats for {lower}",
-                              lower=upcoming.name.lower()), on(seating.draw), key="draw-seats",
+                big_button(tr("Draw the seats for the final") if upcoming.is_final
+                           else tr("Draw the seats for round {number}", number=upcoming.number), on(seating.draw),
+                           key="draw-seats",
                            icon=ft.Icons.SHUFFLE),
             ))
     if t.round:

@@ -68,7 +68,8 @@ def round_total(t: Tournament, plan: RoundPlan, number: int, total: int | None, 
     if plan.cut.kind == "overall":
         return tr("{round} {total:,} (place {place} overall)", round=plan.name, total=total, place=place)
     table = next((index for index, seated in enumerate(t.seating(plan.number), 1) if number in seated), None)
-    return tr("{round} {total:,} (place {place} at table {table})", round=plan.name, total=total, place=place, table=table)
+    return tr("{round} {total:,} (place {place} at table {table})",
+              round=plan.name, total=total, place=place, table=table)
 
 
 @ft.component
