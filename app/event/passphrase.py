@@ -74,7 +74,7 @@ def check_new_passphrase(first: str, again: str) -> str:
     if problem is not None:
         raise PassphraseRefused(problem)
     if _normal(again) != text:
-        raise PassphraseRefused("The two passphrases differ: type the same one twice.")
+        raise PassphraseRefused(tr("The two passphrases differ: type the same one twice."))
     return text
 
 
@@ -100,7 +100,7 @@ def hash_passphrase(passphrase: str, *, salt: bytes | None = None, n: int = _SCR
     """
     text = _normal(passphrase)
     if len(text) < LEGACY_MIN_PASSPHRASE:
-        raise PassphraseRefused(f"The organizer passphrase needs at least {MIN_PASSPHRASE} characters.")
+        raise PassphraseRefused(tr("The organizer passphrase needs at least {least} characters.", least=MIN_PASSPHRASE))
     salt = os.urandom(16) if salt is None else salt
     digest = hashlib.scrypt(text.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 1024 * 1024, dklen=32)
     mark = f"${_RULE_MARK}" if passphrase_problem(text) is None else ""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from app.i18n import tr
 from app.storage import Store
 from app.venue.addresses import for_phones
 from engine import (
@@ -197,12 +198,12 @@ def with_answer(game: Game, tournament: Mapping[str, Any], seat: int, confirmed:
         there is no such seat.
     """
     if not game.is_over:
-        raise IllegalAction("The game is not over yet: the final totals are confirmed once there is a winner.")
+        raise IllegalAction(tr("The game is not over yet: the final totals are confirmed once there is a winner."))
     answers = list(answers_of(game, tournament))
     if not 0 <= seat < len(answers):
-        raise IllegalAction(f"This table has seats 1 to {len(answers)}, not {seat + 1}.")
+        raise IllegalAction(tr("This table has seats 1 to {seats}, not {seat}.", seats=len(answers), seat=seat + 1))
     if all_answered(tuple(answers)):
-        raise IllegalAction("Every player has answered already: the result code is made, and the answers in it.")
+        raise IllegalAction(tr("Every player has answered already: the result code is made, and the answers in it."))
     answers[seat] = confirmed
     return {**tournament, CONFIRMATIONS: {"digest": log_digest(game.events).hex(), "answers": answers}}
 

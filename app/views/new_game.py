@@ -141,11 +141,13 @@ class NewGameState(ft.Observable):
             for name in NUMBER_FIELDS
         }
         if self.n_of_a_kind not in N_OF_A_KIND_MODELS:
-            raise InvalidInput(f"Four, five, six of a kind: {self.n_of_a_kind!r} is not one of the choices.")
+            raise InvalidInput(tr("Four, five, six of a kind: {value!r} is not one of the choices.",
+                                  value=self.n_of_a_kind))
         if self.penalty not in {str(points) for points in PENALTIES}:
-            raise InvalidInput(f"Three farkles in a row: {self.penalty!r} is not one of the choices.")
+            raise InvalidInput(tr("Three farkles in a row: {value!r} is not one of the choices.", value=self.penalty))
         if self.end_rule not in END_RULES:
-            raise InvalidInput(f"When someone reaches the target: {self.end_rule!r} is not one of the choices.")
+            raise InvalidInput(tr("When someone reaches the target: {value!r} is not one of the choices.",
+                                  value=self.end_rule))
         changes.update(n_of_a_kind=self.n_of_a_kind, triple_farkle_penalty=int(self.penalty),
                        lowest_total=_lowest_total(self.lowest_total), end_rule=self.end_rule)
         changes.update({name: bool(self.switches.get(name)) for name in SWITCHES})
