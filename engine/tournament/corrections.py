@@ -99,7 +99,7 @@ def consequence(before: TournamentState, after: TournamentState) -> Words:
                 came = [after.label(n) for n in new if n not in old]
                 words.append(say_n("{round}'s cut is taken again: {came} goes on instead of {gone}.",
                                    "{round}'s cut is taken again: {came} go on instead of {gone}.", len(came),
-                                   round=name, came=", ".join(came), gone=", ".join(gone)))
+                                   round=name, came=listed(came), gone=listed(gone)))
         elif len(now.corrections) > len(was.corrections) and _late(now):
             cut_of_round = say("the final") if final else say("round {number}", number=now.number)
             words.append(say("Round {next} was drawn from {round}'s cut as recorded: the correction is flagged (see "

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.rules import Rules, preset_words
-from engine.words import Words, listed, say, say_n
+from engine.words import Words, all_of, say, say_n
 
 __all__ = ["CutKind", "Cut", "RoundSpec", "RoundPlan", "TournamentFormat", "table_sizes"]
 
@@ -138,8 +138,8 @@ class RoundPlan:
 
     def describe(self) -> Words:
         tables = Counter(self.table_sizes)
-        seating = listed([say_n("{count} table of {size}", "{count} tables of {size}", count, count=count, size=size)
-                          for size, count in sorted(tables.items(), reverse=True)], " and ")
+        seating = all_of([say_n("{count} table of {size}", "{count} tables of {size}", count, count=count, size=size)
+                          for size, count in sorted(tables.items(), reverse=True)])
         return say("{round}: {players} players, {seating}, {rules} rules; {cut}.", round=self.name, players=self.players,
                    seating=seating, rules=preset_words(self.rules), cut=self.cut.describe())
 

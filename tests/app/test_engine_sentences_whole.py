@@ -121,6 +121,7 @@ def test_a_round_without_enough_players_a_rules_switch_and_a_plan_name_their_pre
     t.draw_seats(seed=1)
     assert english_left(refusal(t.switch_rules)) == []  # round 1 keeps its rules throughout
     assert all(english_left(plan.describe()) == [] for plan in t.plan())
+    assert all(english_left(plan.describe()) == [] for plan in drawn(7).plan())  # a table of 4 and one of 3
     assert english_left(describe(RulesSwitched(2, "progressive"), t._state)) == []
 
 
