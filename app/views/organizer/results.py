@@ -256,7 +256,7 @@ def source_note(t: Tournament, table: int) -> str:
     `` · entered by hand (reason)`` for a result the organizer typed in."""
     source, reason = t.result_source(t.round, table)
     if source == "code":
-        return f" · {t.confirmation(t.round, table)}"
+        return f" · {tr_words(t.confirmation(t.round, table))}"
     return tr(" · entered by hand") + (f" ({reason})" if reason else "")
 
 
@@ -307,7 +307,7 @@ def held_section(inbox: ResultsPage) -> list[ft.Control]:
             ft.Text(tr("{round_name}, table {table}", round_name=inbox.tournament.plan()[round_number - 1].name,
                        table=table), weight=ft.FontWeight.BOLD),
             ft.Text(tr("Counted now: {result}", result=inbox.summary(counted) if counted else tr("nothing"))
-                    + (f" · {inbox.tournament.confirmation(round_number, table)}" if counted else ""),
+                    + (f" · {tr_words(inbox.tournament.confirmation(round_number, table))}" if counted else ""),
                     key=f"counted-{table}"),
             ft.Text(tr("Held: {summary} · {confirmation}",
                        summary=inbox.summary(result), confirmation=inbox.tournament.confirmation_of(result)),
