@@ -35,6 +35,7 @@ GERMAN: dict[str, str | list[str]] = {
     "{round} {total:,} (place {place} overall)": "{round} {total:,} (Platz {place} gesamt)",
     "{round} {total:,} (place {place} at table {table})": "{round} {total:,} (Platz {place} an Tisch {table})",
     "Close round {number} and apply the cut": "Runde {number} schließen und den Cut anwenden",
+    "Results saved as {file}.": "Ergebnisse als {file} gespeichert.",
     "Draw round {number}": "Runde {number} auslosen",
     "Draw the seats for round {number}": "Plätze für Runde {number} auslosen",
     "Last copy saved on {date} at {time}: {after}.": "Letzte Kopie gespeichert am {date} um {time}: {after}.",
@@ -63,7 +64,8 @@ def german(folder: Path) -> Path:
                'Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n']
     for english, translated in GERMAN.items():
         if isinstance(translated, list):
-            forms = "".join(f"msgstr[{n}] {json.dumps(form, ensure_ascii=False)}\n" for n, form in enumerate(translated))
+            forms = "".join(f"msgstr[{n}] {json.dumps(form, ensure_ascii=False)}\n"
+                            for n, form in enumerate(translated))
             entries.append(f"msgid {json.dumps(english)}\nmsgid_plural {json.dumps(PLURALS[english])}\n{forms}")
         else:
             entries.append(f"msgid {json.dumps(english)}\nmsgstr {json.dumps(translated, ensure_ascii=False)}\n")
@@ -92,11 +94,15 @@ def test_a_rounds_place_in_the_german_standings_is_a_number_with_no_english_ordi
         use_language(ui.page, ["de"], folder)
         await ui.navigate(desk.route())
         await ui.navigate(desk.route("standings"))
-        assert ui.text_of("standing-6").endswith("· Runde 1 9.200 (Platz 3 gesamt) · Runde 2 10.000 (Platz 1 an Tisch 2)")
+        assert ui.text_of("standing-6").endswith(
+            "· Runde 1 9.200 (Platz 3 gesamt) · Runde 2 10.000 (Platz 1 an Tisch 2)")
+        await ui.click("save-results-csv")
+        assert ui.text_of("organizer-notice") == "Ergebnisse als /tmp/cup-1-results.csv gespeichert."
         await ui.navigate(desk.route("results"))
         assert ui.text_of("close-round") == "Runde 2 schließen und den Cut anwenden"
 
-    desk.run(test, route=desk.route("standings"))
+    saved_as = {("FilePicker", "save_file"): lambda *_: "/tmp/cup-1-results.csv"}
+    desk.run(test, route=desk.route("standings"), services=saved_as)
 
 
 def test_the_draw_names_its_round_as_german_writes_it_not_lowercased_english(tmp_path: Path) -> None:

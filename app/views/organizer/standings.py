@@ -18,6 +18,8 @@ logger = logging.getLogger(__name__)
 
 EXPORTS = {"standings": translatable("standings"), "results": translatable("results")}
 """The event's CSV exports: what the organizer's export names, and its words."""
+SAVED = {"standings": translatable("Standings saved as {file}."), "results": translatable("Results saved as {file}.")}
+"""What saving each export says, whole: a word capitalised in code is not always a sentence's start."""
 
 
 @dataclass
@@ -41,7 +43,7 @@ class StandingsPage(EventState):
             self.shown_csv = text
             self.refuse(tr("The file could not be saved ({error}); the CSV is shown below to copy.", error=error))
         else:
-            self.tell(tr("{what} saved as {file}.", what=tr(EXPORTS[what]).capitalize(), file=saved or name))
+            self.tell(tr(SAVED[what], file=saved or name))
 
     async def copy_csv(self, what: str) -> None:
         """Put the CSV on the clipboard as text, without a byte-order mark: the clipboard holds
