@@ -70,14 +70,15 @@ if TYPE_CHECKING:
 
 __all__ = ["CATALOGUE_FOLDER", "ENGLISH", "tr", "tr_in", "speaking", "ntr", "tr_words", "local_number", "translatable", "language_candidates", "choose_language",
            "available_languages", "catalogue_from_po", "po_messages", "use_language", "session_language",
-           "adopt_client_language", "client_languages", "language_name"]
+           "client_languages", "language_name", "DEVICE_INFO_WAIT"]
 
 CATALOGUE_FOLDER = Path(__file__).parent / "locale"
 """Where the ``<language>.po`` catalogues are (packed into the PWA's app.tar.gz with app/)."""
 ENGLISH = "en"
 """The source language: shown when no catalogue fits."""
 DEVICE_INFO_WAIT = 2.0
-"""Seconds to wait for the client to report its languages before settling on English."""
+"""Seconds to wait for the client to report its languages (or the language picked on it) before
+settling on what it said so far: a client that does not answer still gets its screen."""
 
 _TAG = (r"^(?P<language>[A-Za-z]{2,3}|[A-Za-z]{5,8})"
         r"(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|[0-9]{3}))?(?:[-_].*)?$")
@@ -234,21 +235,12 @@ def session_language(page: ft.Page) -> str:
     return _sessions.get(page.session, (ENGLISH, None))[0]
 
 
-async def adopt_client_language(page: ft.Page, folder: Path | None = None, chosen: str = "") -> str:
-    """Show the session in ``chosen`` (a language picked in the app's settings: a catalogue's
-    name, or :data:`ENGLISH`) or else in the first of the client's languages that has a
-    catalogue. The client is asked only when some catalogue exists and none was picked, so an
-    English-only app starts without the round trip; a client that does not answer in time gets English."""
-    if chosen == ENGLISH or chosen in available_languages(folder):
-        return use_language(page, [chosen], folder)
-    if not available_languages(folder):
-        return use_language(page, [], folder)
-    return use_language(page, await client_languages(page), folder)
-
-
 async def client_languages(page: ft.Page) -> list[str]:
     """The languages the client (browser or phone) says its person reads, most wanted first;
-    none when it does not answer in time."""
+    none when it does not answer in time. Asked only when some catalogue exists, so an
+    English-only app starts without the round trip."""
+    if not available_languages():
+        return []
     try:
         info = await asyncio.wait_for(page.get_device_info(), DEVICE_INFO_WAIT)
         return [locale.language_tag for locale in info.locales] if info is not None else []

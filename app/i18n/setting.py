@@ -8,13 +8,15 @@ chosen (``""``) means the device's language, followed as it changes.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import flet as ft
 
-from app.i18n import ENGLISH, adopt_client_language, available_languages, language_name, session_language
+from app.i18n import (DEVICE_INFO_WAIT, ENGLISH, available_languages, client_languages, language_name,
+                      session_language, use_language)
 
 __all__ = ["LANGUAGE_KEY", "LanguageSetting", "offered_languages"]
 
@@ -42,14 +44,12 @@ class LanguageSetting(ft.Observable):
     """The language the session shows now."""
 
     async def adopt(self) -> None:
-        """Start in the language picked on this device, or else the device's own; a device
-        whose storage cannot be read starts in its own language."""
-        try:
-            stored: Any = await self.prefs().get(LANGUAGE_KEY)
-        except Exception:  # a client without storage or one that does not answer: as if nothing was picked
-            stored = None
-        self.chosen = stored if isinstance(stored, str) and stored in (ENGLISH, *available_languages()) else ""
-        self.shown = await adopt_client_language(self.page, chosen=self.chosen)
+        """Start in the language picked on this device, or else the device's own: both asked of
+        the client at once, each answer awaited at most :data:`~app.i18n.DEVICE_INFO_WAIT`; a
+        device whose storage does not answer starts in its own language."""
+        stored, tags = await asyncio.gather(self._stored(), client_languages(self.page))
+        self.chosen = stored if stored in (ENGLISH, *available_languages()) else ""
+        self.shown = use_language(self.page, [self.chosen] if self.chosen else tags)
 
     async def choose(self, language: str) -> None:
         """Pick ``language`` ("" = the device's own): kept on the device first, then shown.
@@ -58,7 +58,15 @@ class LanguageSetting(ft.Observable):
             raise ValueError(f"no catalogue for {language!r}")
         await self.prefs().set(LANGUAGE_KEY, language)
         self.chosen = language
-        self.shown = await adopt_client_language(self.page, chosen=language)
+        self.shown = use_language(self.page, [language] if language else await client_languages(self.page))
+
+    async def _stored(self) -> str:
+        """The pick kept on this device ("" for none, an unreadable one, or no answer in time)."""
+        try:
+            stored: Any = await asyncio.wait_for(self.prefs().get(LANGUAGE_KEY), DEVICE_INFO_WAIT)
+        except Exception:  # a client without storage or one that does not answer: as if nothing was picked
+            return ""
+        return stored if isinstance(stored, str) else ""
 
     def follows_device(self) -> bool:
         """Whether the session follows the device's language as it changes (nothing picked)."""

@@ -103,12 +103,35 @@ async function enableSemantics(page, timeoutMs) {
   }`, [], timeoutMs, "Flutter's accessibility tree");
 }
 
-// Press a button: scrolled into view, then a real mouse click at its centre when that point
+// Wait until every node of the accessibility tree keeps its place for two looks 25 ms apart
+// (as the Chromium journeys' FlutterPage.settle does): after a throw the screen is laid out
+// again, and a tap aimed at a button's old place lands on whatever moved there.
+async function settle(page, timeoutMs) {
+  await page.evaluate(`delete window.__farkleSettle`);
+  const started = Date.now();
+  for (;;) {
+    const held = await page.evaluate(`(() => {
+      const places = Array.from(document.querySelectorAll('flt-semantics'), node => {
+        const r = node.getBoundingClientRect();
+        return r.x + ',' + r.y + ',' + r.width + ',' + r.height;
+      }).join(';');
+      const seen = window.__farkleSettle;
+      window.__farkleSettle = seen && seen.places === places ? {places, frames: seen.frames + 1} : {places, frames: 0};
+      return window.__farkleSettle.frames >= 2;
+    })()`).catch(() => false);
+    if (held) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`the screen did not settle within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}
+
+// Press a button once the screen has settled: scrolled into view, then a real mouse click at its centre when that point
 // hits the button (or something inside it); otherwise (pointer-events:none, covered by the
 // glass pane) the click is dispatched on the element in the page, where Flutter listens.
 async function clickButton(page, name, exact, timeoutMs) {
   await waitFor(page, `(kind, name, exact) => (${FIND})(kind, name, exact).length > 0`,
     ["button", name, exact], timeoutMs, `button ${JSON.stringify(name)}`);
+  await settle(page, timeoutMs);
   const how = await page.evaluate(`((kind, name, exact) => {
     const el = (${FIND})(kind, name, exact)[0];
     if (!el) return "gone";
