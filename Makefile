@@ -50,4 +50,4 @@ screenshots: $(STAMP) browser
 	FARKLE_SCREENSHOTS=1 $(PY) -m pytest -m browser tests/browser/test_browser_journeys.py tests/browser/test_browser_organizer.py \
 	  tests/browser/test_browser_table_layout.py tests/browser/test_browser_phones_event.py tests/browser/test_browser_seed_event.py \
 	  tests/browser/test_browser_follow.py \
-	  tests/browser/test_browser_points_only.py tests/browser/test_browser_printables.py
+	  tests/browser/test_browser_points_only.py tests/browser/test_browser_printables.py tests/browser/test_i18n_browser.py
