@@ -36,9 +36,10 @@ from tests.support.pwa_harness import (
 )
 
 bp = load_build_module()
-SIZE_BUDGET = 37_000_000
-"""What a new phone caches on its first visit: 36.5 MB since the win tables of progressive and
-classic passing (1.80 MB of advice tables in all, within the 2 MB issue 26 gives them)."""
+SIZE_BUDGET = 37_500_000
+"""What a new phone caches on its first visit: 37.0 MB since the eight languages' catalogues
+(1.9 MB of text, 0.5 MB packed in app.tar.gz), 36.5 MB before them since the win tables of
+progressive and classic passing (1.80 MB of advice tables in all, within the 2 MB issue 26 gives them)."""
 
 
 # --------------------------------------------------------------------- patches fail loudly
