@@ -24,7 +24,7 @@ def new_points_game(page: FlutterPage, target: str, picture: str | None = None) 
     page.type_into("Player 1 name", "Ann")
     page.type_into("Player 2 name", "Bob")
     page.type_into("Target", target)
-    page.page.get_by_role("switch", name="Points only").click()
+    page.switch_on("Points only")
     if picture:
         page.screenshot(SCREENSHOTS / picture)
     page.click_button("Start game")

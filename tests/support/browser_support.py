@@ -352,6 +352,25 @@ class FlutterPage:
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
 
+    def switch_on(self, name: str, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Turn on the switch a screen reader calls ``name``, once the screen has settled, and
+        see it on; a tap Flutter dropped (it came while the screen was laid out again) is
+        tapped again, as a person would."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        switch = self.page.get_by_role("switch", name=name, exact=True)
+        for attempt in range(TYPING_ATTEMPTS):
+            self.settle(timeout_ms)
+            if switch.get_attribute("aria-checked", timeout=timeout_ms) != "true":
+                switch.click(timeout=timeout_ms)
+            try:
+                self.page.get_by_role("switch", name=name, exact=True, checked=True).wait_for(
+                    timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
+                return
+            except PlaywrightTimeoutError:
+                if attempt + 1 == TYPING_ATTEMPTS:
+                    raise
+
     def text_field(self, name: str) -> Locator:
         """The field labelled ``name``: a text box, or a hidden-text (password) input, which has no role."""
         hidden = self.page.locator("input[type=password]").and_(self.page.get_by_label(name, exact=True))
