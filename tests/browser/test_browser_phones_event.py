@@ -191,7 +191,7 @@ def test_a_whole_event_runs_on_phones_alone_with_every_code_read_through_the_cam
             phone.wait_for_text(f"{leaders[0]} (number ")
             for name in leaders:  # the four winners lead, on the totals their tables handed in
                 line = next(line for line in phone.texts() if f". {name} (number " in line)
-                assert line.startswith("1. ") and line.endswith("Round 1 12,000 (1st overall)"), line
+                assert line.startswith("1. ") and line.endswith("Round 1 12,000 (place 1 overall)"), line
             phone.click_button("Results")
             phone.wait_for_text("Every table has a result.")
             phone.click_button("Close round 1 and apply the cut")
