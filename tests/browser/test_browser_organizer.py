@@ -13,7 +13,6 @@ Phone screenshots (organizer-*.png, table-result-code.png) go to a temporary fol
 from __future__ import annotations
 
 import io
-import re
 import random
 import time
 from collections.abc import Iterator
@@ -164,10 +163,14 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
         page.page.goto(event.url(f"/game/{event.table_game_id}"), wait_until="commit")
         page.enable_semantics()
         page.wait_for_text("Confirm the final totals")
-        for button in page.page.get_by_role("button", name=re.compile(r" confirms [\d,]+$")).all():
-            button.click()  # each player at the table confirms with one tap
+        seats = [line.removesuffix(" · not answered yet") for line in page.texts()
+                 if line.endswith(" · not answered yet")]  # "Ed 3,450", one per seat
+        assert len(seats) == 4, page.texts()
+        for seat, name_and_total in enumerate(seats, 1):  # each player at the table confirms with one tap
+            name, total = name_and_total.rsplit(" ", 1)
+            page.click_button_until(f"{name} confirms {total}", f"{name_and_total} · confirmed" if seat < len(seats)
+                                    else "confirmed by 4 of 4")  # the last answer shows the code
         page.wait_for_text("Hand the result to the organizer")
-        page.wait_for_text("confirmed by 4 of 4")
         page.wait_for_text("Result code")
         page.page.mouse.wheel(0, 400)
         page.screenshot(SCREENSHOTS / "table-result-code.png")

@@ -353,22 +353,31 @@ class FlutterPage:
         return self.button(name, exact).is_enabled()
 
     def switch_on(self, name: str, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
-        """Turn on the switch a screen reader calls ``name``, once the screen has settled, and
-        see it on; a tap Flutter dropped (it came while the screen was laid out again) is
-        tapped again, as a person would."""
+        """Turn on the switch a screen reader calls ``name`` and see it on."""
+        switch = self.page.get_by_role("switch", name=name, exact=True)
+        self._tap_until_seen(lambda: switch.click(timeout=timeout_ms),
+                             self.page.get_by_role("switch", name=name, exact=True, checked=True), timeout_ms)
+
+    def click_button_until(self, name: str, shown: str, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Press the button ``name`` and see ``shown`` appear (the answer to that one tap)."""
+        self._tap_until_seen(lambda: self.button(name).click(timeout=timeout_ms),
+                             self.page.get_by_text(shown).first, timeout_ms)
+
+    def _tap_until_seen(self, tap: Callable[[], object], seen: Locator, timeout_ms: int) -> None:
+        """Tap once the screen has settled, and wait for ``seen``; a tap Flutter dropped (it came
+        while the screen was laid out again) is tapped again, as a person would."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-        switch = self.page.get_by_role("switch", name=name, exact=True)
         for attempt in range(TYPING_ATTEMPTS):
             self.settle(timeout_ms)
-            if switch.get_attribute("aria-checked", timeout=timeout_ms) != "true":
-                switch.click(timeout=timeout_ms)
+            if attempt == 0 or not seen.is_visible():
+                tap()
+            last = attempt + 1 == TYPING_ATTEMPTS
             try:
-                self.page.get_by_role("switch", name=name, exact=True, checked=True).wait_for(
-                    timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
+                seen.wait_for(state="visible", timeout=timeout_ms if last else TYPING_LANDS_MS)
                 return
             except PlaywrightTimeoutError:
-                if attempt + 1 == TYPING_ATTEMPTS:
+                if last:
                     raise
 
     def text_field(self, name: str) -> Locator:
