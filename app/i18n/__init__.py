@@ -49,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import io
 import json
 import re
@@ -121,10 +122,16 @@ def choose_language(tags: Iterable[str], available: Collection[str]) -> str | No
     return None
 
 
-def available_languages(folder: Path | None = None) -> set[str]:
+def available_languages(folder: Path | None = None) -> frozenset[str]:
     """The languages with a catalogue in ``folder`` (by default :data:`CATALOGUE_FOLDER`)."""
-    folder = CATALOGUE_FOLDER if folder is None else folder
-    return {path.stem for path in folder.glob("*.po")} if folder.is_dir() else set()
+    return _languages_in(CATALOGUE_FOLDER if folder is None else folder)
+
+
+@functools.cache
+def _languages_in(folder: Path) -> frozenset[str]:
+    """Looked up once per folder and process: catalogues ship with the app and do not change
+    while it runs, and a session's start asks three times (client, stored pick, choice)."""
+    return frozenset(path.stem for path in folder.glob("*.po")) if folder.is_dir() else frozenset()
 
 
 def catalogue_from_po(text: str) -> gettext.GNUTranslations:
@@ -256,9 +263,13 @@ def language_name(language: str, folder: Path | None = None) -> str:
     >>> language_name(ENGLISH)
     'English'
     """
-    if language == ENGLISH:
-        return "English"
-    folder = CATALOGUE_FOLDER if folder is None else folder
+    return ("English" if language == ENGLISH
+            else _name_in_catalogue(language, CATALOGUE_FOLDER if folder is None else folder))
+
+
+@functools.cache
+def _name_in_catalogue(language: str, folder: Path) -> str:
+    """Read once per process: the Language screen names every language on each draw."""
     try:
         with (folder / f"{language}.po").open(encoding="utf-8") as catalogue:
             head = catalogue.read(4096)  # the header comes first: the whole file is not read for a name
