@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from app.documents.events import KeptEvent, event_document
 from app.event.organizer import Organizer
 from app.table.scorekeeper import Scorekeeper
 from app.storage import ChangedElsewhere, DocumentKind, DocumentSession, FileStore, MemoryStore, Store, StoreWriteError
@@ -191,7 +192,8 @@ def test_a_game_changed_elsewhere_is_adopted_from_what_the_refused_save_read(ope
 def an_event_waiting_for_one_result(store: Store) -> tuple[Organizer, str]:
     """An organizer holding a 12-player event with every result in but one, and that one's code."""
     events, code = event_waiting_for_one_result(12, None)
-    run(store.save("tournaments", "event", {"id": "event", "events": events}, expect_revision=0))
+    document = event_document("event", KeptEvent(Tournament.from_events(events)))  # as the organizer saves it
+    run(store.save("tournaments", "event", document, expect_revision=0))
     organizer = Organizer(store)
     assert run(organizer.open("event")) is not None
     return organizer, code
@@ -212,7 +214,7 @@ def test_an_import_reads_and_opens_its_code_once(open_store: OpenStore) -> None:
     assert (counts["code read"], counts["code opened"]) == (1, 1)
 
 
-def test_a_result_link_is_read_once_to_find_its_event_and_import_it(open_store: OpenStore) -> None:
+def test_a_result_link_is_read_once_and_its_event_replayed_once_to_find_it_and_import_it(open_store: OpenStore) -> None:
     store = open_store()
     _, code = an_event_waiting_for_one_result(store)
 
@@ -222,7 +224,7 @@ def test_a_result_link_is_read_once_to_find_its_event_and_import_it(open_store: 
     route = "/import/" + safe_form(code)
     with counting() as counts:
         run_screen(test, route=route, store=store)
-    assert (counts["code read"], counts["code opened"]) == (1, 1)
+    assert (counts["code read"], counts["code opened"], counts["replay"]) == (1, 1, 1)
 
 
 def test_a_refused_import_opens_its_code_once_and_keeps_the_refusal_beside_the_event_log(

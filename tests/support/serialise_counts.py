@@ -31,6 +31,7 @@ def counting() -> Iterator[Counter[str]]:
 
     counts: Counter[str] = Counter()
     patched: list[tuple[Any, str, Any]] = []
+    wrappers: dict[int, tuple[Any, Any]] = {}  # id of a wrapper -> (the wrapper, the function it counts)
 
     def wrap(owner: Any, name: str, label: str) -> None:
         if isinstance(owner, type):  # the class that defines it (the tournament's log is its base's)
@@ -60,6 +61,7 @@ def counting() -> Iterator[Counter[str]]:
                 return original(*args, **kwargs)
 
             setattr(owner, name, counted)
+            wrappers[id(counted)] = (counted, original)
 
     wrap(json, "dumps", "json.dumps")
     wrap(json, "loads", "json.loads")
@@ -80,3 +82,9 @@ def counting() -> Iterator[Counter[str]]:
     finally:
         for owner, name, original in reversed(patched):
             setattr(owner, name, original)
+        # A module first imported inside the block took a wrapper by name: it gets the function back,
+        # so the next block counts its calls too (else they go to this block's counts, unseen).
+        for module in [module for name, module in sys.modules.items() if name.split(".")[0] in ("app", "engine")]:
+            for name, value in list(vars(module).items()):
+                if wrappers.get(id(value), (None,))[0] is value:
+                    setattr(module, name, wrappers[id(value)][1])
