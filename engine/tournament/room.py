@@ -129,6 +129,7 @@ def _room(state: TournamentState) -> Room:
     pending: tuple[RollOffNeeded, ...] = ()
     if round_ is not None:
         going_on, pending = (round_.advancing or (), ()) if round_.closed else cut_of(state, round_)
+        going_on = tuple(n for n in going_on if not state.players[n].withdrawn)  # a place left empty goes on empty
     rows = _standings(state, round_, going_on, tuple(n for item in pending for n in item.numbers))
     return Room(
         event_name=state.name, event_code=state.event_id,
@@ -216,18 +217,20 @@ def _cut_line(
     state: TournamentState, round_: RoundState, rows: tuple[RoomStanding, ...], going_on: tuple[int, ...]
 ) -> CutLine | None:
     """The line under those going on (once the cut is known), or under those still in the round being
-    played; None for the final and when those going on are not the standings' first rows."""
+    played; None for the final and when others still in stand among those going on. A player who
+    withdrew above the line leaves it where it was: their place went to the next in line, who
+    may stand below them (the line goes under the last one going on), or stays empty."""
     if round_.cut.kind == "final":
         return None
     later = state.plan()[round_.number:]
     onward = "" if not later else say(" to the final") if later[0].is_final else say(" to {round}", round=later[0].name)
     if going_on:
-        after = len(going_on)
-        if {row.number for row in rows[:after]} != set(going_on):
+        after = 1 + max(place for place, row in enumerate(rows) if row.number in going_on)
+        if any(row.number not in going_on and not state.players[row.number].withdrawn for row in rows[:after]):
             return None
         when = "" if round_.closed else say(" when the round closes")
-        return CutLine(after, say("Above the line: the {count} who go on{onward}{when}.", count=after, onward=onward,
-                                  when=when))
+        return CutLine(after, say("Above the line: the {count} who go on{onward}{when}.", count=len(going_on),
+                                  onward=onward, when=when))
     if round_.number == 1:
         return None
     return CutLine(round_.players, say("Above the line: the {count} still in, playing {round}.", count=round_.players,

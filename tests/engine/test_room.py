@@ -92,6 +92,30 @@ def test_the_cut_line_stands_under_those_who_go_on(closed: bool) -> None:
     assert room.to_close == () and room.round_name == "Round 1"
 
 
+@pytest.mark.parametrize(("withdrawn", "replaced", "after", "going_on"), [
+    (2, True, 5, 4),   # number 5 takes number 2's place: the line moves under number 5
+    (4, True, 5, 4),   # the last place above the line: the same
+    (2, False, 4, 3),  # nobody takes the place: the line stays, three go on
+], ids=["a place above the line", "the last place above the line", "a place left empty"])
+def test_after_a_withdrawal_at_the_cut_the_line_stands_under_the_last_one_going_on(
+        withdrawn: int, replaced: bool, after: int, going_on: int) -> None:
+    t = event(8, BEST_4_OVERALL)
+    t.draw_seats(seed=1)
+    totals = {1: 10_500, 2: 10_200, 3: 9_000, 4: 8_000, 5: 7_000, 6: 6_000, 7: 5_000, 8: 4_000}
+    for table, numbers in enumerate(t.seating(), 1):
+        t.record_result(table, [totals[n] for n in numbers], reason="paper")
+    t.close_round()
+    t.withdraw(withdrawn, "train home")
+    if replaced:
+        t.take_place(withdrawn)
+    room = t.room()
+    assert room.cut_line is not None and room.cut_line.after == after
+    assert room.cut_line.words == f"Above the line: the {going_on} who go on to the final."
+    above = room.standings[:after]
+    assert [row.number for row in above if row.mark != "going on"] == [withdrawn]
+    assert [row.number for row in room.standings[after:] if row.mark == "going on"] == []
+
+
 def test_while_a_later_round_is_played_the_line_stands_under_those_still_in() -> None:
     t = event(12)
     play_round(t)
@@ -169,5 +193,5 @@ def test_every_table_has_one_status_and_the_round_can_close_exactly_when_nothing
     assert room.count("playing") == len(t.missing_tables())
     can_close = not t.missing_tables() and not t.pending_roll_offs() and not t.held_results()
     assert (room.to_close == ()) == can_close
-    if room.cut_line is not None:
+    if room.cut_line is not None:  # nobody has withdrawn here: those above the line are those going on
         assert all(row.mark == "going on" for row in room.standings[:room.cut_line.after])
