@@ -279,7 +279,8 @@ _CODE_SHOWN = 20
 
 async def players_access(store: Store, code: str) -> PlayersAccess:
     """Whether the players' page of ``code`` opens: for anyone while the organizer keeps it on; an
-    unknown code is named back alone, so the answer tells nothing of the events stored here.
+    unknown code is named back alone, so the answer tells nothing of the events stored here. A
+    closed page still names its stored event (never shown), so the page hears it opened again.
 
     :raises StoreError: the events cannot be read.
     """
@@ -295,5 +296,5 @@ async def players_access(store: Store, code: str) -> PlayersAccess:
     beside = await store.load(BESIDE, holders[0].id)
     section = beside.get(COLLECTION) if beside is not None else None
     if not players_page_open(section if isinstance(section, dict) else KIND.beside):
-        return PlayersAccess(refusal=tr("The organizer has closed the players' page for this event."))
+        return PlayersAccess(holders[0].id, tr("The organizer has closed the players' page for this event."))
     return PlayersAccess(holders[0].id)

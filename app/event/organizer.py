@@ -27,6 +27,8 @@ from app.documents.events import (
     copy_kept,
     copy_mark,
     event_summaries,
+    players_page_kept,
+    players_page_open,
     refusals,
     refusals_kept,
 )
@@ -402,6 +404,24 @@ class Organizer:
     def event_of(text: str | SealedResult) -> str:
         """The event a result code claims to be from (not yet trusted); raises :class:`CodeDamaged`."""
         return sealed_of(text).event_id
+
+    # -- the players' page -------------------------------------------------------------
+
+    @property
+    def players_page_open(self) -> bool:
+        """Whether phones may open the players' page of the open event (kept beside it)."""
+        return players_page_open(self.session.beside)
+
+    async def open_players_page(self, open_: bool) -> None:
+        """Open or close the players' page, kept beside the event; players' pages already open
+        are told, so a closed page stops showing the event without a tap.
+
+        :raises StoreError: it was not kept; the page stays as it was.
+        """
+        self._kept()
+        await self.session.keep_beside(**players_page_kept(open_))
+        assert self.session.doc_id is not None
+        self.announce(self.session.doc_id)
 
     # -- exports ------------------------------------------------------------------------
 

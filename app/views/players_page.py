@@ -70,11 +70,13 @@ async def _shown_event(store: Store, code: str) -> tuple[str, Tournament | None,
                             "organizer for the venue's address.")
     try:
         access = await players_access(store, code)
-        document = await store.load(COLLECTION, access.tournament_id) if access.tournament_id else None
+        document = await store.load(COLLECTION, access.tournament_id) if not access.refusal else None
     except StoreError as failure:
         return "", None, tr("The event cannot be read just now ({failure}): try again in a moment.", failure=failure)
-    if document is None:  # refused, or removed since the list was read
-        return "", None, access.refusal or tr("No event here has the code {code}.", code=code)
+    if access.refusal:  # a closed page still follows its event: it opens again when the organizer says so
+        return access.tournament_id, None, access.refusal
+    if document is None:  # removed since the list was read
+        return "", None, tr("No event here has the code {code}.", code=code)
     return access.tournament_id, read_event(document).tournament, ""
 
 

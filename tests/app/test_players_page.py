@@ -314,6 +314,29 @@ def test_a_page_closed_while_a_player_has_it_open_refuses_their_next_search() ->
     venue.open(test)
 
 
+def test_a_page_open_on_a_phone_closes_and_opens_again_without_a_tap_when_the_organizer_switches_it() -> None:
+    venue = Venue().setup(lambda t: t.draw_seats(seed=3))
+
+    async def test() -> None:
+        hub = PubSubHub(loop=asyncio.get_running_loop())
+        app = app_on(venue.store)
+        async with FletHarness(app, route=players_path("MAYOR-26"), pubsub=hub) as phone, \
+                FletHarness(app, route=f"/organizer/{venue.tournament_id}", pubsub=hub) as organizer:
+            await find(phone, "Aleksandra")
+            assert phone.exists("players-seat-1")
+            await organizer.set_value("players-page-switch", False)
+            await until(lambda: phone.exists("players-refused"), 2,
+                        lambda: f"the players' page still shows {phone.texts()}", phone, organizer)
+            assert phone.text_of("players-refused") == "The organizer has closed the players' page for this event."
+            assert not phone.exists("players-seat-1") and not any("Aleksandra" in text for text in phone.texts())
+            await organizer.set_value("players-page-switch", True)
+            await until(lambda: phone.exists("players-query"), 2,
+                        lambda: f"the players' page still shows {phone.texts()}", phone, organizer)
+            assert not phone.exists("players-refused")
+
+    asyncio.run(test())
+
+
 def test_the_page_shows_no_setup_code_or_key_of_any_table() -> None:
     venue = Venue().setup(lambda t: t.draw_seats(seed=3))
     t = venue.organizer.open_tournament

@@ -22,7 +22,7 @@ import flet as ft
 
 from app.context import Viewport, ViewportContext, use_keys, use_model
 from app.documents import changes
-from app.documents.events import COLLECTION as EVENTS, players_page_open
+from app.documents.events import COLLECTION as EVENTS
 from app.i18n import local_number, tr, tr_words, translatable
 from app.qr import qr_image
 from app.routes import players_path
@@ -104,7 +104,7 @@ class Panel:
 def players_base(state: EventState) -> str | None:
     """Where phones reach the players' page (the venue server, as the cards' join links reach it); None in
     the PWA, which has no venue server, or when the organizer turned the page off."""
-    if in_browser() or not players_page_open(state.organizer.session.beside):
+    if in_browser() or not state.organizer.players_page_open:
         return None
     return phones_base(state.organizer.link_base, str(getattr(ft.context.page, "url", None) or "")) or None
 

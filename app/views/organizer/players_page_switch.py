@@ -1,8 +1,8 @@
 """The event page's "Players' page" part: the organizer's on/off switch, the page's link and its QR.
 
 Players open the page (:mod:`app.views.players_page`) on their own phones from the venue server;
-the switch is kept beside the event on this device (:func:`app.documents.events.players_page_open`),
-so closing it refuses the page at once, for every phone. The offline PWA has no venue server to
+the switch is kept beside the event on this device (:meth:`app.event.organizer.Organizer.open_players_page`),
+so closing it refuses the page at once, for every phone, pages already open included. The offline PWA has no venue server to
 serve it: the part says so instead of offering a link that cannot work.
 """
 
@@ -12,7 +12,6 @@ from typing import Any
 
 import flet as ft
 
-from app.documents.events import players_page_kept, players_page_open
 from app.i18n import tr
 from app.routes import players_path
 from app.runtime import in_browser
@@ -56,11 +55,11 @@ def players_page_section(event: EventState) -> ft.Control:
             "Players can look up their seat and place on their own phones when the event runs on a laptop at the "
             "venue (make run, on the venue's Wi-Fi). Here the event lives in this browser alone, so there is no "
             "players' page to offer."), key="players-page-offline"))
-    shown = players_page_open(event.organizer.session.beside)
+    shown = event.organizer.players_page_open
 
     async def switched(change: Any) -> None:
         wanted = bool(change.control.value)
-        await event.do(lambda: event.organizer.session.keep_beside(**players_page_kept(wanted)),
+        await event.do(lambda: event.organizer.open_players_page(wanted),
                        lambda _: tr("Players' page on: phones that open its link or QR see their seat and place.")
                        if wanted else tr("Players' page off: phones that open its link are told it is closed."),
                        place=PLACE)
