@@ -112,13 +112,23 @@ def language_candidates(tag: str) -> list[str]:
 
 def choose_language(tags: Iterable[str], available: Collection[str]) -> str | None:
     """The first catalogue that fits the person's languages, in their order of preference
-    (a region's catalogue, then the language's); None means English."""
+    (a region's catalogue, then the language's, then the language's one other region: a
+    reader in Portugal reads Brazilian Portuguese before English); None means English.
+
+    >>> choose_language(["pt-PT", "en"], {"pt_BR", "de"})
+    'pt_BR'
+    """
     for tag in tags:
-        for name in language_candidates(str(tag or "")):
+        candidates = language_candidates(str(tag or ""))
+        for name in candidates:
             if name in available:
                 return name
             if name.split("_")[0] == ENGLISH:
                 return None  # English is asked for before any catalogue: the source text
+        if candidates:
+            regions = [name for name in available if name.split("_")[0] == candidates[-1]]
+            if len(regions) == 1:  # several (zh_CN, zh_TW) would be a guess between scripts or spellings
+                return regions[0]
     return None
 
 

@@ -88,7 +88,10 @@ def test_a_language_tag_names_catalogues_from_the_region_to_the_language(tag: st
 @pytest.mark.parametrize("tags, available, chosen", [
     (["pt-BR"], {"pt"}, "pt"),
     (["pt-BR"], {"pt", "pt_BR"}, "pt_BR"),
-    (["pt-PT"], {"pt_BR"}, None),
+    (["pt-PT"], {"pt_BR"}, "pt_BR"),  # the language's one regional catalogue, before English
+    (["pt-PT", "de"], {"pt_BR", "de"}, "pt_BR"),
+    (["zh-HK", "de"], {"zh_CN", "zh_TW", "de"}, "de"),  # two regions of the language: no guess between them
+    (["en-GB", "pt"], {"pt_BR", "en_US"}, None),
     (["de-AT", "pt-BR"], {"pt"}, "pt"),
     (["en-GB", "pt"], {"pt"}, None),
     (["C", "", "junk!", "pt"], {"pt"}, "pt"),
