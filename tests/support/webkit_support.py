@@ -257,6 +257,12 @@ if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;
 const label = e.getAttribute('aria-label');
 return !label || label.startsWith(name);
 """
+_LANDED = """
+const [name, text] = arguments;
+return Array.from(document.querySelectorAll('input, textarea')).some(
+    e => (e.getAttribute('aria-label') || '').startsWith(name) && (e.value || '').includes(text));
+"""
+"""The field labelled ``name`` (wherever the focus went since) holds ``text``."""
 # A pointer's press and release, then a click, at the element's centre (arguments[0]).
 _DISPATCH_CLICK = """
 const el = arguments[0];
@@ -431,11 +437,15 @@ class WebKitPage:
                     "const e = document.activeElement; return e ? (e.value || '') : '';")),
                     TYPING_LANDS_S if attempt + 1 < TYPING_ATTEMPTS else timeout_s,
                     lambda: f"{text!r} never reached field {name!r}")
-                self.settle()
-                return
             except TimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:
                     raise
+                continue
+            self.settle()
+            # Still there once the screen settled: a field Flutter had not yet taken over shows
+            # the keys for a frame, then puts back its own value (as browser_support's type_into).
+            if attempt + 1 == TYPING_ATTEMPTS or self.script(_LANDED, name, last):
+                return
 
     def settle(self, ms: int = SETTLE_MS) -> None:
         """Two painted frames and ``ms`` more. Key-by-key typing ends with a change the app

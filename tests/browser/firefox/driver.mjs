@@ -161,6 +161,10 @@ const FOCUSED = `(name) => { const e = document.activeElement;
   if (!e || !["INPUT", "TEXTAREA"].includes(e.tagName)) return false;
   const label = e.getAttribute("aria-label"); return !label || label.startsWith(name); }`;
 
+// The field labelled name (wherever the focus went since) holds text.
+const LANDED = `(name, text) => Array.from(document.querySelectorAll("input, textarea")).some(
+  (e) => (e.getAttribute("aria-label") || "").startsWith(name) && (e.value || "").includes(text))`;
+
 // Type the way tests/support/browser_support.py does: click the field, wait for its input to have
 // the focus, clear it, insert the text, and see it in the input; typed again (up to three
 // times) when a field focused a moment before Flutter listened drops it.
@@ -198,10 +202,14 @@ async function typeInto(page, name, text, replace, timeoutMs) {
     try {
       await waitFor(page, `(text) => { const e = document.activeElement; return !!e && (e.value || "").includes(text); }`,
         [last], attempt < 2 ? 5_000 : timeoutMs, `${JSON.stringify(last)} in ${JSON.stringify(name)}`);
-      return attempt + 1;
     } catch (err) {
       if (attempt === 2) throw err;
+      continue;
     }
+    // Still there once the screen settled: a field Flutter had not yet taken over shows the
+    // text for a frame, then puts back its own (empty) value (as browser_support.py's type_into).
+    await settle(page, timeoutMs);
+    if (attempt === 2 || await page.evaluate(`(${LANDED})(...${JSON.stringify([name, last])})`)) return attempt + 1;
   }
 }
 
