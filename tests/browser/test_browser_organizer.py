@@ -34,6 +34,7 @@ from tests.support.browser_support import (
     CHROMIUM_PATH,
     AppServer,
     FlutterPage,
+    confirm_every_seat,
     free_port,
     in_thread,
     screenshots_dir,
@@ -162,14 +163,8 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
         page.wait_for_text(f"Enter {first}'s throw: six dice")
         page.page.goto(event.url(f"/game/{event.table_game_id}"), wait_until="commit")
         page.enable_semantics()
-        page.wait_for_text("Confirm the final totals")
-        seats = [line.removesuffix(" · not answered yet") for line in page.texts()
-                 if line.endswith(" · not answered yet")]  # "Ed 3,450", one per seat
-        assert len(seats) == 4, page.texts()
-        for seat, name_and_total in enumerate(seats, 1):  # each player at the table confirms with one tap
-            name, total = name_and_total.rsplit(" ", 1)
-            page.click_button_until(f"{name} confirms {total}", f"{name_and_total} · confirmed" if seat < len(seats)
-                                    else "confirmed by 4 of 4")  # the last answer shows the code
+        confirm_every_seat(page)
+        page.wait_for_text("confirmed by 4 of 4")
         page.wait_for_text("Hand the result to the organizer")
         page.wait_for_text("Result code")
         page.page.mouse.wheel(0, 400)

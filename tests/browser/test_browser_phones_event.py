@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.support.browser_support import FlutterPage, screenshots_dir, throw
+from tests.support.browser_support import FlutterPage, confirm_every_seat, screenshots_dir, throw
 from tests.support.fake_camera import Phone, is_setup_card, launch_phone, qr_on_screen, write_y4m
 from tests.support.pwa_harness import BOOT_TIMEOUT_MS, app_ready, load_build_module, serving, wait_precached
 
@@ -107,14 +107,6 @@ def play_table(table: FlutterPage, number: int, names: list[str]) -> dict[str, i
     return {first: 12_000, second: 1_000, third: 500, fourth: last}
 
 
-def confirm_and_show_result(table: FlutterPage) -> None:
-    """Each player at the table confirms the final totals with one tap."""
-    table.wait_for_text("Confirm the final totals")
-    for button in table.page.get_by_role("button", name=re.compile(r" confirms [\d,]+$")).all():
-        button.click()
-    table.wait_for_text("confirmed by 4 of 4")
-
-
 def test_a_whole_event_runs_on_phones_alone_with_every_code_read_through_the_camera(tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -156,7 +148,7 @@ def test_a_whole_event_runs_on_phones_alone_with_every_code_read_through_the_cam
                 assert len(names) == 4, phone.texts()
                 phone.click_button("Start the table's game")
                 totals |= play_table(phone, number, names)
-                confirm_and_show_result(phone)
+                confirm_every_seat(phone)
                 result_pictures.append(qr_on_screen(phone, f"Result QR code for {EVENT} · Round 1 · Table {number}")[0])
                 assert table.outside_requests() == []
             except Exception:

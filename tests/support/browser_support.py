@@ -509,6 +509,19 @@ def throw(page: FlutterPage, faces: str) -> None:
     page.click_button("Enter throw")
 
 
+def confirm_every_seat(page: FlutterPage) -> None:
+    """Each player at a finished tournament table confirms the final totals with one tap, each
+    tap seen taken ("Ann 12,000 · confirmed") before the next; the last shows the result code."""
+    page.wait_for_text("Confirm the final totals")
+    waiting = " · not answered yet"
+    seats = [line.removesuffix(waiting) for line in page.texts() if line.endswith(waiting)]  # "Ann 12,000"
+    assert seats, page.texts()
+    for seat, name_and_total in enumerate(seats, 1):
+        name, total = name_and_total.rsplit(" ", 1)
+        page.click_button_until(f"{name} confirms {total}", f"{name_and_total} · confirmed" if seat < len(seats)
+                                else f"confirmed by {len(seats)} of {len(seats)}")
+
+
 _Result = TypeVar("_Result")
 
 
