@@ -43,11 +43,8 @@ def test_names_typed_one_after_another_with_enter_and_a_pasted_list_sign_up_with
             page.page.keyboard.insert_text("Bob")  # no tap: the cursor is still in the field
             page.press("Enter")
             page.wait_for_text("Bob signed up as number 2.")
-            page.page.get_by_role("textbox", name="Names, one a line").click()
-            page.page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'TEXTAREA'")
-            page.page.keyboard.insert_text("Cy\nDi\nann")
-            page.click_button("Preview")
-            page.wait_for_text('Line 3: "ann" is already signed up: Ann (number 1).')
+            page.type_into("Names, one a line", "Cy\nDi\nann")
+            page.click_button_until("Preview", 'Line 3: "ann" is already signed up: Ann (number 1).')
             page.click_button("Add 2 players")
             page.wait_for_text("2 players signed up, numbers 3, 4.")
             page.wait_for_text("4 players · 0 checked in")
