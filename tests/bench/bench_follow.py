@@ -9,8 +9,8 @@ notice) until each shows that notice too. Printed: the table's own time to show 
 latencies (median, min, max) and all of them together, with the load average (the machine is shared:
 read the figures with the load). A follower's side is Flet's PubSub between the sessions, a read and
 replay of the stored game, and a repaint; the reading adds up to 50 ms. Figures only: nothing is
-asserted on time (the journey, tests/browser/test_browser_follow.py, holds the 2 s ceiling from the
-table's acknowledgement).
+asserted on time. This is where the 2 s target is read (the journey,
+tests/browser/test_browser_follow.py, holds that the follower follows at all, on a loaded machine).
 """
 
 from __future__ import annotations

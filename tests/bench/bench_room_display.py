@@ -9,8 +9,9 @@ display (1920x1080, a browser context of its own, paused on the round's tables) 
 Printed: each latency, their median, min and max,
 with the load average (the machine is shared: read the figures with the load). The display's
 side is Flet's PubSub between the two sessions, a read of the stored event and a repaint; the
-reading adds up to 50 ms. Figures only: nothing is asserted on time (the 2 s ceiling of the
-journey, tests/browser/test_browser_room_display.py, is the test).
+reading adds up to 50 ms. Figures only: nothing is asserted on time. This is where the 2 s target
+is read (the journey, tests/browser/test_browser_room_display.py, holds that the display follows
+at all, on a loaded machine).
 """
 
 from __future__ import annotations

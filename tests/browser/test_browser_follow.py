@@ -1,6 +1,6 @@
 """The second screen in real headless Chromium: a table at 390x844 plays Ann and Bob's game to 1,000
-and a follower at 1920x1080 shows each bank within 2 s of the table acknowledging it, the final
-round and the winner; on the real server (a second browser context, as a laptop on a TV) and in the
+and a follower at 1920x1080 shows each bank once the table acknowledged it (how soon:
+tests/bench/bench_follow.py), the final round and the winner; on the real server (a second browser context, as a laptop on a TV) and in the
 offline PWA (a second tab of the same browser, the network cut).
 
 The follower's picture at 1920x1080 (follow.png) goes to a temporary folder

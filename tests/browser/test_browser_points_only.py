@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser_support import FlutterPage, screenshots_dir, throw
+from tests.support.browser_support import FlutterPage, screenshots_dir, start_game, throw
 
 pytestmark = pytest.mark.browser
 
@@ -15,8 +15,7 @@ SCREENSHOTS = screenshots_dir()
 def bank(page: FlutterPage, name: str, points: str, total: str) -> None:
     """Type the bank and press Bank; the table says the new total before the next turn is entered."""
     page.type_into("Points banked", points)
-    page.click_button(f"Bank {points}")
-    page.wait_for_text(f"{name} banks {points}: total {total}.")
+    page.click_button_until(f"Bank {points}", f"{name} banks {points}: total {total}.")
 
 
 def new_points_game(page: FlutterPage, target: str, picture: str | None = None) -> None:
@@ -27,8 +26,7 @@ def new_points_game(page: FlutterPage, target: str, picture: str | None = None) 
     page.switch_on("Points only")
     if picture:
         page.screenshot(SCREENSHOTS / picture)
-    page.click_button("Start game")
-    page.wait_for_text("Ann banks", timeout_ms=30_000)  # the first game on a busy server
+    start_game(page, "Ann banks", exact=True)  # the points entry's heading
 
 
 def test_a_casual_two_player_game_kept_in_points_only_to_the_end(browser_page: FlutterPage):
@@ -71,10 +69,8 @@ def test_a_points_game_switches_to_dice_for_a_turn_and_back(browser_page: Flutte
     page = browser_page
     new_points_game(page, "10000")
     bank(page, "Ann", "500", "500")
-    page.click_button("Enter dice instead")
-    page.wait_for_text("From Bob's turn on, turns are entered die by die.")
+    page.click_button_until("Enter dice instead", "From Bob's turn on, turns are entered die by die.")
     throw(page, "2 2 3 3 4 6")
     page.wait_for_text("Farkle! 2 2 3 3 4 6 has nothing to set aside.")
-    page.click_button("Enter points instead")
-    page.wait_for_text("Ann banks")
+    page.click_button_until("Enter points instead", "Ann banks", exact=True)  # the entry's heading
     bank(page, "Ann", "600", "1,100")

@@ -1,5 +1,6 @@
 """The room display in real headless Chromium: on the real server, a display at 1920x1080 in a
-second browser context follows the organizer's imports within 2 s of each being acknowledged,
+second browser context follows each of the organizer's imports once acknowledged (how soon:
+tests/bench/bench_room_display.py),
 shows the cut line after round 1, and the champion once crowned; in the offline PWA, a second
 tab of the same browser shows the display and follows the organizer's tab with the network cut.
 The display holds the browser's Screen Wake Lock while shown (asked again when shown again) and

@@ -355,26 +355,31 @@ class FlutterPage:
     def switch_on(self, name: str, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
         """Turn on the switch a screen reader calls ``name`` and see it on."""
         switch = self.page.get_by_role("switch", name=name, exact=True)
-        self._tap_until_seen(lambda: switch.click(timeout=timeout_ms),
-                             self.page.get_by_role("switch", name=name, exact=True, checked=True), timeout_ms)
+        self._tap_until_seen(switch, self.page.get_by_role("switch", name=name, exact=True, checked=True), timeout_ms)
 
-    def click_button_until(self, name: str, shown: str, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
-        """Press the button ``name`` and see ``shown`` appear (the answer to that one tap)."""
-        self._tap_until_seen(lambda: self.button(name).click(timeout=timeout_ms),
-                             self.page.get_by_text(shown).first, timeout_ms)
+    def click_button_until(self, name: str, shown: str, exact: bool = False, timeout_ms: int = ACTION_TIMEOUT_MS,
+                           answer_ms: int = TYPING_LANDS_MS) -> None:
+        """Press the button ``name`` and see ``shown`` appear (the answer to that one tap; a whole
+        line if ``exact``), tapping again when nothing answered in ``answer_ms``."""
+        self._tap_until_seen(self.button(name), self.page.get_by_text(shown, exact=exact).first, timeout_ms,
+                             answer_ms)
 
-    def _tap_until_seen(self, tap: Callable[[], object], seen: Locator, timeout_ms: int) -> None:
-        """Tap once the screen has settled, and wait for ``seen``; a tap Flutter dropped (it came
-        while the screen was laid out again) is tapped again, as a person would."""
+    def _tap_until_seen(self, target: Locator, seen: Locator, timeout_ms: int,
+                        answer_ms: int = TYPING_LANDS_MS) -> None:
+        """Tap ``target`` once the screen has settled, and wait for ``seen``; a tap Flutter dropped
+        (it came while the screen was laid out again) is tapped again, as a person would, while
+        ``target`` is still there and nothing answered it."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
         for attempt in range(TYPING_ATTEMPTS):
             self.settle(timeout_ms)
-            if attempt == 0 or not seen.is_visible():
-                tap()
+            if attempt == 0:
+                target.click(timeout=timeout_ms)
+            elif not seen.is_visible() and target.is_visible():
+                target.click(timeout=timeout_ms)
             last = attempt + 1 == TYPING_ATTEMPTS
             try:
-                seen.wait_for(state="visible", timeout=timeout_ms if last else TYPING_LANDS_MS)
+                seen.wait_for(state="visible", timeout=timeout_ms if last else answer_ms)
                 return
             except PlaywrightTimeoutError:
                 if last:
@@ -492,8 +497,14 @@ def new_game(page: FlutterPage, *names: str, target: str | None = None) -> None:
         page.type_into(f"Player {seat} name", name)
     if target:
         page.type_into("Target", target)
-    page.click_button("Start game")
-    page.wait_for_text(f"Enter {names[0]}'s throw", timeout_ms=30_000)  # the first game on a busy server
+    start_game(page, f"Enter {names[0]}'s throw")
+
+
+def start_game(page: FlutterPage, first_screen: str, exact: bool = False) -> None:
+    """Tap Start game until the game's first screen shows ``first_screen`` (a whole line if ``exact``):
+    the first game on a busy server is slow to come, and a tap Flutter dropped is tapped again (the
+    form starts one game however often it is tapped)."""
+    page.click_button_until("Start game", first_screen, exact=exact, timeout_ms=30_000, answer_ms=15_000)
 
 
 def throw(page: FlutterPage, faces: str) -> None:

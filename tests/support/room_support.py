@@ -19,6 +19,7 @@ from app.storage import FileStore
 from engine import TableResult, TournamentFormat, decode_setup, encode_result, read_code, typing_form
 from engine.codec import places_from
 from tests.support.browser_support import TYPING_ATTEMPTS, TYPING_LANDS_MS, FlutterPage, in_thread, wait_until
+from tests.support.follow_support import FOLLOW_CEILING_S
 from tests.support.tournament_support import default_totals
 
 if TYPE_CHECKING:
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 
 DISPLAY_VIEWPORT = {"width": 1920, "height": 1080}
 LAPTOP_VIEWPORT = {"width": 1280, "height": 800}
-FOLLOW_CEILING_S = 2.0
-"""The display shows a result counted on the organizer's device within this (issue 28)."""
 
 
 def seed_event(data_dir: Path, base: str, names: list[str], fmt: TournamentFormat | None = None) -> str:
