@@ -63,7 +63,7 @@ class PlayersPage(ft.Observable):
 
 async def _shown_event(store: Store, code: str) -> tuple[str, Tournament | None, str]:
     """The event the players' page of ``code`` shows, as stored now, with its stored id; or why
-    none is shown (``("", None, why)``)."""
+    none is shown (``(id, None, why)``: the id of a closed page's event, to hear it open again, else "")."""
     if in_browser():
         return "", None, tr("The players' page comes from the organizer's laptop at the venue (the app started with "
                             "make run). This app runs on this phone alone, so it has no players' page: ask the "

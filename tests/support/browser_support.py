@@ -373,9 +373,7 @@ class FlutterPage:
 
         for attempt in range(TYPING_ATTEMPTS):
             self.settle(timeout_ms)
-            if attempt == 0:
-                target.click(timeout=timeout_ms)
-            elif not seen.is_visible() and target.is_visible():
+            if attempt == 0 or (not seen.is_visible() and target.is_visible()):
                 target.click(timeout=timeout_ms)
             last = attempt + 1 == TYPING_ATTEMPTS
             try:

@@ -1,9 +1,10 @@
 """The event page's "Players' page" part: the organizer's on/off switch, the page's link and its QR.
 
 Players open the page (:mod:`app.views.players_page`) on their own phones from the venue server;
-the switch is kept beside the event on this device (:meth:`app.event.organizer.Organizer.open_players_page`),
-so closing it refuses the page at once, for every phone, pages already open included. The offline PWA has no venue server to
-serve it: the part says so instead of offering a link that cannot work.
+the switch is kept beside the event on this device
+(:meth:`app.event.organizer.Organizer.open_players_page`), so closing it refuses the page at once,
+for every phone, pages already open included. The offline PWA has no venue server to serve it:
+the part says so instead of offering a link that cannot work.
 """
 
 from __future__ import annotations
