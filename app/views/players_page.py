@@ -201,7 +201,7 @@ def PlayersScreen(code: str) -> ft.View:
                     key="players-event"),
             ft.Text(stage_line(t), size=16, key="players-stage"),
             ft.TextField(label=tr("Your name or number"), value=page.typed.get("query", ""), on_change=typed,
-                         on_submit=find, key="players-query", autofocus=True),
+                         on_submit=find, key="players-query"),
             big_button(tr("Find me"), on(find), key="players-find", icon=ft.Icons.SEARCH),
         ]
         if page.searched is not None:

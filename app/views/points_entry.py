@@ -89,7 +89,7 @@ def PointsEntry(table: TableState, state: GameState) -> ft.Control:
         controls.append(ft.Text(tr("{name} builds on {points:,}: enter the whole bank, more than {points:,}.",
                                    name=name, points=built_on.points), key="points-built-on"))
     controls += [
-        ft.TextField(label=tr("Points banked"), value=typed, key="points-field", autofocus=True,
+        ft.TextField(label=tr("Points banked"), value=typed, key="points-field",
                      keyboard_type=ft.KeyboardType.NUMBER, on_change=typed_changed, on_submit=on(bank)),
         ft.Row([ft.OutlinedButton(f"+{local_number(points)}", on_click=on(add, points), key=f"add-{points}", height=MIN_TARGET)
                 for points in QUICK_ADDS if points % step == 0]

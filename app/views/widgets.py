@@ -163,13 +163,12 @@ def icon_button(icon: Any, label: str, on_click: Handler | None, *, key: str | N
 
 
 def secret_field(label: str, value: str, on_change: Handler, *, shown: bool, on_reveal: Handler, key: str,
-                 on_submit: Handler | None = None, autofocus: bool = False) -> ft.TextField:
+                 on_submit: Handler | None = None) -> ft.TextField:
     """A hidden-text field with its own show/hide button, which a screen reader names
     (the reveal icon Flutter draws for ``can_reveal_password`` has no name)."""
     field = label[:1].lower() + label[1:]
     return ft.TextField(
         label=label, value=value, on_change=on_change, on_submit=on_submit, key=key, password=not shown,
-        autofocus=autofocus,
         suffix_icon=icon_button(ft.Icons.VISIBILITY_OFF if shown else ft.Icons.VISIBILITY,
                                 tr("Hide {field}", field=field) if shown else tr("Show {field}", field=field),
                                 on_reveal, key=f"{key}-reveal"),

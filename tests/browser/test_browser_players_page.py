@@ -7,6 +7,7 @@ QR from a screenshot of the organizer's switch, opens it, finds "Aleksandra" (Ga
 name of 25 characters) and sees her table, seat and place. Every HTTP response and websocket frame its session received is then searched for
 every table's setup code and key, the passphrase, its hash and a session token: none is there.
 When the organizer switches the page off, the phone showing it says so at once, and a new visit is refused.
+A screen reader user who switches accessibility on once the page is drawn types their name and is found.
 
 Screenshots (players-page.png, organizer-players-page.png) go to a temporary folder
 (``make screenshots``: assets/screenshots/).
@@ -35,8 +36,10 @@ from tests.support.browser_support import (
     in_thread,
     screenshots_dir,
     start_app_server,
+    wait_until,
 )
 from tests.support.fake_camera import qr_on_screen
+from tests.support.follow_support import FOLLOW_CEILING_S
 from tests.support.room_support import find_yourself
 from tests.support.tournament_support import default_totals
 
@@ -189,4 +192,27 @@ def test_a_players_page_the_organizer_switches_off_closes_on_a_phone_showing_it_
         assert not any("Mayor House" in line for line in phone.texts())
     finally:
         organizer.close()
+        phone.close()
+
+
+
+def test_a_screen_reader_user_who_switches_accessibility_on_once_the_page_is_drawn_can_type_and_finds_hugo(
+        chromium_browser, event: Event):
+    """Flutter on the web picks how a field is typed into when a field first takes the focus: a
+    field that took it on its own before the screen reader was on could not be typed into with it
+    (flutter/flutter#129324). No screen's field takes the focus on its own."""
+    phone = FlutterPage.new_phone(chromium_browser)
+    frames: list[bytes] = []
+    phone.page.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
+    try:
+        phone.page.goto(event.url("/players/MAYOR-26"), wait_until="commit")
+        wait_until(lambda: any(b"players-query" in frame for frame in frames), FOLLOW_CEILING_S,
+                   lambda: "the players' page never sent its search box", pause=phone.pause)
+        # Drawn: Flutter paints what a message brought within the next animation frames.
+        phone.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        phone.enable_semantics()
+        find_yourself(phone, "Hugo")
+        phone.wait_for_text("Hugo · number 8")
+    finally:
         phone.close()

@@ -195,8 +195,7 @@ def OrganizerGate(parts: tuple[str, ...]) -> ft.View:
         gate.notify()  # type: ignore[no-untyped-call]
 
     passphrase = secret_field(tr("Organizer passphrase"), gate.value("passphrase"), typed, on_submit=submit,
-                              shown=bool(gate.value("passphrase_shown")), on_reveal=on(reveal), key="gate-passphrase",
-                              autofocus=True)
+                              shown=bool(gate.value("passphrase_shown")), on_reveal=on(reveal), key="gate-passphrase")
     controls: list[ft.Control] = [
         ft.Text(tr("The organizer's screens need the event's organizer passphrase on this device (asked once; it "
                    "stays signed in for 12 hours). Tables need only their setup code."),

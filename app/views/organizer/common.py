@@ -212,7 +212,7 @@ def use_event(factory: Callable[[Services, str, str], StateT], tournament_id: st
 
 def text_field(state: EventState, name: str, label: str, *, key: str | None = None, width: float | None = None,
                multiline: bool = False, hint: str | None = None, on_submit: Any = None,
-               expand: bool | int | None = None, autofocus: bool = False) -> ft.TextField:
+               expand: bool | int | None = None) -> ft.TextField:
     """A field whose text lives in ``state.fields[name]``."""
 
     def changed(event: Any) -> None:
@@ -230,7 +230,6 @@ def text_field(state: EventState, name: str, label: str, *, key: str | None = No
         max_lines=4 if multiline else None,
         hint_text=hint,
         expand=expand,
-        autofocus=autofocus,
     )
 
 

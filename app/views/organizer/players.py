@@ -225,7 +225,7 @@ def _then_focus(action: Callable[[], Awaitable[None]], field: MutableRef[ft.Text
 
 def sign_up_section(players: PlayersPage, name_field: MutableRef[ft.TextField]) -> ft.Control:
     name = text_field(players, "signup_name", tr("Player name"), key="signup-name", expand=3,
-                      on_submit=_refocus(players.sign_up), autofocus=True)
+                      on_submit=_refocus(players.sign_up))
     name_field.current = name
     return section(
         tr("Sign up"),

@@ -32,5 +32,5 @@ def RoomLookupScreen(tournament_id: str) -> ft.View:
                                     size=16, key=f"found-{item.number}"))
             if not found:
                 rows.append(ft.Text(tr("No player matches {query!r}.", query=query.strip()), key="found-none"))
-    field = text_field(room, "room_query", tr("Name or number"), key="room-lookup", autofocus=True)
+    field = text_field(room, "room_query", tr("Name or number"), key="room-lookup")
     return event_view(room, [field, *rows])
