@@ -381,7 +381,9 @@ class FlutterPage:
                 return
             except PlaywrightTimeoutError:
                 if last:
-                    raise
+                    raise AssertionError(f"no answer to {target} after {TYPING_ATTEMPTS} looks (load average "
+                                         f"{os.getloadavg()[0]:.1f}); the screen shows {self.texts()}, its fields hold "
+                                         f"{self.fields()}") from None
 
     def text_field(self, name: str) -> Locator:
         """The field labelled ``name``: a text box, or a hidden-text (password) input, which has no role."""
@@ -447,6 +449,13 @@ class FlutterPage:
             " return host ? host.innerText : ''; }"
         )
         return [line.strip() for line in text.splitlines() if line.strip()]
+
+    def fields(self) -> dict[str, str]:
+        """Each field's text as the browser holds it, by its label (what a failure reports)."""
+        held: dict[str, str] = self.page.evaluate(
+            "() => Object.fromEntries(Array.from(document.querySelectorAll('input, textarea'),"
+            " e => [e.getAttribute('aria-label') || e.tagName, e.type === 'password' ? '(hidden)' : e.value]))")
+        return held
 
     def field_value(self, name: str) -> str:
         """What a text field currently holds."""
