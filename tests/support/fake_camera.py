@@ -8,7 +8,9 @@ frame when a page opens the camera; the file is fixed when the browser starts.
 from __future__ import annotations
 
 import io
+import os
 import re
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -120,11 +122,12 @@ def picture_of(flutter: FlutterPage, image_name: str, margin: int = 16, timeout_
 
 
 def qr_on_screen(flutter: FlutterPage, image_name: str, wanted: Callable[[str], bool] = lambda _: True,
-                 timeout_s: float = 30) -> tuple[Image.Image, str]:
+                 timeout_s: float = 60) -> tuple[Image.Image, str]:
     """The QR code a screen reader calls ``image_name``, pictured and read as a camera held to
     the screen reads it: looked at again until it reads as one code that is the ``wanted`` one
     (a phone's camera does the same; a picture taken while a long list still settles can hold
-    the card above), or the reads seen are the failure."""
+    the card above), or the reads seen are the failure, with the last picture kept in a
+    temporary folder to look at."""
     from app.qr import read_qr_texts
 
     deadline = time.monotonic() + timeout_s
@@ -135,7 +138,11 @@ def qr_on_screen(flutter: FlutterPage, image_name: str, wanted: Callable[[str], 
         texts = read_qr_texts(buffer.getvalue())
         if len(texts) == 1 and wanted(texts[0]):
             return picture, texts[0]
-        assert time.monotonic() < deadline, f"{image_name} never read as one QR code: read as {texts}"
+        if time.monotonic() >= deadline:
+            kept = Path(tempfile.mkdtemp(prefix="farkle-unread-qr-")) / "picture.png"
+            picture.save(kept)
+            raise AssertionError(f"{image_name} never read as one QR code in {timeout_s:.0f} s (load average "
+                                 f"{os.getloadavg()[0]:.1f}): read as {texts}; the last picture is {kept}")
 
 
 def is_setup_card(link: str, round_number: int, table: int) -> bool:
