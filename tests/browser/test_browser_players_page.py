@@ -195,19 +195,17 @@ def test_a_players_page_the_organizer_switches_off_closes_on_a_phone_showing_it_
         phone.close()
 
 
-
 def test_a_screen_reader_user_who_switches_accessibility_on_once_the_page_is_drawn_can_type_and_finds_hugo(
         chromium_browser, event: Event):
     """Flutter on the web picks how a field is typed into when a field first takes the focus: a
     field that took it on its own before the screen reader was on could not be typed into with it
     (flutter/flutter#129324). No screen's field takes the focus on its own."""
     phone = FlutterPage.new_phone(chromium_browser)
-    frames: list[bytes] = []
-    phone.page.on("websocket", lambda socket: socket.on(
-        "framereceived", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
+    received = Received()
+    received.watch(phone)
     try:
         phone.page.goto(event.url("/players/MAYOR-26"), wait_until="commit")
-        wait_until(lambda: any(b"players-query" in frame for frame in frames), FOLLOW_CEILING_S,
+        wait_until(lambda: any(b"players-query" in frame for frame in received.frames), FOLLOW_CEILING_S,
                    lambda: "the players' page never sent its search box", pause=phone.pause)
         # Drawn: Flutter paints what a message brought within the next animation frames.
         phone.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
