@@ -6,10 +6,8 @@ Phone-sized screenshots of the main screens go to a temporary folder (``make scr
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
 from tests.support.browser_support import AppServer, FlutterPage, new_game, screenshots_dir, throw
 
@@ -100,8 +98,7 @@ def test_the_quick_lookup_scores_a_throw_and_gives_the_odds(browser_page: Flutte
     page.click_button("Score lookup")
     tapped = page.page.get_by_role("button", name=re.compile(r"^Remove \d"))
     for count, face in enumerate("1 2 4 4 4 5".split(), start=1):
-        page.click_button(f"Add {face}")
-        expect(tapped).to_have_count(count)
+        page.tap_to_count(f"Add {face}", tapped, count)
     page.wait_for_text("Best: 550")
     page.wait_for_text("three 4s 400 + 1 100 + 5 50")
     page.wait_for_text("Chance of a farkle with 6 dice: 2.31%")

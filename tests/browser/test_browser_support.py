@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from playwright.sync_api import Browser
 
 from tests.support import browser_support
 from tests.support.browser_support import (
@@ -61,6 +62,24 @@ def test_a_stand_in_app_is_driven_restarted_and_photographed(
     browser_page.reload()
     browser_page.wait_for_text("Count: 2")
     assert (app_server.data_dir / "farkle-table.json").is_file()
+
+
+@pytest.mark.browser
+def test_typing_over_a_field_whose_first_select_all_came_too_early_still_replaces_its_text(
+    chromium_browser: Browser,
+) -> None:
+    # A field that does not yet listen swallows the first Control+A, as a Flutter field focused a
+    # moment before Flutter took it over does: "1000" typed over "10000" must not read "100001000".
+    page = FlutterPage.new_phone(chromium_browser)
+    try:
+        page.page.set_content(
+            '<input aria-label="Target" value="10000">'
+            "<script>let early = true; document.querySelector('input').addEventListener('keydown', e => {"
+            " if (early && e.ctrlKey && e.key.toLowerCase() === 'a') { early = false; e.preventDefault(); } });</script>")
+        page.type_into("Target", "1000")
+        assert page.field_value("Target") == "1000"
+    finally:
+        page.close()
 
 
 def test_a_server_that_exits_fails_fast_with_its_log(tmp_path: Path) -> None:

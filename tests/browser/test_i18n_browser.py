@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import expect
 
 from app.i18n import tr_in
 from app.i18n.template import app_messages
@@ -49,11 +48,10 @@ def english_left(page: FlutterPage, language: str) -> list[str]:
 
 def throw(page: FlutterPage, say: Say, faces: str) -> None:
     """Tap the faces in, each seen entered before the next tap, then enter the throw."""
+    entered = page.page.get_by_role("button", name=re.compile(
+        "|".join(re.escape(say("Entered {face}, tap to remove", face=f)) for f in range(1, 7))))
     for count, face in enumerate(faces.split(), start=1):
-        page.click_button(say("Face {face}", face=int(face)))
-        entered = page.page.get_by_role("button", name=re.compile(
-            "|".join(re.escape(say("Entered {face}, tap to remove", face=f)) for f in range(1, 7))))
-        expect(entered).to_have_count(count)
+        page.tap_to_count(say("Face {face}", face=int(face)), entered, count)
     page.click_button(say("Enter throw"))
 
 

@@ -287,6 +287,7 @@ class FlutterPage:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.console: list[str] = []
+        self._settles = 0
         page.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
 
     @classmethod
@@ -334,20 +335,37 @@ class FlutterPage:
     def settle(self, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
         """Wait until every node of the accessibility tree keeps its place for 50 ms: after typing grows a field or a list arrives, Flutter lays the screen out again, and
         a tap aimed at the old place of a button would land on whatever moved there."""
-        self.page.evaluate("() => { delete window.__farkleSettle; }")
-        self.page.wait_for_function(  # looked at every 25 ms: true once the places held for two looks
-            """() => {
-                const places = Array.from(document.querySelectorAll('flt-semantics'), node => {
-                    const r = node.getBoundingClientRect();
-                    return `${r.x},${r.y},${r.width},${r.height}`;
-                }).join(';');
-                const seen = window.__farkleSettle;
-                window.__farkleSettle = seen && seen.places === places
-                    ? { places, frames: seen.frames + 1 } : { places, frames: 0 };
-                return window.__farkleSettle.frames >= 2;
-            }""",
-            timeout=timeout_ms, polling=25,
-        )
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        self._settles += 1  # this wait's own mark: it never counts looks left over from an earlier one
+        try:
+            self.page.wait_for_function(  # looked at every 25 ms: true once the places held for two looks
+                """(mark) => {
+                    const places = Array.from(document.querySelectorAll('flt-semantics'), node => {
+                        const r = node.getBoundingClientRect();
+                        return `${r.x},${r.y},${r.width},${r.height}`;
+                    }).join(';');
+                    const seen = window.__farkleSettle;
+                    window.__farkleSettle = seen && seen.mark === mark && seen.places === places
+                        ? { mark, places, frames: seen.frames + 1 } : { mark, places, frames: 0 };
+                    return window.__farkleSettle.frames >= 2;
+                }""",
+                arg=self._settles, timeout=timeout_ms, polling=25,
+            )
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"the screen never held still for {timeout_ms} ms ({self._answering()}; load "
+                                 f"average {os.getloadavg()[0]:.1f})") from None
+
+    def _answering(self) -> str:
+        """Whether the page still runs its scripts: a page that stopped answering (its renderer
+        hung) would otherwise hold an untimed ``evaluate`` until the test's own timeout."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        try:
+            self.page.wait_for_function("() => true", timeout=5_000)
+            return f"the page answers; it shows {self.texts()}"
+        except PlaywrightTimeoutError:
+            return "the page did not answer for 5 s: its renderer hung"
 
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
@@ -363,6 +381,14 @@ class FlutterPage:
         line if ``exact``), tapping again when nothing answered in ``answer_ms``."""
         self._tap_until_seen(self.button(name), self.page.get_by_text(shown, exact=exact).first, timeout_ms,
                              answer_ms)
+
+    def tap_to_count(self, name: str, counted: Locator, count: int, timeout_ms: int = ACTION_TIMEOUT_MS) -> None:
+        """Press the button ``name`` (adding a die, say) and see ``counted`` hold ``count`` items: a tap
+        Flutter dropped is tapped again, and a tap that answered twice fails the count."""
+        from playwright.sync_api import expect
+
+        self._tap_until_seen(self.button(name), counted.nth(count - 1), timeout_ms)
+        expect(counted).to_have_count(count, timeout=timeout_ms)
 
     def _tap_until_seen(self, target: Locator, seen: Locator, timeout_ms: int,
                         answer_ms: int = TYPING_LANDS_MS) -> None:
@@ -400,10 +426,14 @@ class FlutterPage:
         focused = ("(name) => { const e = document.activeElement;"
                    " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
                    " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }")
-        # Landed: the field (found by its label, wherever the focus went since) holds the text.
-        landed = ("([name, text]) => Array.from(document.querySelectorAll('input, textarea')).some("
-                  "e => (e.getAttribute('aria-label') || '').startsWith(name) && (e.value || '').includes(text))")
-        wanted = text.splitlines()[-1] if text.strip() else text
+        # Landed: the field (found by its label, wherever the focus went since) holds the text, and
+        # only the text when it replaces what was there (a Control+A that came before Flutter
+        # listened selects nothing: "1000" typed over "10000" then reads "100001000").
+        landed = ("([name, text, exact]) => { const squash = s => (s || '').replace(/\\s+/g, '');"
+                  " return Array.from(document.querySelectorAll('input, textarea')).some("
+                  "e => (e.getAttribute('aria-label') || '').startsWith(name)"
+                  " && (exact ? squash(e.value) === squash(text) : (e.value || '').includes(text))); }")
+        wanted = [name, text, True] if replace else [name, text.splitlines()[-1] if text.strip() else text, False]
         for attempt in range(TYPING_ATTEMPTS):
             # A focused field names itself by its label and its hint: click it only when it is not focused.
             if attempt == 0 or not self.page.evaluate(focused, name):
@@ -423,18 +453,18 @@ class FlutterPage:
                 self.page.keyboard.press("Delete")
             self.page.keyboard.insert_text(text)
             try:
-                self.page.wait_for_function(landed, arg=[name, wanted],
+                self.page.wait_for_function(landed, arg=wanted,
                                             timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
                 self.settle(timeout_ms)
                 # Still there once the screen settled: a field Flutter had not yet taken over
                 # shows the text for a frame, then puts back its own (empty) value.
-                if self.page.evaluate(landed, [name, wanted]) or attempt + 1 == TYPING_ATTEMPTS:
+                if self.page.evaluate(landed, wanted) or attempt + 1 == TYPING_ATTEMPTS:
                     return
                 continue
             except PlaywrightTimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:
                     raise
-                if self.page.evaluate(landed, [name, wanted]):  # it landed late: typing again would double it
+                if self.page.evaluate(landed, wanted):  # it landed late: typing again would double it
                     self.settle(timeout_ms)
                     return
 
@@ -518,12 +548,9 @@ def throw(page: FlutterPage, faces: str) -> None:
     """Tap the faces in, waiting for each to show before the next tap, then enter the throw."""
     import re
 
-    from playwright.sync_api import expect
-
     entered = page.page.get_by_role("button", name=re.compile(r"^Entered \d"))
     for count, face in enumerate(faces.split(), start=1):
-        page.click_button(f"Face {face}")
-        expect(entered).to_have_count(count)
+        page.tap_to_count(f"Face {face}", entered, count)
     page.click_button("Enter throw")
 
 

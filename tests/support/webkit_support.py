@@ -258,11 +258,14 @@ const label = e.getAttribute('aria-label');
 return !label || label.startsWith(name);
 """
 _LANDED = """
-const [name, text] = arguments;
+const [name, text, exact] = arguments;
+const squash = s => (s || '').replace(/\\s+/g, '');
 return Array.from(document.querySelectorAll('input, textarea')).some(
-    e => (e.getAttribute('aria-label') || '').startsWith(name) && (e.value || '').includes(text));
+    e => (e.getAttribute('aria-label') || '').startsWith(name)
+        && (exact ? squash(e.value) === squash(text) : (e.value || '').includes(text)));
 """
-"""The field labelled ``name`` (wherever the focus went since) holds ``text``."""
+"""The field labelled ``name`` (wherever the focus went since) holds ``text``; only ``text`` if
+``exact`` (typed to replace: a select-all that came before Flutter listened selected nothing)."""
 # A pointer's press and release, then a click, at the element's centre (arguments[0]).
 _DISPATCH_CLICK = """
 const el = arguments[0];
@@ -420,6 +423,7 @@ class WebKitPage:
         from selenium.webdriver.common.keys import Keys
 
         last = text.splitlines()[-1] if text.strip() else text
+        wanted = (name, text, True) if replace else (name, last, False)
         for attempt in range(TYPING_ATTEMPTS):
             if attempt == 0 or not self.script(_FOCUSED, name):
                 try:
@@ -433,8 +437,7 @@ class WebKitPage:
                 focused.send_keys(Keys.DELETE)
             focused.send_keys(text)
             try:
-                wait_until(lambda: last in str(self.script(
-                    "const e = document.activeElement; return e ? (e.value || '') : '';")),
+                wait_until(lambda: self.script(_LANDED, *wanted),
                     TYPING_LANDS_S if attempt + 1 < TYPING_ATTEMPTS else timeout_s,
                     lambda: f"{text!r} never reached field {name!r}")
             except TimeoutError:
@@ -444,7 +447,7 @@ class WebKitPage:
             self.settle()
             # Still there once the screen settled: a field Flutter had not yet taken over shows
             # the keys for a frame, then puts back its own value (as browser_support's type_into).
-            if attempt + 1 == TYPING_ATTEMPTS or self.script(_LANDED, name, last):
+            if attempt + 1 == TYPING_ATTEMPTS or self.script(_LANDED, *wanted):
                 return
 
     def settle(self, ms: int = SETTLE_MS) -> None:

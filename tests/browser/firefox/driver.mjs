@@ -161,15 +161,20 @@ const FOCUSED = `(name) => { const e = document.activeElement;
   if (!e || !["INPUT", "TEXTAREA"].includes(e.tagName)) return false;
   const label = e.getAttribute("aria-label"); return !label || label.startsWith(name); }`;
 
-// The field labelled name (wherever the focus went since) holds text.
-const LANDED = `(name, text) => Array.from(document.querySelectorAll("input, textarea")).some(
-  (e) => (e.getAttribute("aria-label") || "").startsWith(name) && (e.value || "").includes(text))`;
+// The field labelled name (wherever the focus went since) holds text; only text if exact (typed to
+// replace: a select-all that came before Flutter listened selected nothing, and "1000" typed over
+// "10000" read "100001000").
+const LANDED = `(name, text, exact) => { const squash = (s) => (s || "").replace(/\\s+/g, "");
+  return Array.from(document.querySelectorAll("input, textarea")).some(
+    (e) => (e.getAttribute("aria-label") || "").startsWith(name)
+      && (exact ? squash(e.value) === squash(text) : (e.value || "").includes(text))); }`;
 
 // Type the way tests/support/browser_support.py does: click the field, wait for its input to have
 // the focus, clear it, insert the text, and see it in the input; typed again (up to three
 // times) when a field focused a moment before Flutter listened drops it.
 async function typeInto(page, name, text, replace, timeoutMs) {
   const last = text.trim() ? text.split("\n").at(-1) : text;
+  const wanted = replace ? [name, text, true] : [name, last, false];
   for (let attempt = 0; attempt < 3; attempt++) {
     const focused = await page.evaluate(`(${FOCUSED})(${JSON.stringify(name)})`);
     if (attempt === 0 || !focused) {
@@ -200,8 +205,8 @@ async function typeInto(page, name, text, replace, timeoutMs) {
     }
     await page.keyboard.type(text);
     try {
-      await waitFor(page, `(text) => { const e = document.activeElement; return !!e && (e.value || "").includes(text); }`,
-        [last], attempt < 2 ? 5_000 : timeoutMs, `${JSON.stringify(last)} in ${JSON.stringify(name)}`);
+      await waitFor(page, LANDED, wanted, attempt < 2 ? 5_000 : timeoutMs,
+        `${JSON.stringify(text)} in ${JSON.stringify(name)}`);
     } catch (err) {
       if (attempt === 2) throw err;
       continue;
@@ -209,7 +214,7 @@ async function typeInto(page, name, text, replace, timeoutMs) {
     // Still there once the screen settled: a field Flutter had not yet taken over shows the
     // text for a frame, then puts back its own (empty) value (as browser_support.py's type_into).
     await settle(page, timeoutMs);
-    if (attempt === 2 || await page.evaluate(`(${LANDED})(...${JSON.stringify([name, last])})`)) return attempt + 1;
+    if (attempt === 2 || await page.evaluate(`(${LANDED})(...${JSON.stringify(wanted)})`)) return attempt + 1;
   }
 }
 
