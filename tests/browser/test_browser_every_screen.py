@@ -156,8 +156,6 @@ _TITLE_ON_SCREEN = """(title) => {
   return box.top >= view.top && box.bottom <= view.bottom;
 }"""
 
-_FRAMES = "async () => { for (let i = 0; i < 3; i++) await new Promise(requestAnimationFrame); }"
-
 # What a person can press or type into, with its accessible name and its size.
 _TARGETS = """() => {
   const roles = new Set(['button', 'checkbox', 'switch', 'radio', 'slider', 'link', 'tab', 'menuitem',
@@ -304,7 +302,7 @@ class Surveyor:
         cover (a reply from the server taking long) gone."""
         last = self.shot()
         for _ in range(30):
-            self.page.page.evaluate(_FRAMES)
+            self.page.wait_frames(3)
             again = self.shot()
             colours = again.getcolors(64)
             if (ImageChops.difference(last, again).getbbox() is None and (colours is None or len(colours) > 8)
@@ -451,7 +449,7 @@ def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
 def resize(page: FlutterPage, size: dict[str, int]) -> None:
     page.page.set_viewport_size(size)  # type: ignore[arg-type]
     page.page.wait_for_function(_VIEW_SIZED, arg=[size["width"], size["height"]], timeout=10_000)
-    page.page.evaluate(_FRAMES)
+    page.wait_frames(3)
 
 
 def longest_language() -> str:

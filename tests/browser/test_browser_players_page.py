@@ -207,8 +207,7 @@ def test_a_screen_reader_user_who_switches_accessibility_on_once_the_page_is_dra
         phone.page.goto(event.url("/players/MAYOR-26"), wait_until="commit")
         wait_until(lambda: any(b"players-query" in frame for frame in received.frames), FOLLOW_CEILING_S,
                    lambda: "the players' page never sent its search box", pause=phone.pause)
-        # Drawn: Flutter paints what a message brought within the next animation frames.
-        phone.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        phone.wait_frames()  # drawn
         phone.enable_semantics()
         find_yourself(phone, "Hugo")
         phone.wait_for_text("Hugo · number 8")

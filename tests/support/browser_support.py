@@ -367,6 +367,12 @@ class FlutterPage:
         except PlaywrightTimeoutError:
             return "the page did not answer for 5 s: its renderer hung"
 
+    def wait_frames(self, count: int = 2) -> None:
+        """Wait until the browser has drawn ``count`` more animation frames: Flutter paints what a
+        message or a scroll brought within the next frames."""
+        self.page.evaluate("async (count) => { for (let i = 0; i < count; i++) await new Promise(requestAnimationFrame); }",
+                           count)
+
     def is_button_enabled(self, name: str, exact: bool = True) -> bool:
         return self.button(name, exact).is_enabled()
 

@@ -111,7 +111,7 @@ def picture_of(flutter: FlutterPage, image_name: str, margin: int = 16, timeout_
     while True:
         # Two frames drawn since the list moved: a screenshot before then may show the page as
         # it was painted before the scroll, where the image's place now holds something else.
-        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        flutter.wait_frames()
         shot = page.screenshot(clip=clip)
         if shot == previous and image.bounding_box() == box:
             return Image.open(io.BytesIO(shot))
