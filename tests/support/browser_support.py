@@ -280,6 +280,21 @@ def launch_chromium() -> Iterator[Browser]:
             browser.close()
 
 
+FIELD_FOCUSED = """(name) => { const e = document.activeElement;
+  if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;
+  const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }"""
+"""A script: the focus is in a text input, the one labelled ``name`` (its label starts with the name
+and goes on with the hint) or one with no label; shared by the Chromium and WebKit helpers."""
+
+FIELD_HOLDS = """(name, text, exact) => { const squash = s => (s || '').replace(/\\s+/g, '');
+  return Array.from(document.querySelectorAll('input, textarea')).some(
+    e => (e.getAttribute('aria-label') || '').startsWith(name)
+      && (exact ? squash(e.value) === squash(text) : (e.value || '').includes(text))); }"""
+"""A script: the field labelled ``name`` (wherever the focus went since) holds ``text``, and only
+``text`` if ``exact`` (typed to replace what was there: a Control+A that came before Flutter
+listened selects nothing, and "1000" typed over "10000" then reads "100001000")."""
+
+
 class FlutterPage:
     """A Playwright page showing a Flet app, acted on through its
     accessibility tree (button and field names, visible texts)."""
@@ -287,7 +302,6 @@ class FlutterPage:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.console: list[str] = []
-        self._settles = 0
         page.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
 
     @classmethod
@@ -337,7 +351,7 @@ class FlutterPage:
         a tap aimed at the old place of a button would land on whatever moved there."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-        self._settles += 1  # this wait's own mark: it never counts looks left over from an earlier one
+        mark = time.monotonic_ns()  # this wait's own: it never counts looks left over from an earlier one
         try:
             self.page.wait_for_function(  # looked at every 25 ms: true once the places held for two looks
                 """(mark) => {
@@ -350,7 +364,7 @@ class FlutterPage:
                         ? { mark, places, frames: seen.frames + 1 } : { mark, places, frames: 0 };
                     return window.__farkleSettle.frames >= 2;
                 }""",
-                arg=self._settles, timeout=timeout_ms, polling=25,
+                arg=mark, timeout=timeout_ms, polling=25,
             )
         except PlaywrightTimeoutError:
             raise AssertionError(f"the screen never held still for {timeout_ms} ms ({self._answering()}; load "
@@ -429,26 +443,17 @@ class FlutterPage:
         it drops the text: then it is typed again, as a person would."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-        focused = ("(name) => { const e = document.activeElement;"
-                   " if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;"
-                   " const label = e.getAttribute('aria-label'); return !label || label.startsWith(name); }")
-        # Landed: the field (found by its label, wherever the focus went since) holds the text, and
-        # only the text when it replaces what was there (a Control+A that came before Flutter
-        # listened selects nothing: "1000" typed over "10000" then reads "100001000").
-        landed = ("([name, text, exact]) => { const squash = s => (s || '').replace(/\\s+/g, '');"
-                  " return Array.from(document.querySelectorAll('input, textarea')).some("
-                  "e => (e.getAttribute('aria-label') || '').startsWith(name)"
-                  " && (exact ? squash(e.value) === squash(text) : (e.value || '').includes(text))); }")
+        landed = f"(wanted) => ({FIELD_HOLDS})(...wanted)"
         wanted = [name, text, True] if replace else [name, text.splitlines()[-1] if text.strip() else text, False]
         for attempt in range(TYPING_ATTEMPTS):
             # A focused field names itself by its label and its hint: click it only when it is not focused.
-            if attempt == 0 or not self.page.evaluate(focused, name):
+            if attempt == 0 or not self.page.evaluate(FIELD_FOCUSED, name):
                 self.text_field(name).click(timeout=timeout_ms)
             # The focus must have moved to this field, not stayed on the one typed into before. A tap
             # that came before Flutter listened to the field focuses nothing: tap it again, as a
             # person would (the next attempt clicks, the field not being focused).
             try:
-                self.page.wait_for_function(focused, arg=name,
+                self.page.wait_for_function(FIELD_FOCUSED, arg=name,
                                             timeout=TYPING_LANDS_MS if attempt + 1 < TYPING_ATTEMPTS else timeout_ms)
             except PlaywrightTimeoutError:
                 if attempt + 1 == TYPING_ATTEMPTS:

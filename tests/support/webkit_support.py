@@ -62,7 +62,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
-from tests.support.browser_support import free_port
+from tests.support.browser_support import FIELD_FOCUSED, FIELD_HOLDS, free_port
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -250,22 +250,8 @@ for (let node = walker.nextNode(); node; node = walker.nextNode()) {
 }
 return lines;
 """
-_FOCUSED = """
-const [name] = arguments;
-const e = document.activeElement;
-if (!e || !['INPUT', 'TEXTAREA'].includes(e.tagName)) return false;
-const label = e.getAttribute('aria-label');
-return !label || label.startsWith(name);
-"""
-_LANDED = """
-const [name, text, exact] = arguments;
-const squash = s => (s || '').replace(/\\s+/g, '');
-return Array.from(document.querySelectorAll('input, textarea')).some(
-    e => (e.getAttribute('aria-label') || '').startsWith(name)
-        && (exact ? squash(e.value) === squash(text) : (e.value || '').includes(text)));
-"""
-"""The field labelled ``name`` (wherever the focus went since) holds ``text``; only ``text`` if
-``exact`` (typed to replace: a select-all that came before Flutter listened selected nothing)."""
+_FOCUSED = f"return ({FIELD_FOCUSED})(...arguments);"
+_LANDED = f"return ({FIELD_HOLDS})(...arguments);"
 # A pointer's press and release, then a click, at the element's centre (arguments[0]).
 _DISPATCH_CLICK = """
 const el = arguments[0];
