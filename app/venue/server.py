@@ -10,6 +10,7 @@ flet_web package, uploads) with two additions:
   request whose ``Host`` is a name other than ``localhost`` or a configured origin's host
   (a DNS-rebinding page would otherwise be "its own origin").
 * :class:`FallbackFonts`, which serves the fallback fonts the client asks for (made at setup).
+* :class:`NotIsolated`, which takes Flet's cross-origin isolation headers off, so Flutter draws on one thread.
 * :class:`WakeLockScript`, which answers the wakelock plugin's page-side script with app/web/wake_lock.js.
 * :class:`app.venue.printouts.Printouts`, which serves a printable the organizer opened to print.
 * :mod:`app.venue.server_limits`: disconnected sessions dropped after seconds, sessions capped per
@@ -39,7 +40,8 @@ from app.venue.printouts import Printouts
 from app.venue.server_limits import (CONCURRENCY, KEEP_ALIVE_SECONDS, SESSION_KEEP_SECONDS, SessionLimits,
                                guarded_http)
 
-__all__ = ["ALLOWED_ORIGINS_ENV", "OriginCheck", "build_app", "flet_web_app", "serve", "origin_of", "parse_origins"]
+__all__ = ["ALLOWED_ORIGINS_ENV", "ISOLATION_HEADERS", "NotIsolated", "OriginCheck", "build_app", "flet_web_app", "serve",
+           "origin_of", "parse_origins"]
 
 ALLOWED_ORIGINS_ENV: Final = "FARKLE_ALLOWED_ORIGINS"
 """Further origins allowed to open the app (a comma list, ``https://farkle.example``), e.g. behind a proxy."""
@@ -206,6 +208,33 @@ class ConnectionBanner:
         await self.app(scope, receive, capture)
 
 
+ISOLATION_HEADERS: Final = frozenset({b"cross-origin-opener-policy", b"cross-origin-embedder-policy"})
+"""What Flet adds to every answer and this app takes off. With both, Chromium isolates the page and
+Flutter draws with skwasm's two threads, which can corrupt its heap when text is laid out while a
+frame is drawn (flutter/flutter#190039): the page then freezes, a core pinned. Without them
+Flutter draws on one thread, as it does in every page that is not isolated."""
+
+
+class NotIsolated:
+    """Takes :data:`ISOLATION_HEADERS` off every HTTP answer, so the client draws on one thread."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def strip(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [(key, value) for key, value in message.get("headers", [])
+                                                  if key.lower() not in ISOLATION_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, strip)
+
+
 FONTS_DIR_ENV: Final = "FARKLE_FONTS_DIR"
 """The folder of fallback fonts (``build_pwa.py --local-fonts``); default ``build/out/fonts`` (``make run``)."""
 DEFAULT_FONTS_DIR: Final = Path(__file__).resolve().parents[2] / "build" / "out" / "fonts"
@@ -285,7 +314,7 @@ def build_app(main: Callable[[Any], Any], *, no_cdn: bool = True,
     client_address.mark_network_served()
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_KEEP_SECONDS))  # Flet's default: an hour
     fonts = Path(os.environ.get(FONTS_DIR_ENV) or DEFAULT_FONTS_DIR)
-    served = Printouts(WakeLockScript(FallbackFonts(flet_web_app(main, no_cdn), fonts)))
+    served = Printouts(WakeLockScript(FallbackFonts(NotIsolated(flet_web_app(main, no_cdn)), fonts)))
     return OriginCheck(SessionLimits(ConnectionBanner(served)), allowed_origins)
 
 
