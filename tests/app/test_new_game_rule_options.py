@@ -13,7 +13,7 @@ import pytest
 
 from app.table.scorekeeper import Scorekeeper
 from app.storage import FileStore, MemoryStore
-from engine import Game, Rules
+from engine import Game
 from tests.support.app_driver import run
 from tests.support.flet_harness import FletHarness
 from tests.app.test_new_game import fill_names, game_in, games_in, started_id, type_and_see_start_refused

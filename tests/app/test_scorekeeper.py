@@ -87,6 +87,9 @@ def test_an_action_refused_on_a_screen_another_moved_on_shows_theirs_instead_of_
             await mine.act(lambda game: game.bank())  # nothing thrown yet on this screen
 
         assert mine.game is not None and mine.game.state.last_throw is not None
+        stored = await elsewhere.load("games", mine.game_id or "")
+        assert stored is not None and stored["revision"] == 2
+        assert stored["events"][-1] == {"type": "rolled", "dice": [1, 1, 1, 2, 3, 4]}  # no bank stored
 
     run(test())
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (Game, GameState, InvalidInput, Rules, advise, catch_up_chance, farkle_chance, prepare, prepare_win_chance,
+from engine import (Game, GameState, Rules, advise, catch_up_chance, farkle_chance, prepare, prepare_win_chance,
                     win_chance, win_chances, win_table_ready, work_out_win_chances)
 from engine.advice.simulation import WinChances
 from tests.support.app_driver import run, start_game, throw

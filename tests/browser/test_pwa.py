@@ -15,7 +15,6 @@ import io
 import json
 import re
 import tarfile
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
