@@ -3,6 +3,7 @@ in one run: page load to interactive, tap a face to it showing, tap Bank to the 
 showing.
 
     .venv/bin/pytest -q tests/bench/bench_browser.py            # both variants, then a small table
+    FARKLE_BASELINE_COMMIT=bcc241c .venv/bin/pytest -q tests/bench/bench_browser.py   # against another commit
 
 Two app servers run at once from the same venv: the working tree's (``python -m app``) and
 the baseline commit's (tests/support/baseline_app.py: ``git archive`` of its app/ and engine/ into
@@ -31,7 +32,7 @@ import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.support.baseline_app import BASELINE_COMMIT, WORKING_TREE, AppSource, export_commit, served
+from tests.support.baseline_app import WORKING_TREE, AppSource, baseline_commit, export_commit, served
 from tests.support.browser_support import AppServer, FlutterPage, new_game, throw
 
 pytestmark = pytest.mark.browser
@@ -69,7 +70,7 @@ def _record(metric: str, variant: str, samples: list[float], lost: int = 0) -> N
 
 @pytest.fixture(scope="module")
 def sources() -> dict[str, AppSource]:
-    return {"baseline": export_commit(BASELINE_COMMIT), "working tree": WORKING_TREE}
+    return {"baseline": export_commit(baseline_commit()), "working tree": WORKING_TREE}
 
 
 @pytest.fixture(scope="module")

@@ -26,12 +26,14 @@ from typing import Optional
 
 from tests.support.browser_support import REPO_ROOT, AppServer, start_app_server
 
-__all__ = ["APP_COMMIT_ENV", "BASELINE_COMMIT", "AppSource", "app_source", "baseline_server",
-           "export_commit", "served"]
+__all__ = ["APP_COMMIT_ENV", "BASELINE_COMMIT", "BASELINE_COMMIT_ENV", "AppSource", "app_source", "baseline_commit",
+           "baseline_server", "export_commit", "served"]
 
 BASELINE_COMMIT = "b9d2d65"
 """The last commit whose screens are rebuilt whole on every tap (``FarkleApp.render()``)."""
 APP_COMMIT_ENV = "FARKLE_APP_COMMIT"
+BASELINE_COMMIT_ENV = "FARKLE_BASELINE_COMMIT"
+"""Another commit to compare the working tree against (a side-by-side benchmark's baseline)."""
 EXPORTS = REPO_ROOT / "build" / "cache"
 
 
@@ -84,6 +86,11 @@ def export_commit(commit: str = BASELINE_COMMIT, dest_parent: Path = EXPORTS) ->
         (staging / ".complete").write_text(sha + "\n")
         staging.rename(dest)
     return AppSource(dest, f"{commit} ({sha[:7]})" if not sha.startswith(commit) else commit)
+
+
+def baseline_commit(environ: Optional[dict[str, str]] = None) -> str:
+    """The commit named by ``FARKLE_BASELINE_COMMIT``, else :data:`BASELINE_COMMIT`."""
+    return (os.environ if environ is None else environ).get(BASELINE_COMMIT_ENV, "").strip() or BASELINE_COMMIT
 
 
 def app_source(environ: Optional[dict[str, str]] = None) -> AppSource:
