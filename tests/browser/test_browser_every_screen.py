@@ -84,7 +84,7 @@ def ready(screen: str, seeded: Seeded) -> str:
         "event": lambda: tr("Open the room display"),
         "players": lambda: ntr("{count} player", "{count} players", 40, count=40),
         "seating": lambda: tr("Table {table} · {name}", table=10, name=round_1),
-        "print": lambda: tr("Printable cards"),
+        "print": lambda: tr("Open to print"),  # its own: the seating page before it says "Printable cards"
         "seat list": lambda: tr("Every player of the round, alphabetically, in large type with their table and "
                                 "seat, for the wall; the players' page QR on top when it is open."),
         "result slips": lambda: tr("One slip per table: the seats and names, a box for each final total and the "
