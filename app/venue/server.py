@@ -2,7 +2,7 @@
 
 It is what ``ft.run(main, view=None, host=..., port=..., no_cdn=True)`` builds (Flet's
 ``get_fastapi_web_app`` factory: the websocket, the static Flutter client served from the
-flet_web package, uploads) with two additions:
+flet_web package, uploads) with these additions:
 
 * :class:`OriginCheck`, an ASGI middleware that refuses (403) a page request or websocket
   whose ``Origin`` header is present and is not the app's own origin (the same scheme, host

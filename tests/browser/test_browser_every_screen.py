@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Locator
 
 from app.i18n import CATALOGUE_FOLDER, ENGLISH, available_languages, ntr, po_messages, speaking, tr
 from engine.words import say
@@ -58,9 +58,19 @@ ERROR_GREY = (188, 203)
 ERROR_BLOCK = 8
 """The grey must fill whole blocks of this many pixels, three by three (a 32 px square at least)."""
 
-def ready(screen: str, seeded: Seeded) -> str:
-    """A text ``screen`` shows once it is drawn with its data, in the language being spoken
-    (called within :func:`app.i18n.speaking`)."""
+Ready = tuple[str, str]
+"""What shows a screen is drawn with its data: ("text", its words) or (a control's role, its name)."""
+
+
+def ready(screen: str, seeded: Seeded) -> Ready:
+    """What ``screen`` alone shows once it is drawn with its data, in the language being spoken
+    (called within :func:`app.i18n.speaking`): never something the screen before it shows too."""
+    controls: dict[str, Ready] = {
+        "history": ("button", tr("Back to the table")),  # "Result" is on the finished game before it
+        "room lookup": ("textbox", tr("Name or number")),  # "Find a player" is in every event page's row
+    }
+    if screen in controls:
+        return controls[screen]
     round_1 = say("Round {number}", number=1)
     texts: dict[str, Callable[[], str]] = {
         "home": lambda: tr("Unfinished games"),
@@ -72,7 +82,6 @@ def ready(screen: str, seeded: Seeded) -> str:
                                           score=seeded.winner[1]),
         "roll-off": lambda: tr("Tie for the win at {score:,}: each tied player throws one die.", score=2100),
         "game over": lambda: tr("Final standings"),
-        "history": lambda: tr("Result"),
         "player": lambda: tr("Average final score"),
         "lookup": lambda: tr("Chance of a farkle"),
         "lookup of a game": lambda: tr("This game's rules"),
@@ -81,8 +90,9 @@ def ready(screen: str, seeded: Seeded) -> str:
         "organizer list and new event format": lambda: tr("New tournament"),
         "event with its format editor": lambda: tr("Sign-up: {count} signed up, {checked} checked in.",
                                                    count=5, checked=0),
-        "event": lambda: tr("Open the room display"),
-        "players": lambda: ntr("{count} player", "{count} players", 40, count=40),
+        "event": lambda: tr("{round} at a glance", round=round_1),
+        "players": lambda: tr("{players} · {checked_in} checked in", checked_in=40,
+                              players=ntr("{count} player", "{count} players", 40, count=40)),
         "seating": lambda: tr("Table {table} · {name}", table=10, name=round_1),
         "print": lambda: tr("Open to print"),  # its own: the seating page before it says "Printable cards"
         "seat list": lambda: tr("Every player of the round, alphabetically, in large type with their table and "
@@ -93,7 +103,6 @@ def ready(screen: str, seeded: Seeded) -> str:
                                          "line under those who go on at the cut."),
         "results": lambda: tr("{name}: {count} of {tables} tables in", name=round_1, count=2, tables=10),
         "standings": lambda: tr("Rounds and cuts"),
-        "room lookup": lambda: tr("Find a player"),
         "room display": lambda: tr("{round}: seating", round=round_1),
         "final": lambda: tr("Record the prize"),
         "import link": lambda: tr("Imported from a link."),
@@ -101,7 +110,14 @@ def ready(screen: str, seeded: Seeded) -> str:
         "not found": lambda: tr("There is nothing at {shown!r} on this device: the address may be mistyped, or "
                                 "the game or event was deleted.", shown="/no/such/screen"),
     }
-    return texts[screen]()
+    return "text", texts[screen]()
+
+
+def shown(page: FlutterPage, ready: Ready) -> Locator:
+    role, name = ready
+    if role == "text":
+        return page.page.get_by_text(name)
+    return page.page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
 
 
 def press_first(screen: str) -> tuple[str, str] | None:
@@ -418,18 +434,21 @@ class Surveyor:
                                           "accessibility tree")
 
 
-def open_screen(page: FlutterPage, url: str, ready: str) -> None:
+def open_screen(page: FlutterPage, url: str, ready: Ready) -> None:
     """Load the app at ``url`` (its first screen costs the client's start)."""
     page.page.goto(url, wait_until="commit")
     page.enable_semantics()
-    page.wait_for_text(ready, timeout_ms=30_000)
+    shown(page, ready).first.wait_for(state="visible", timeout=30_000)
 
 
-def go_to(page: FlutterPage, route: str, ready: str) -> None:
+def go_to(page: FlutterPage, route: str, ready: Ready) -> None:
     """Move the loaded app to ``route`` as the browser's Back and Forward do (the app follows the
-    address), which costs a screen, not a new start of the client."""
+    address), which costs a screen, not a new start of the client. ``ready`` must be the new
+    screen's own: one the screen before already shows would be found before the move."""
+    already = shown(page, ready).count()
+    assert not already, f"{ready!r} is already shown before the move to {route}: it cannot tell that screen came"
     page.page.evaluate(_GO_TO, route)
-    page.wait_for_text(ready, timeout_ms=30_000)
+    shown(page, ready).first.wait_for(state="visible", timeout=30_000)
 
 
 def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
@@ -482,18 +501,18 @@ def survey(request: pytest.FixtureRequest, chromium_browser: Browser,
                 if page.page.viewport_size != sizes[0]:
                     page.page.set_viewport_size(sizes[0])  # type: ignore[arg-type]
                 with speaking(language):
-                    shown, pressed = ready(screen, seeded), press_first(screen)
+                    sign, pressed = ready(screen, seeded), press_first(screen)
                 try:
                     if loaded:
-                        go_to(page, route, shown)
+                        go_to(page, route, sign)
                     else:
-                        open_screen(page, server.url.rstrip("/") + route, shown)
+                        open_screen(page, server.url.rstrip("/") + route, sign)
                     loaded = True
                     if pressed is not None:
                         page.click_button(pressed[0])
                         page.wait_for_text(pressed[1])
                 except Exception as failure:  # noqa: BLE001 - one screen that does not show is one finding
-                    found.layout.append(f"{screen} ({route}) did not show {shown!r}: {failure}")
+                    found.layout.append(f"{screen} ({route}) did not show {sign!r}: {failure}")
                     loaded = False  # start the client again for the next screen
                     continue
                 for number, size in enumerate(sizes):
