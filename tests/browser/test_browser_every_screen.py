@@ -113,8 +113,9 @@ def ready(screen: str, seeded: Seeded) -> Ready:
     return "text", texts[screen]()
 
 
-def shown(page: FlutterPage, ready: Ready) -> Locator:
-    role, name = ready
+def sign_on(page: FlutterPage, sign: Ready) -> Locator:
+    """Where ``page`` shows ``sign`` (nothing when it does not)."""
+    role, name = sign
     if role == "text":
         return page.page.get_by_text(name)
     return page.page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
@@ -434,21 +435,21 @@ class Surveyor:
                                           "accessibility tree")
 
 
-def open_screen(page: FlutterPage, url: str, ready: Ready) -> None:
+def open_screen(page: FlutterPage, url: str, sign: Ready) -> None:
     """Load the app at ``url`` (its first screen costs the client's start)."""
     page.page.goto(url, wait_until="commit")
     page.enable_semantics()
-    shown(page, ready).first.wait_for(state="visible", timeout=30_000)
+    sign_on(page, sign).first.wait_for(state="visible", timeout=30_000)
 
 
-def go_to(page: FlutterPage, route: str, ready: Ready) -> None:
+def go_to(page: FlutterPage, route: str, sign: Ready) -> None:
     """Move the loaded app to ``route`` as the browser's Back and Forward do (the app follows the
-    address), which costs a screen, not a new start of the client. ``ready`` must be the new
+    address), which costs a screen, not a new start of the client. ``sign`` must be the new
     screen's own: one the screen before already shows would be found before the move."""
-    already = shown(page, ready).count()
-    assert not already, f"{ready!r} is already shown before the move to {route}: it cannot tell that screen came"
+    already = sign_on(page, sign).count()
+    assert not already, f"{sign!r} is already shown before the move to {route}: it cannot tell that screen came"
     page.page.evaluate(_GO_TO, route)
-    shown(page, ready).first.wait_for(state="visible", timeout=30_000)
+    sign_on(page, sign).first.wait_for(state="visible", timeout=30_000)
 
 
 def go_to_the_last_table(page: FlutterPage, tables: int) -> str:
